@@ -1,0 +1,40 @@
+/** A CLI command: thin, over the public SDK API. Returns the process exit code. */
+export interface CliIo {
+  stdout: (s: string | Uint8Array) => void;
+  stderr: (s: string) => void;
+  readFile: (path: string) => Promise<Uint8Array>;
+  env: Record<string, string | undefined>;
+}
+
+export interface CliCommand {
+  /** Space-separated command words, e.g. `build` or `xsd install`. */
+  name: string;
+  summary: string;
+  usage: string;
+  run(args: string[], io: CliIo): Promise<number>;
+}
+
+/** Minimal flag parser: `--key value`, `--flag` (boolean), positional args. */
+export function parseFlags(args: string[], booleans: readonly string[] = []): { flags: Record<string, string | true>; positional: string[] } {
+  const flags: Record<string, string | true> = {};
+  const positional: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a.startsWith('--')) {
+      const eq = a.indexOf('=');
+      if (eq > 0) { flags[a.slice(2, eq)] = a.slice(eq + 1); continue; }
+      const key = a.slice(2);
+      if (booleans.includes(key) || i + 1 >= args.length || args[i + 1]!.startsWith('--')) flags[key] = true;
+      else flags[key] = args[++i]!;
+    } else positional.push(a);
+  }
+  return { flags, positional };
+}
+
+export class UsageError extends Error {}
+
+export function requireFlag(flags: Record<string, string | true>, name: string): string {
+  const v = flags[name];
+  if (typeof v !== 'string' || v === '') throw new UsageError(`missing --${name}`);
+  return v;
+}

@@ -1,0 +1,3 @@
+export { EcfError, isEcfError } from './ecf-error.js';
+export { EcfValidationError } from './validation-error.js';
+export { SchemaError } from './schema-error.js';
