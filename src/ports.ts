@@ -35,3 +35,16 @@ export interface SchemaValidateOptions {
    */
   relaxed32?: boolean;
 }
+
+/**
+ * Produces XMLDSig signatures: RSASSA-PKCS1-v1_5 with SHA-256 over `data` (the canonical
+ * `SignedInfo` bytes), plus the leaf certificate to publish in `KeyInfo`. The default
+ * implementation is `p12Signer` (node:crypto with a key read from a .p12); an HSM or a cloud
+ * KMS can implement the same two members.
+ */
+export interface Signer {
+  /** Leaf certificate, DER encoded, base64 (no PEM armour, no line breaks). */
+  readonly certificate: string;
+  /** RSASSA-PKCS1-v1_5 SHA-256 signature of `data` (the implementation hashes `data` itself). */
+  sign(data: Uint8Array): Uint8Array | Promise<Uint8Array>;
+}

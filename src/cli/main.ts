@@ -29,7 +29,7 @@ export const nodeIo: CliIo = {
   env: process.env,
 };
 
-const isMain = process.argv[1] && /(^|[\\/])(main\.(ts|js|cjs)|ecf(\.js)?)$/.test(process.argv[1]);
+const isMain = process.argv[1] && /(^|[\\/])main\.(ts|js|cjs)$/.test(process.argv[1]);
 if (isMain) {
   runCli(process.argv.slice(2), nodeIo).then((code) => { process.exitCode = code; });
 }

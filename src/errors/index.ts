@@ -1,3 +1,5 @@
 export { EcfError, isEcfError } from './ecf-error.js';
 export { EcfValidationError } from './validation-error.js';
 export { SchemaError } from './schema-error.js';
+export { CertificateError, type CertificateErrorCode } from './certificate-error.js';
+export { SigningError, type SigningErrorCode } from './signing-error.js';

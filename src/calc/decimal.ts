@@ -1,0 +1,108 @@
+/**
+ * Exact decimal arithmetic for money: values are bigints scaled by 10^8. No binary floating point touches an
+ * amount; JSON numbers are converted through their shortest decimal text (which is exact for any number
+ * written with up to 15 significant digits) and rejected when that text has more decimals than allowed.
+ */
+export type Dec = bigint & { readonly __dec: unique symbol };
+
+export const SCALE = 8;
+const ONE = 10n ** BigInt(SCALE);
+
+export const ZERO = 0n as Dec;
+
+/** Parses decimal text (`-12.345`, `7`, `0.50`). Returns null when it is not plain decimal notation. */
+export function parseDec(text: string): Dec | null {
+  const m = /^([+-]?)(\d+)(?:\.(\d+))?$/.exec(text);
+  if (!m) return null;
+  const frac = m[3] ?? '';
+  if (frac.length > SCALE) return null;
+  const v = BigInt(m[2]! + frac.padEnd(SCALE, '0'));
+  return (m[1] === '-' ? -v : v) as Dec;
+}
+
+/** Number of decimals written in a decimal text (`1.50` → 2). */
+export function decimalsOf(text: string): number {
+  const i = text.indexOf('.');
+  return i < 0 ? 0 : text.length - i - 1;
+}
+
+/**
+ * The decimal text of a JSON number: the shortest round-trip form, in plain notation.
+ * Returns null for NaN, infinities and numbers JavaScript prints in exponent form (|x| ≥ 1e21 or < 1e-6),
+ * which are outside every e-CF range anyway.
+ */
+export function numberText(n: number): string | null {
+  if (!Number.isFinite(n)) return null;
+  const s = String(n);
+  return /e/i.test(s) ? null : s;
+}
+
+export function fromNumber(n: number): Dec | null {
+  const t = numberText(n);
+  return t === null ? null : parseDec(t);
+}
+
+export function fromInt(n: number | bigint): Dec {
+  return (BigInt(n) * ONE) as Dec;
+}
+
+export const add = (a: Dec, b: Dec): Dec => (a + b) as Dec;
+export const sub = (a: Dec, b: Dec): Dec => (a - b) as Dec;
+export const neg = (a: Dec): Dec => -a as Dec;
+export const abs = (a: Dec): Dec => (a < 0n ? -a : a) as Dec;
+export const cmp = (a: Dec, b: Dec): number => (a < b ? -1 : a > b ? 1 : 0);
+export const sum = (xs: Iterable<Dec>): Dec => {
+  let t = 0n;
+  for (const x of xs) t += x;
+  return t as Dec;
+};
+
+/** a × b, rounded half-up (away from zero) at SCALE decimals. */
+export function mul(a: Dec, b: Dec): Dec {
+  return divRound(a * b, ONE);
+}
+
+/** a ÷ b, rounded half-up at SCALE decimals. */
+export function div(a: Dec, b: Dec): Dec {
+  if (b === 0n) throw new RangeError('division by zero');
+  return divRound(a * ONE, b);
+}
+
+function divRound(n: bigint, d: bigint): Dec {
+  const neg = (n < 0n) !== (d < 0n);
+  const an = n < 0n ? -n : n;
+  const ad = d < 0n ? -d : d;
+  const q = (an * 2n + ad) / (2n * ad);
+  return (neg ? -q : q) as Dec;
+}
+
+/**
+ * Rounds half-up (away from zero) to `decimals` places — DGII's rule (IT §13: 750.5212 → 750.52,
+ * 750.5276 → 750.53). This is the only rounding point for money.
+ */
+export function round(a: Dec, decimals = 2): Dec {
+  const unit = 10n ** BigInt(SCALE - decimals);
+  return (divRound(a, unit) * unit) as Dec;
+}
+
+/** Fixed notation with exactly `decimals` places (value must already be rounded to them or fewer). */
+export function toFixed(a: Dec, decimals = 2): string {
+  const r = round(a, decimals);
+  const neg = r < 0n;
+  const s = (neg ? -r : r).toString().padStart(SCALE + 1, '0');
+  const int = s.slice(0, s.length - SCALE);
+  const frac = s.slice(s.length - SCALE, s.length - SCALE + decimals);
+  return (neg ? '-' : '') + int + (decimals > 0 ? `.${frac}` : '');
+}
+
+/** Plain text with at least `min` and at most `max` decimals, trailing zeros beyond `min` removed. */
+export function toText(a: Dec, min: number, max: number): string {
+  let s = toFixed(a, max);
+  if (max > min) s = s.replace(new RegExp(`(\\.\\d{${min}}\\d*?)0+$`), '$1');
+  return s.endsWith('.') ? s.slice(0, -1) : s;
+}
+
+/** Back to a JSON number (exact for values with up to 15 significant digits). */
+export function toNumber(a: Dec): number {
+  return Number(toText(a, 0, SCALE));
+}
