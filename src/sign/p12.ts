@@ -225,7 +225,7 @@ function distinguishedName(attrs: forge.pki.CertificateField[]): DistinguishedNa
 /** forge keeps attribute values as binary strings; UTF8String values need decoding. */
 function attributeValue(a: forge.pki.CertificateField): string {
   const raw = String(a.value ?? '');
-  if (a.valueTagClass === forge.asn1.Type.UTF8) {
+  if (Number(a.valueTagClass) === forge.asn1.Type.UTF8) {
     try {
       return forge.util.decodeUtf8(raw);
     } catch {

@@ -1,0 +1,14 @@
+/** Signing entry: PKCS#12 reading, the default Signer, XMLDSig signing and verification (Node only). */
+export { readP12, checkValidity, daysToExpiry } from './p12.js';
+export type { SigningIdentity, CertificateInfo, DistinguishedName } from './p12.js';
+export { p12Signer, type Signer } from './signer.js';
+export { signXml, signEcf } from './sign-xml.js';
+export { verifyXml, type VerifyResult, type VerifyFailure } from './verify-xml.js';
+export { formatDgiiDateTime } from './signing-time.js';
+export {
+  DSIG_NS,
+  C14N_ALGORITHM,
+  SIGNATURE_ALGORITHM,
+  DIGEST_ALGORITHM,
+  ENVELOPED_TRANSFORM,
+} from './profile.js';

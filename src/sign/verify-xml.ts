@@ -1,0 +1,91 @@
+/**
+ * Signature verification with xml-crypto, an implementation independent of ecf-kit's fast signing
+ * path, so verify-after-sign is a real check.
+ */
+import { DOMParser, type Element } from '@xmldom/xmldom';
+import { SignedXml } from 'xml-crypto';
+import { DSIG_NS } from './profile.js';
+
+/** Why a signature did not verify. */
+export type VerifyFailure =
+  | 'not_well_formed'
+  | 'no_signature'
+  | 'multiple_signatures'
+  | 'wrong_reference_uri'
+  | 'no_certificate'
+  | 'digest_mismatch'
+  | 'bad_signature'
+  | 'unsupported';
+
+/** Outcome of {@link verifyXml}. */
+export interface VerifyResult {
+  valid: boolean;
+  /** Stable failure code, when not valid. */
+  code?: VerifyFailure;
+  /** English explanation, when not valid. */
+  reason?: string;
+  /** The embedded signing certificate (base64 DER), when one was found. */
+  certificate?: string;
+}
+
+/**
+ * Verifies the XMLDSig signature of a document against the certificate embedded in its `KeyInfo`.
+ * Expects DGII's shape: exactly one `Signature`, with one `Reference URI=""`. It proves integrity
+ * and that the embedded certificate's key signed it; it does not decide whether that certificate
+ * is trusted (chain, revocation, delegation at DGII).
+ *
+ * @example
+ * verifyXml(signed) //=> { valid: true, certificate: 'MIID…' }
+ * verifyXml(signed.replace('1000.00', '1.00')) //=> { valid: false, code: 'digest_mismatch', reason: '…', certificate: 'MIID…' }
+ */
+export function verifyXml(xml: string): VerifyResult {
+  let problem: string | undefined;
+  let doc;
+  try {
+    doc = new DOMParser({ onError: (level, message) => { if (level !== 'warning') problem ??= message; } })
+      .parseFromString(xml, 'text/xml');
+  } catch (e) {
+    problem ??= e instanceof Error ? e.message : String(e);
+  }
+  if (!doc?.documentElement || problem !== undefined) {
+    return fail('not_well_formed', `The XML is not well-formed: ${problem ?? 'no document element'}`);
+  }
+  const signatures = Array.from(doc.getElementsByTagNameNS(DSIG_NS, 'Signature'));
+  if (signatures.length === 0) return fail('no_signature', 'The document has no XMLDSig Signature element.');
+  if (signatures.length > 1) {
+    return fail('multiple_signatures', `The document has ${signatures.length} Signature elements; DGII documents carry exactly one.`);
+  }
+  const signature = signatures[0]!;
+  const certificate = embeddedCertificate(signature);
+  const references = Array.from(signature.getElementsByTagNameNS(DSIG_NS, 'Reference'));
+  if (references.length !== 1 || references[0]!.getAttribute('URI') !== '') {
+    const uris = references.map((r) => JSON.stringify(r.getAttribute('URI'))).join(', ');
+    return fail('wrong_reference_uri', `Expected exactly one Reference with URI="" (the whole document), found: ${uris || 'none'}.`, certificate);
+  }
+  if (!certificate) return fail('no_certificate', 'The Signature has no KeyInfo/X509Data/X509Certificate to verify with.');
+
+  const pem = `-----BEGIN CERTIFICATE-----\n${certificate.replace(/(.{64})/g, '$1\n')}\n-----END CERTIFICATE-----\n`;
+  const checker = new SignedXml({ publicCert: pem });
+  try {
+    checker.loadSignature(signature as unknown as globalThis.Node);
+    if (checker.checkSignature(xml)) return { valid: true, certificate };
+    const detail = checker.getReferences().map((r) => (r as { validationError?: Error }).validationError?.message).find(Boolean);
+    return fail('digest_mismatch', `The signed content was altered after signing (digest mismatch)${detail ? `: ${detail}` : '.'}`, certificate);
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    if (/invalid signature: the signature value/.test(message)) {
+      return fail('bad_signature', 'The SignatureValue does not match SignedInfo for the embedded certificate (SignedInfo altered, or signed with another key).', certificate);
+    }
+    return fail('unsupported', `The signature cannot be checked: ${message}`, certificate);
+  }
+}
+
+function embeddedCertificate(signature: Element): string | undefined {
+  const node = signature.getElementsByTagNameNS(DSIG_NS, 'X509Certificate')[0];
+  const text = node?.textContent?.replace(/\s+/g, '');
+  return text ? text : undefined;
+}
+
+function fail(code: VerifyFailure, reason: string, certificate?: string): VerifyResult {
+  return certificate === undefined ? { valid: false, code, reason } : { valid: false, code, reason, certificate };
+}

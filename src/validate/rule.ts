@@ -1,0 +1,35 @@
+import type { Issue } from '../issues.js';
+import type { EcfType } from '../spec/model.js';
+
+/** The clean canonical JSON (only values that passed the shape layer), as plain objects. */
+export type CleanDoc = Record<string, any>;
+
+export interface RuleInput {
+  tipo: EcfType;
+  /** Values that passed the shape checks (invalid ones are absent). */
+  doc: CleanDoc;
+  /** Issue date `dd-MM-yyyy` when known (context or passthrough XML); rules that need it skip otherwise. */
+  fechaEmision?: string;
+}
+
+/**
+ * A business rule: stable id, the types it applies to, the DGII source it implements, and a check that
+ * returns issues (never throws). Rules read `doc`, whose values are already well-formed.
+ */
+export interface Rule {
+  id: string;
+  appliesTo: 'all' | readonly EcfType[];
+  /** DGII document and section, or the service spec section. */
+  source: string;
+  description: string;
+  check(input: RuleInput): Issue[];
+}
+
+/** Helper for rules: an error issue with the rule id. */
+export function ruleIssue(ruleId: string, path: string, message: string, code: Issue['code'] = 'rule', params?: Record<string, unknown>): Issue {
+  return { code, path, message, severity: 'error', ruleId, ...(params ? { params } : {}) };
+}
+
+export function ruleWarning(ruleId: string, path: string, message: string, params?: Record<string, unknown>): Issue {
+  return { code: 'rule', path, message, severity: 'warning', ruleId, ...(params ? { params } : {}) };
+}
