@@ -120,7 +120,7 @@ function toFacets(f: XsdFacets): Facets {
     out.jsPattern = f.pattern.map((p) => xsdPatternToJs(p));
   }
   for (const k of ['minLength', 'maxLength', 'minInclusive', 'maxInclusive', 'minExclusive', 'maxExclusive', 'totalDigits', 'fractionDigits'] as const) {
-    if (f[k] !== undefined) (out as Record<string, unknown>)[k] = f[k];
+    if (f[k] !== undefined) (out as unknown as Record<string, unknown>)[k] = f[k];
   }
   return out;
 }

@@ -1,4 +1,6 @@
 import type { CliCommand } from '../command.js';
+import { buildCommand } from './build.js';
 
 /** Every CLI command; add a line per command file. */
-export const commands: CliCommand[] = [];
+export const commands: CliCommand[] = [
+  buildCommand,];
