@@ -28,9 +28,19 @@ export function words(name: string): string[] {
   return out.map((o) => o.w);
 }
 
+/** snake_case of `name` without the block's own words; a multi-word block name is removed as a sequence. */
 export function snake(name: string, strip: readonly string[] = []): string {
   const ws = words(name);
-  const kept = ws.filter((w) => !strip.includes(w));
+  let kept = ws;
+  for (const phrase of strip) {
+    const p = phrase.split(' ');
+    const out: string[] = [];
+    for (let i = 0; i < kept.length; ) {
+      if (p.every((w, j) => kept[i + j] === w)) i += p.length;
+      else out.push(kept[i++]!);
+    }
+    kept = out;
+  }
   return normaliseRates((kept.length > 0 ? kept : ws).join('_'));
 }
 
@@ -59,9 +69,9 @@ export const ECF_BLOCKS: Record<string, BlockRule> = {
   'Encabezado/Totales': { json: 'totales', strip: [] },
   'Encabezado/Totales/ImpuestosAdicionales': { json: null, strip: [] },
   'Encabezado/Totales/ImpuestosAdicionales/ImpuestoAdicional': { json: 'impuestos_adicionales', strip: [] },
-  'Encabezado/OtraMoneda': { json: 'otra_moneda', strip: ['otra', 'moneda'] },
+  'Encabezado/OtraMoneda': { json: 'otra_moneda', strip: ['otra moneda'] },
   'Encabezado/OtraMoneda/ImpuestosAdicionalesOtraMoneda': { json: null, strip: [] },
-  'Encabezado/OtraMoneda/ImpuestosAdicionalesOtraMoneda/ImpuestoAdicionalOtraMoneda': { json: 'impuestos_adicionales', strip: ['otra', 'moneda'] },
+  'Encabezado/OtraMoneda/ImpuestosAdicionalesOtraMoneda/ImpuestoAdicionalOtraMoneda': { json: 'impuestos_adicionales', strip: ['otra moneda'] },
   DetallesItems: { json: null, strip: [] },
   'DetallesItems/Item': { json: 'items', strip: ['item'] },
   'DetallesItems/Item/TablaCodigosItem': { json: null, strip: [] },
@@ -71,16 +81,16 @@ export const ECF_BLOCKS: Record<string, BlockRule> = {
   'DetallesItems/Item/TablaSubcantidad/SubcantidadItem': { json: 'subcantidades', strip: ['subcantidad'] },
   'DetallesItems/Item/Mineria': { json: 'mineria', strip: [] },
   'DetallesItems/Item/TablaSubDescuento': { json: null, strip: [] },
-  'DetallesItems/Item/TablaSubDescuento/SubDescuento': { json: 'sub_descuentos', strip: ['sub', 'descuento'] },
+  'DetallesItems/Item/TablaSubDescuento/SubDescuento': { json: 'sub_descuentos', strip: ['sub descuento'] },
   'DetallesItems/Item/TablaSubRecargo': { json: null, strip: [] },
-  'DetallesItems/Item/TablaSubRecargo/SubRecargo': { json: 'sub_recargos', strip: ['sub', 'recargo'] },
+  'DetallesItems/Item/TablaSubRecargo/SubRecargo': { json: 'sub_recargos', strip: ['sub recargo'] },
   'DetallesItems/Item/TablaImpuestoAdicional': { json: null, strip: [] },
   'DetallesItems/Item/TablaImpuestoAdicional/ImpuestoAdicional': { json: 'impuestos_adicionales', strip: [] },
-  'DetallesItems/Item/OtraMonedaDetalle': { json: 'otra_moneda', strip: ['otra', 'moneda', 'item'] },
+  'DetallesItems/Item/OtraMonedaDetalle': { json: 'otra_moneda', strip: ['otra moneda', 'item'] },
   Subtotales: { json: null, strip: [] },
-  'Subtotales/Subtotal': { json: 'subtotales', strip: ['sub', 'total', 'subtotal', 'tota'] },
+  'Subtotales/Subtotal': { json: 'subtotales', strip: ['sub total', 'sub tota', 'subtotal'] },
   DescuentosORecargos: { json: null, strip: [] },
-  'DescuentosORecargos/DescuentoORecargo': { json: 'descuentos_recargos', strip: ['descuentoo', 'recargo'] },
+  'DescuentosORecargos/DescuentoORecargo': { json: 'descuentos_recargos', strip: ['descuentoo recargo'] },
   Paginacion: { json: null, strip: [] },
   'Paginacion/Pagina': { json: 'paginacion', strip: ['pagina', 'subtotal'] },
   'Paginacion/Pagina/SubtotalImpuestoAdicional': { json: 'detalle_impuesto_adicional', strip: ['pagina', 'subtotal'] },
