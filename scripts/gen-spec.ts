@@ -186,14 +186,16 @@ function otherTable(f: XsdFile, transparent: readonly string[]): DocTable {
       const key = snake(c.name);
       const json = isTransparent ? null : (parentJson ? `${parentJson}.` : '') + key + (c.max > 1 ? '[]' : '');
       const facets = c.type ? (simple[c.type] ?? { base: c.type.replace(/^xs:/, '') as Facets['base'] }) : null;
+      // Tax ids keep leading zeros (strings); the version is a constant.
+      const kind = !c.type ? null : /^(RNC|Rnc)/.test(c.name) ? 'string' : jsonKindOf(c.name, c.type, (facets ?? { base: 'string' }) as unknown as XsdFacets);
       rows.push({
         xml,
         name: c.name,
         kind: c.children ? 'group' : 'value',
         json,
-        source: 'doc',
+        source: c.name === 'Version' ? 'fixed' : 'doc',
         type: c.type,
-        jsonKind: c.type ? jsonKindOf(c.name, c.type, (facets ?? { base: 'string' }) as unknown as XsdFacets) : null,
+        jsonKind: kind,
         occurs: { '*': [c.min, c.max] },
       });
       walk(c, isTransparent ? parentJson : json!.replace(/\[\]$/, '[]'));

@@ -16,6 +16,8 @@ import type { JsonKind, Source } from '../src/spec/model.js';
 
 /** Splits a PascalCase element name into lower-case words per the rule above. */
 export function words(name: string): string[] {
+  // DGII writes "e-NCF" / "e-CF" as eNCF / eCF glued to the previous word: one word each (encf, ecf).
+  name = name.replace(/(^|[a-z])e(NCF|CF)(?=[A-Z]|$)/g, '$1E$2');
   const raw = name.match(/[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[a-z]+|\d+/g) ?? [];
   const out: { w: string; acronym: boolean }[] = [];
   for (const t of raw) {
