@@ -9,7 +9,7 @@ export function parseDocument(xml: string): Document {
   let problem: string | undefined;
   let doc: Document | undefined;
   try {
-    doc = new DOMParser({ onError: (level, message) => { if (level !== 'warning') problem ??= message; } })
+    doc = new DOMParser({ onError: (level, message) => { if (level !== 'warning' || !/replacement character/.test(message)) problem ??= message; } })
       .parseFromString(xml, 'text/xml');
   } catch (e) {
     problem ??= e instanceof Error ? e.message : String(e);

@@ -10,6 +10,8 @@ const ELEMENT_NODE = 1;
 const TEXT_NODE = 3;
 const PROCESSING_INSTRUCTION_NODE = 7;
 const WHITESPACE_ONLY = /^[ \t\r\n]*$/;
+/** xmldom warns about U+FFFD in content, which is legitimate; its other warnings are repaired syntax errors. */
+const BENIGN_WARNING = /replacement character/;
 
 /**
  * Parses XML strictly: any xmldom error (not only fatal ones) makes it not well-formed.
@@ -21,7 +23,7 @@ export function parseForSigning(xml: string): Document {
   try {
     doc = new DOMParser({
       onError: (level, message) => {
-        if (level !== 'warning') problems.push(message);
+        if (level !== 'warning' || !BENIGN_WARNING.test(message)) problems.push(message);
       },
     }).parseFromString(xml, 'text/xml');
   } catch (cause) {

@@ -108,7 +108,7 @@ async function signGeneral(xml: string, certificate: string, signer: Signer): Pr
   const c14n = new C14nCanonicalization();
   const digest = sha256Base64(c14n.process(asDomNode(root), { ...C14N_OPTIONS, ancestorNamespaces: [] }));
 
-  const template = new DOMParser().parseFromString(signatureElement(digest, '', certificate), 'text/xml');
+  const template = new DOMParser({ onError: () => undefined }).parseFromString(signatureElement(digest, '', certificate), 'text/xml');
   const signature = doc.importNode(template.documentElement!, true) as Element;
   root.appendChild(signature);
   const signedInfo = childElements(signature)[0]!;

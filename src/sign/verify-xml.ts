@@ -42,7 +42,7 @@ export function verifyXml(xml: string): VerifyResult {
   let problem: string | undefined;
   let doc;
   try {
-    doc = new DOMParser({ onError: (level, message) => { if (level !== 'warning') problem ??= message; } })
+    doc = new DOMParser({ onError: (level, message) => { if (level !== 'warning' || !/replacement character/.test(message)) problem ??= message; } })
       .parseFromString(xml, 'text/xml');
   } catch (e) {
     problem ??= e instanceof Error ? e.message : String(e);

@@ -37,6 +37,7 @@ const XML_CHAR_ENCODING_UTF8 = 1;
 
 /** Level of libxml2 errors that count as violations (warnings do not). */
 export const XML_ERR_ERROR = 2;
+export const XML_ERR_FATAL = 3;
 /** libxml2 error domain of the XML parser (well-formedness), as opposed to 17 = schema validation. */
 export const XML_FROM_PARSER = 1;
 

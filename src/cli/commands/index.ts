@@ -1,6 +1,18 @@
 import type { CliCommand } from '../command.js';
+import { validateCommand } from './validate.js';
+import { xsdCheckCommand, xsdInstallCommand } from './xsd.js';
 import { buildCommand } from './build.js';
+import { signCommand } from './sign.js';
+import { verifyCommand } from './verify.js';
+import { qrCommand } from './qr.js';
 
 /** Every CLI command; add a line per command file. */
 export const commands: CliCommand[] = [
-  buildCommand,];
+  validateCommand,
+  xsdInstallCommand,
+  xsdCheckCommand,
+  buildCommand,
+  signCommand,
+  verifyCommand,
+  qrCommand,
+];

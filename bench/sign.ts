@@ -1,0 +1,78 @@
+/**
+ * Signing / verification throughput for a ~10-line e-CF: ecf-kit's fast path vs xml-crypto 6, and
+ * the floor (one node:crypto RSA-2048 SHA-256 signature). Run: `npx tsx bench/sign.ts`.
+ */
+import { createHash, sign as rsaSign, verify as rsaVerify, X509Certificate } from 'node:crypto';
+import { SignedXml } from 'xml-crypto';
+import { p12Signer, readP12, signEcf, signXml, verifyXml } from '../src/sign/index.js';
+import { modernP12, TEST_PASSWORD } from '../test/helpers/certs.js';
+import { measure, measureAsync, printTable, round, writeResults } from './lib.js';
+
+const DECL = '<?xml version="1.0" encoding="utf-8"?>';
+const item = (n: number) =>
+  `<Item><NumeroLinea>${n}</NumeroLinea><IndicadorFacturacion>1</IndicadorFacturacion><NombreItem>Artículo ${n} &quot;Peña&quot; &amp; Cía</NombreItem>` +
+  `<IndicadorBienoServicio>1</IndicadorBienoServicio><CantidadItem>2.00</CantidadItem><PrecioUnitarioItem>50.00</PrecioUnitarioItem><MontoItem>100.00</MontoItem></Item>`;
+const doc =
+  `${DECL}<ECF><Encabezado><Version>1.0</Version><IdDoc><TipoeCF>31</TipoeCF><eNCF>E310000000001</eNCF><FechaVencimientoSecuencia>31-12-2026</FechaVencimientoSecuencia>` +
+  `<IndicadorMontoGravado>0</IndicadorMontoGravado><TipoIngresos>01</TipoIngresos><TipoPago>1</TipoPago></IdDoc><Emisor><RNCEmisor>130000001</RNCEmisor>` +
+  `<RazonSocialEmisor>Panadería La Española, S.R.L.</RazonSocialEmisor><DireccionEmisor>Av. Núñez de Cáceres #12</DireccionEmisor><FechaEmision>10-01-2026</FechaEmision></Emisor>` +
+  `<Comprador><RNCComprador>131880738</RNCComprador><RazonSocialComprador>Comercial El Cañón SRL</RazonSocialComprador></Comprador>` +
+  `<Totales><MontoGravadoTotal>1000.00</MontoGravadoTotal><MontoGravadoI1>1000.00</MontoGravadoI1><ITBIS1>18</ITBIS1><TotalITBIS>180.00</TotalITBIS>` +
+  `<TotalITBIS1>180.00</TotalITBIS1><MontoTotal>1180.00</MontoTotal></Totales></Encabezado><DetallesItems>` +
+  Array.from({ length: 10 }, (_, i) => item(i + 1)).join('') +
+  `</DetallesItems><FechaHoraFirma>10-01-2026 08:00:00</FechaHoraFirma></ECF>`;
+const pretty = doc.replace(/></g, '>\n  <');
+const seed =
+  '<?xml version="1.0" encoding="utf-8"?>\r\n<SemillaModel xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema">\r\n' +
+  '  <valor>5Vv0PqhjOPe7v0mvbMBnQyPJh5Ld6ilpZ9VbHDZjUVr+k0Ua1j4nqUIGa/NtsMG2aSs4aYbB9lx0Va3rA3Y8+RrsyIr6Ce4Ta4Oh6yyM=</valor>\r\n' +
+  '  <fecha>2026-01-10T14:33:32.8617792-04:00</fecha>\r\n</SemillaModel>';
+
+const t = modernP12();
+const identity = readP12(t.p12, TEST_PASSWORD);
+const signer = p12Signer(identity);
+const clock = () => new Date('2026-01-10T12:00:00Z');
+
+function xmlCryptoSign(xml: string): string {
+  const sig = new SignedXml({
+    privateKey: t.keyPem,
+    publicCert: t.certificatePem,
+    signatureAlgorithm: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
+    canonicalizationAlgorithm: 'http://www.w3.org/TR/2001/REC-xml-c14n-20010315',
+  });
+  sig.addReference({
+    xpath: '/*',
+    transforms: ['http://www.w3.org/2000/09/xmldsig#enveloped-signature'],
+    digestAlgorithm: 'http://www.w3.org/2001/04/xmlenc#sha256',
+    isEmptyUri: true,
+  });
+  sig.computeSignature(xml, { location: { reference: '/*', action: 'append' } });
+  return sig.getSignedXml();
+}
+
+const signed = await signXml(doc, signer);
+if (signed !== xmlCryptoSign(doc)) throw new Error('fast path and xml-crypto disagree');
+const digest = createHash('sha256').update('x').digest();
+const publicKey = new X509Certificate(t.certificateDer).publicKey;
+const floorSignature = rsaSign('sha256', digest, identity.privateKey);
+
+const floor = measure('floor: node:crypto RSA-2048 SHA-256 sign (32-byte input)', () => rsaSign('sha256', digest, identity.privateKey));
+const floorVerify = measure('floor: node:crypto RSA-2048 SHA-256 verify', () => rsaVerify('sha256', digest, publicKey, floorSignature));
+const fast = await measureAsync('signXml, fast path (compact e-CF)', () => signXml(doc, signer));
+const fastEcf = await measureAsync('signEcf, fast path (FechaHoraFirma present)', () => signEcf(doc, signer, clock));
+const indented = await measureAsync('signXml, indented e-CF (normalised, then fast path)', () => signXml(pretty, signer));
+const general = await measureAsync('signXml, general path (DGII seed: namespaces, indented)', () => signXml(seed, signer));
+const reference = measure('xml-crypto 6 computeSignature', () => xmlCryptoSign(doc));
+const verification = measure('verifyXml (xml-crypto 6)', () => verifyXml(signed));
+
+const rows = [floor, floorVerify, fast, fastEcf, indented, general, reference, verification];
+console.log(`document: ${Buffer.byteLength(doc)} bytes, ${doc.split('<Item>').length - 1} detail lines; RSA-2048`);
+printTable('Signing and verification, one core', rows);
+const ratio = fast.ms_per_op / floor.ms_per_op;
+const speedup = reference.ms_per_op / fast.ms_per_op;
+console.log(`fast path / floor: ${round(ratio, 2)}×; xml-crypto / fast path: ${round(speedup, 1)}×`);
+writeResults('sign.json', {
+  document_bytes: Buffer.byteLength(doc),
+  results: rows,
+  fast_path_over_floor: round(ratio, 2),
+  xml_crypto_over_fast_path: round(speedup, 1),
+});

@@ -1,0 +1,52 @@
+import { parseFlags, requireFlag, UsageError, type CliCommand, type CliIo } from '../command.js';
+
+const KNOWN_FLAGS = ['p12', 'password'];
+/** Warn on stderr when the certificate expires within this many days. */
+const EXPIRY_WARNING_DAYS = 30;
+
+/** Reads a UTF-8 file (BOM dropped); throws UsageError when it is not UTF-8. */
+export async function readUtf8(io: CliIo, file: string): Promise<string> {
+  const bytes = await io.readFile(file);
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new UsageError(`${file} is not valid UTF-8 (DGII documents must be UTF-8)`);
+  }
+}
+
+/**
+ * `ecf sign`: signs an XML file with a .p12. e-CF (root ECF) get FechaHoraFirma from the system
+ * clock first. The signed XML goes to stdout byte for byte (no newline added), the security code to
+ * stderr. The password comes from --password or the ECF_P12_PASSWORD environment variable.
+ */
+export const signCommand: CliCommand = {
+  name: 'sign',
+  summary: 'Sign XML with a .p12 (DGII XMLDSig profile; e-CF get FechaHoraFirma); signed XML on stdout, security code on stderr',
+  usage: 'ecf sign --p12 FILE [--password PW | env ECF_P12_PASSWORD] <in.xml>',
+  async run(args, io) {
+    const { flags, positional } = parseFlags(args);
+    const unknown = Object.keys(flags).filter((k) => !KNOWN_FLAGS.includes(k));
+    if (unknown.length) throw new UsageError(`unknown option(s): ${unknown.map((k) => `--${k}`).join(', ')}`);
+    if (positional.length !== 1) throw new UsageError('expected exactly one XML file to sign');
+    const p12Path = requireFlag(flags, 'p12');
+    const password = typeof flags.password === 'string' ? flags.password : io.env.ECF_P12_PASSWORD;
+    if (password === undefined) throw new UsageError('missing --password (or set ECF_P12_PASSWORD)');
+
+    const { readP12, checkValidity, daysToExpiry, p12Signer, signEcf, signXml } = await import('../../sign/index.js');
+    const { securityCode } = await import('../../derive/security-code.js');
+    const { parseDocument, rootName } = await import('../../derive/read-xml.js');
+    const clock = () => new Date();
+
+    const identity = readP12(await io.readFile(p12Path), password);
+    checkValidity(identity, clock);
+    const days = daysToExpiry(identity, clock);
+    if (days < EXPIRY_WARNING_DAYS) io.stderr(`warning: the certificate expires in ${days} day(s) (${identity.info.notAfter.toISOString()})\n`);
+
+    const xml = await readUtf8(io, positional[0]!);
+    const signer = p12Signer(identity);
+    const signed = rootName(parseDocument(xml)) === 'ECF' ? await signEcf(xml, signer, clock) : await signXml(xml, signer);
+    io.stdout(signed);
+    io.stderr(`CodigoSeguridad: ${securityCode(signed)}\n`);
+    return 0;
+  },
+};

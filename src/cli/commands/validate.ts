@@ -1,0 +1,80 @@
+import type { SchemaViolation } from '../../ports.js';
+import { parseFlags, UsageError, type CliCommand } from '../command.js';
+
+const KNOWN_FLAGS = ['xsd-dir', 'schema', 'relaxed32'];
+
+function formatViolation(v: SchemaViolation): string {
+  const where = v.xpath ?? (v.line !== null ? `line ${v.line}${v.column !== null ? `:${v.column}` : ''}` : '(document)');
+  return `${where}: ${v.message}`;
+}
+
+/** `ecf validate`: XML files against the official DGII XSD. Exit 0 all valid, 1 some invalid, 2 usage / cannot validate. */
+export const validateCommand: CliCommand = {
+  name: 'validate',
+  summary: 'Validate XML against the official DGII XSD (schema from the root element and TipoeCF; exit 0 valid, 1 invalid, 2 usage or XSD unavailable)',
+  usage: 'ecf validate [--xsd-dir DIR] [--schema ID] [--relaxed32] <file.xml>...',
+  async run(args, io) {
+    const { flags, positional } = parseFlags(args, ['relaxed32']);
+    const unknown = Object.keys(flags).filter((k) => !KNOWN_FLAGS.includes(k));
+    if (unknown.length) throw new UsageError(`unknown option(s): ${unknown.map((k) => `--${k}`).join(', ')}`);
+    if (positional.length === 0) throw new UsageError('missing the XML file to validate');
+    const dirFlag = flags['xsd-dir'];
+    if (dirFlag === true) throw new UsageError('--xsd-dir needs a directory');
+    const dir = dirFlag ?? io.env.ECF_XSD_DIR;
+    if (!dir) throw new UsageError('no XSD directory: pass --xsd-dir DIR or set ECF_XSD_DIR (install the set with `ecf xsd install`)');
+    const schemaFlag = flags.schema;
+    if (schemaFlag === true) throw new UsageError('--schema needs a schema id');
+
+    const xsd = await import('../../xsd/index.js');
+    if (schemaFlag !== undefined && !xsd.isSchemaId(schemaFlag)) {
+      throw new UsageError(`unknown schema "${schemaFlag}"; expected one of ${xsd.SCHEMA_IDS.join(', ')}`);
+    }
+    let validator;
+    try {
+      validator = xsd.createSchemaValidator(dir);
+    } catch (e) {
+      io.stderr(`ecf validate: ${(e as Error).message}\n`);
+      return 2;
+    }
+
+    const prefix = positional.length > 1;
+    let exit = 0;
+    for (const file of positional) {
+      const p = prefix ? `${file}: ` : '';
+      let xml: string;
+      try {
+        const bytes = await io.readFile(file);
+        try {
+          xml = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+        } catch {
+          io.stdout(`${p}(document): not valid UTF-8 (DGII documents must be UTF-8)\n`);
+          exit = Math.max(exit, 1);
+          continue;
+        }
+      } catch (e) {
+        io.stderr(`ecf validate: cannot read ${file}: ${(e as Error).message}\n`);
+        return 2;
+      }
+      const schema = schemaFlag ?? xsd.detectSchemaId(xml);
+      if (!schema) {
+        io.stderr(`ecf validate: ${file}: cannot tell the schema from the root element${xsd.rootElementName(xml) === 'ECF' ? ' (no known TipoeCF)' : ''}; pass --schema ID\n`);
+        return 2;
+      }
+      let result;
+      try {
+        result = validator.validate(xml, schema, { relaxed32: flags.relaxed32 === true });
+      } catch (e) {
+        io.stderr(`ecf validate: ${(e as Error).message}\n`);
+        return 2;
+      }
+      const label = `${schema}${flags.relaxed32 === true && schema === 'ECF-32' ? ', relaxed32' : ''}`;
+      if (result.valid) {
+        io.stdout(`${p}valid (${label})\n`);
+      } else {
+        for (const v of result.violations) io.stdout(`${p}${formatViolation(v)}\n`);
+        exit = Math.max(exit, 1);
+      }
+    }
+    return exit;
+  },
+};

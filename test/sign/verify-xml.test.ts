@@ -1,0 +1,74 @@
+import { generateKeyPairSync, sign as rsaSign } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { readP12 } from '../../src/sign/p12.js';
+import { p12Signer } from '../../src/sign/signer.js';
+import { signXml } from '../../src/sign/sign-xml.js';
+import { verifyXml } from '../../src/sign/verify-xml.js';
+import { modernP12, TEST_PASSWORD } from '../helpers/certs.js';
+import { compactEcf31, prettySeed } from './fixtures.js';
+import { signWithXmlCrypto } from './reference.js';
+
+const sign = (xml: string) => signXml(xml, p12Signer(readP12(modernP12().p12, TEST_PASSWORD)));
+
+describe('verifyXml', () => {
+  it('accepts a document we signed and returns the embedded certificate', async () => {
+    expect(verifyXml(await sign(compactEcf31))).toEqual({ valid: true, certificate: modernP12().certificate });
+    expect(verifyXml(await sign(prettySeed)).valid).toBe(true);
+  });
+
+  it('accepts a document xml-crypto signed', () => {
+    const t = modernP12();
+    expect(verifyXml(signWithXmlCrypto(compactEcf31, t.keyPem, t.certificatePem)).valid).toBe(true);
+  });
+
+  it('detects altered content → digest_mismatch', async () => {
+    const signed = await sign(compactEcf31);
+    const r = verifyXml(signed.replace('<MontoTotal>1180.00</MontoTotal>', '<MontoTotal>118.00</MontoTotal>'));
+    expect(r).toMatchObject({ valid: false, code: 'digest_mismatch', certificate: modernP12().certificate });
+    expect(r.reason).toMatch(/digest/);
+  });
+
+  it('detects added whitespace (the signed document must not be reformatted)', async () => {
+    const signed = await sign(compactEcf31);
+    expect(verifyXml(signed.replace('<Encabezado>', '<Encabezado>\n  ')).code).toBe('digest_mismatch');
+  });
+
+  it('detects an altered DigestValue (reference check fails first) or SignatureValue → bad_signature', async () => {
+    const signed = await sign(compactEcf31);
+    const digest = /<DigestValue>([^<]+)</.exec(signed)![1]!;
+    expect(verifyXml(signed.replace(digest, `A${digest.slice(1)}`)).code).toBe('digest_mismatch');
+    const value = /<SignatureValue>([^<]+)</.exec(signed)![1]!;
+    const flipped = (value[0] === 'A' ? 'B' : 'A') + value.slice(1);
+    expect(verifyXml(signed.replace(value, flipped))).toMatchObject({ valid: false, code: 'bad_signature' });
+  });
+
+  it('detects a signature made with another key than the embedded certificate → bad_signature', async () => {
+    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const forged = await signXml(compactEcf31, { certificate: modernP12().certificate, sign: (d) => rsaSign('sha256', d, privateKey) });
+    expect(verifyXml(forged)).toMatchObject({ valid: false, code: 'bad_signature' });
+  });
+
+  it('no signature → no_signature', () => {
+    expect(verifyXml(compactEcf31)).toMatchObject({ valid: false, code: 'no_signature' });
+  });
+
+  it('two signatures → multiple_signatures', async () => {
+    const signed = await sign(compactEcf31);
+    const sig = signed.slice(signed.indexOf('<Signature '), signed.lastIndexOf('</ECF>'));
+    expect(verifyXml(signed.replace('</ECF>', `${sig}</ECF>`))).toMatchObject({ valid: false, code: 'multiple_signatures' });
+  });
+
+  it('a Reference to something else than the whole document → wrong_reference_uri', async () => {
+    const signed = await sign(compactEcf31);
+    expect(verifyXml(signed.replace('<Reference URI="">', '<Reference URI="#x">'))).toMatchObject({ valid: false, code: 'wrong_reference_uri' });
+  });
+
+  it('no certificate → no_certificate', async () => {
+    const signed = await sign(compactEcf31);
+    expect(verifyXml(signed.replace(/<KeyInfo>.*<\/KeyInfo>/, ''))).toMatchObject({ valid: false, code: 'no_certificate' });
+  });
+
+  it('not well-formed → not_well_formed', () => {
+    expect(verifyXml('<ECF><a></ECF>')).toMatchObject({ valid: false, code: 'not_well_formed' });
+  });
+});
