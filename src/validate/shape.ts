@@ -5,6 +5,7 @@
  */
 import type { Issue } from '../issues.js';
 import { es } from '../messages/es.js';
+import { withHint } from '../messages/hints.js';
 import { COUNTRY_NAMES } from '../spec/countries.gen.js';
 import { ECF_TABLE } from '../spec/ecf-table.gen.js';
 import { amountBounds, parseDate, parseDateTime } from '../spec/formats.js';
@@ -94,7 +95,7 @@ function walkObject(c: Compiled, fields: JsonField[], pattern: string, obj: Json
     const v = obj[f.key];
     const p = join(path, f.key);
     if (v === undefined || v === null || (f.array && Array.isArray(v) && v.length === 0 && !f.required)) {
-      if (f.required) issues.push({ code: 'required', path: p, message: es.required, severity: 'error' });
+      if (f.required) issues.push({ code: 'required', path: p, message: withHint(es.required, 'required', f.json, tipo), severity: 'error' });
       continue;
     }
     if (f.array) {
@@ -138,7 +139,8 @@ function walkObject(c: Compiled, fields: JsonField[], pattern: string, obj: Json
     if (known.has(k)) continue;
     const elsewhere = c.keysAnyType.get(pattern)?.has(k);
     if (elsewhere && obj[k] !== null && obj[k] !== undefined) {
-      issues.push({ code: 'not_allowed', path: join(path, k), message: es.not_allowed_for_type(tipo), severity: 'error' });
+      const message = withHint(es.not_allowed_for_type(tipo), 'not_allowed', pattern === '' ? k : `${pattern}.${k}`, tipo);
+      issues.push({ code: 'not_allowed', path: join(path, k), message, severity: 'error' });
     } else if (!elsewhere) {
       issues.push({ code: 'unknown_field', path: join(path, k), message: es.unknown_field, severity: 'error' });
     }
