@@ -27,8 +27,25 @@ export type { Issue, IssueCode, IssueReport } from './issues.js';
 export { buildEcfXml, renderEcfXml, parseEcfXml, checkContext } from './xml/ecf.js';
 export type { BuildContext, IssuerProfile, CanonicalDocument, ParsedEcf } from './xml/ecf.js';
 
-// Money
-export { computeTotals } from './calc/totals.js';
+// Money (exact decimals; totals as a pure calculation)
+export { computeTotals, fillTotals, lineAmount, totalesKeys, ITBIS_RATES } from './calc/totals.js';
+export type { ComputedTotals } from './calc/totals.js';
+
+// Derived values (pure): security code, timbre/QR URL, DGII file names
+export { securityCode, qrUrl, qrUrlFromSignedXml, dgiiFileName, fileNameFor } from './derive/index.js';
+export type { QrFields, QrUrlOptions, DgiiEnvironment } from './derive/index.js';
+
+// Other DGII documents: consumer summary (RFCE), receipt acknowledgment (ARECF), commercial approval
+// (ACECF), range voiding (ANECF), authentication seed
+export { deriveRfceXml, isBelowSummaryThreshold } from './rfce/derive.js';
+export { buildArecfXml, parseArecfXml, ARECF_MOTIVOS } from './documents/arecf.js';
+export type { ArecfInput, ArecfEstado, ArecfMotivo } from './documents/arecf.js';
+export { buildAcecfXml, parseAcecfXml, ACECF_TYPES } from './documents/acecf.js';
+export type { AcecfInput } from './documents/acecf.js';
+export { buildAnecfXml, parseAnecfXml, checkAnecfInput, composeEncf } from './documents/anecf.js';
+export type { AnecfInput, AnecfRange } from './documents/anecf.js';
+export { buildSemillaXml, parseSemillaXml } from './documents/semilla.js';
+export type { SemillaInput } from './documents/semilla.js';
 
 // Time (Dominican, fixed UTC−4)
 export { formatDateDO, formatDateTimeDO } from './time.js';
@@ -37,4 +54,4 @@ export { formatDateDO, formatDateTimeDO } from './time.js';
 export { EcfError, isEcfError, EcfValidationError, SchemaError } from './errors/index.js';
 
 // Ports
-export type { Clock, SchemaId, SchemaValidator, SchemaViolation, SchemaValidationResult, SchemaValidateOptions } from './ports.js';
+export type { Clock, Signer, SchemaId, SchemaValidator, SchemaViolation, SchemaValidationResult, SchemaValidateOptions } from './ports.js';
