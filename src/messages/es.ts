@@ -15,7 +15,7 @@ export const es = {
   too_few: (min: number) => `Debe tener al menos ${min} elemento(s).`,
   too_many: (max: number) => `Admite como máximo ${max} elemento(s).`,
   empty_text: 'No puede estar vacío ni contener solo espacios.',
-  control_chars: 'Contiene caracteres de control no permitidos (retorno de carro u otros).',
+  control_chars: 'Contiene caracteres no permitidos en XML (caracteres de control, retorno de carro, U+FFFE/U+FFFF o sustitutos sueltos).',
   min_length: (n: number) => `Debe tener al menos ${n} caracteres.`,
   max_length: (n: number) => `Admite como máximo ${n} caracteres.`,
   pattern: 'Formato inválido.',

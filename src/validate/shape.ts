@@ -55,7 +55,11 @@ function regex(src: string): RegExp {
   return r;
 }
 
-const CONTROL = /[\u0000-\u0008\u000B\u000C\u000D\u000E-\u001F\u007F]/;
+/**
+ * Characters a value may not hold: C0 controls other than tab and line feed (CR is dropped by DGII's own
+ * canonicaliser), DEL, and everything XML 1.0 excludes (U+FFFE, U+FFFF, lone surrogates).
+ */
+const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 function isPlainObject(v: unknown): v is Json {
   return typeof v === 'object' && v !== null && !Array.isArray(v);

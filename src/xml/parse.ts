@@ -32,6 +32,8 @@ export function parseXmlRoot(xml: string): Element {
   if (/<!DOCTYPE/i.test(xml)) throw new XmlSyntaxError('DOCTYPE declarations are not accepted');
   const errors: string[] = [];
   const doc = new DOMParser({
+    // XML 1.0 line-end handling only: xmldom 0.9 would also turn U+0085, U+2028 and U+2029 into LF (XML 1.1).
+    normalizeLineEndings: (s: string) => s.replace(/\r\n?/g, '\n'),
     onError: (level, msg) => {
       if (level !== 'warning') errors.push(msg);
     },
