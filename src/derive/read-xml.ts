@@ -1,6 +1,7 @@
 /** Reading values out of (signed) DGII documents with @xmldom/xmldom: parsing, not crypto. */
 import { DOMParser, type Document, type Element } from '@xmldom/xmldom';
 import { EcfError } from '../errors/ecf-error.js';
+import { xml10LineEndings } from '../xml/xml10.js';
 
 const DSIG_NS = 'http://www.w3.org/2000/09/xmldsig#';
 
@@ -9,7 +10,7 @@ export function parseDocument(xml: string): Document {
   let problem: string | undefined;
   let doc: Document | undefined;
   try {
-    doc = new DOMParser({ onError: (level, message) => { if (level !== 'warning' || !/replacement character/.test(message)) problem ??= message; } })
+    doc = new DOMParser({ normalizeLineEndings: xml10LineEndings, onError: (level, message) => { if (level !== 'warning' || !/replacement character/.test(message)) problem ??= message; } })
       .parseFromString(xml, 'text/xml');
   } catch (e) {
     problem ??= e instanceof Error ? e.message : String(e);

@@ -14,7 +14,7 @@ export interface AcecfInput {
   rnc_emisor: string;
   encf: string;
   fecha_emision: string;
-  /** Written with exactly 2 decimals, as the ACECF XSD demands. */
+  /** Written with exactly 2 decimals (`35400` → `35400.00`), as the ACECF XSD demands. */
   monto_total: number;
   rnc_comprador: string;
   /** '1' aprobado, '2' rechazado. */
@@ -24,21 +24,49 @@ export interface AcecfInput {
   fecha_hora_aprobacion_comercial: string;
 }
 
-export function buildAcecfXml(input: AcecfInput): string {
-  const extra: Issue[] = [];
+const XML_BASE = '/ACECF/DetalleAprobacionComercial';
+
+/**
+ * The rules the table cannot express: a rejection reason if and only if `estado` is '2', and only
+ * e-CF types 31, 33, 34, 44 and 45 admit commercial approval.
+ */
+export function checkAcecfRules(input: Partial<AcecfInput>, paths = { motivo: 'detalle_motivo_rechazo', encf: 'encf' }): Issue[] {
+  const issues: Issue[] = [];
   if (input.estado === '2' && !input.detalle_motivo_rechazo) {
-    extra.push({ code: 'required', path: 'detalle_motivo_rechazo', message: 'El motivo de rechazo es requerido cuando el estado es 2 (rechazado).', severity: 'error' });
+    issues.push({ code: 'required', path: paths.motivo, message: 'El motivo de rechazo es requerido cuando el estado es 2 (rechazado).', severity: 'error', ruleId: 'ACECF-MOTIVO' });
   }
   if (input.estado === '1' && input.detalle_motivo_rechazo) {
-    extra.push({ code: 'not_allowed', path: 'detalle_motivo_rechazo', message: 'El motivo de rechazo solo se indica cuando el estado es 2 (rechazado).', severity: 'error' });
+    issues.push({ code: 'not_allowed', path: paths.motivo, message: 'El motivo de rechazo solo se indica cuando el estado es 2 (rechazado).', severity: 'error', ruleId: 'ACECF-MOTIVO' });
   }
-  const prefix = /^E(\d{2})/.exec(String(input.encf))?.[1];
+  const prefix = /^E(\d{2})/.exec(String(input.encf ?? ''))?.[1];
   if (prefix && !(ACECF_TYPES as readonly string[]).includes(prefix)) {
-    extra.push({ code: 'rule', path: 'encf', message: `El tipo ${prefix} no admite aprobación comercial (solo ${ACECF_TYPES.join(', ')}).`, severity: 'error' });
+    issues.push({
+      code: 'rule',
+      path: paths.encf,
+      message: `El tipo ${prefix} no admite aprobación comercial (solo ${ACECF_TYPES.join(', ')}).`,
+      severity: 'error',
+      ruleId: 'ACECF-TIPO',
+    });
   }
-  return buildDocXml(ACECF_TABLE, { ...input }, extra);
+  return issues;
 }
 
+/**
+ * Builds the unsigned ACECF XML (sign it with `signXml`).
+ *
+ * @throws EcfValidationError with every issue (Spanish messages, paths into `input`)
+ * @example
+ * buildAcecfXml({ rnc_emisor: '130000001', encf: 'E310000000001', fecha_emision: '01-04-2026', monto_total: 35400,
+ *   rnc_comprador: '131880738', estado: '1', fecha_hora_aprobacion_comercial: '02-04-2026 09:00:00' })
+ * //=> '…<MontoTotal>35400.00</MontoTotal>…'
+ */
+export function buildAcecfXml(input: AcecfInput): string {
+  return buildDocXml(ACECF_TABLE, { ...input }, checkAcecfRules(input));
+}
+
+/** Parses an ACECF (signed or not); `issues` also reports the rules of {@link checkAcecfRules}. */
 export function parseAcecfXml(xml: string): ParsedDoc<AcecfInput> {
-  return parseDocXml<AcecfInput>(ACECF_TABLE, xml);
+  const parsed = parseDocXml<AcecfInput>(ACECF_TABLE, xml);
+  parsed.issues.push(...checkAcecfRules(parsed.data, { motivo: `${XML_BASE}/DetalleMotivoRechazo`, encf: `${XML_BASE}/eNCF` }));
+  return parsed;
 }

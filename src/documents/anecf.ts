@@ -6,9 +6,15 @@ import { EcfValidationError } from '../errors/validation-error.js';
 import type { Issue } from '../issues.js';
 import { ECF_TYPES } from '../spec/model.js';
 import { ANECF_TABLE } from '../spec/other-tables.gen.js';
-import { buildDocXml, parseDocXml, type ParsedDoc } from './generic.js';
+import { checkDocShape, parseDocXml, type ParsedDoc } from './generic.js';
+import { renderXml } from '../xml/render.js';
 
+/** Largest consecutive: the 10 digits of an e-NCF sequence. */
 export const MAX_CONSECUTIVE = 9_999_999_999;
+/** Types per ANECF (`Anulacion` maxOccurs in the XSD). */
+export const MAX_ANECF_TYPES = 10;
+/** Ranges per type (`Secuencias` maxOccurs in the XSD). */
+export const MAX_ANECF_RANGES = 10_000;
 
 export interface AnecfRange {
   desde: number;
@@ -22,12 +28,17 @@ export interface AnecfInput {
   anulaciones: { tipo_ecf: string; rangos: AnecfRange[] }[];
 }
 
-/** Composes the 13-character e-NCF of a consecutive: `E` + type + 10 digits. */
+/**
+ * Composes the 13-character e-NCF of a consecutive: `E` + type + 10 digits.
+ *
+ * @example
+ * composeEncf('31', 15) //=> 'E310000000015'
+ */
 export function composeEncf(tipo: string, consecutive: number): string {
   return `E${tipo}${String(consecutive).padStart(10, '0')}`;
 }
 
-/** Checks the voiding request: types, bounds, inverted and overlapping ranges, limits. */
+/** Checks the voiding request: types, bounds, inverted and overlapping ranges, limits. Paths point into `input`. */
 export function checkAnecfInput(input: AnecfInput): Issue[] {
   const issues: Issue[] = [];
   const err = (path: string, message: string, code: Issue['code'] = 'rule') => issues.push({ code, path, message, severity: 'error' });
@@ -35,15 +46,16 @@ export function checkAnecfInput(input: AnecfInput): Issue[] {
     err('anulaciones', 'Debe indicar al menos un rango a anular.', 'required');
     return issues;
   }
-  if (input.anulaciones.length > 10) err('anulaciones', 'Admite como máximo 10 tipos de e-CF por solicitud.', 'too_many');
+  if (input.anulaciones.length > MAX_ANECF_TYPES) err('anulaciones', `Admite como máximo ${MAX_ANECF_TYPES} tipos de e-CF por solicitud.`, 'too_many');
   const seenTypes = new Set<string>();
+  let total = 0;
   input.anulaciones.forEach((a, i) => {
     const p = `anulaciones.${i}`;
-    if (!(ECF_TYPES as readonly string[]).includes(a.tipo_ecf)) err(`${p}.tipo_ecf`, 'Tipo de e-CF inválido.', 'enum');
-    else if (seenTypes.has(a.tipo_ecf)) err(`${p}.tipo_ecf`, `El tipo ${a.tipo_ecf} aparece más de una vez; agrupe sus rangos.`);
-    seenTypes.add(a.tipo_ecf);
-    if (!Array.isArray(a.rangos) || a.rangos.length === 0) return err(`${p}.rangos`, 'Debe indicar al menos un rango.', 'required');
-    if (a.rangos.length > 10_000) err(`${p}.rangos`, 'Admite como máximo 10,000 rangos por tipo.', 'too_many');
+    if (!(ECF_TYPES as readonly string[]).includes(a?.tipo_ecf)) err(`${p}.tipo_ecf`, `Tipo de e-CF inválido; valores permitidos: ${ECF_TYPES.join(', ')}.`, 'enum');
+    else if (seenTypes.has(a.tipo_ecf)) err(`${p}.tipo_ecf`, `El tipo ${a.tipo_ecf} aparece más de una vez; agrupe sus rangos en una sola anulación.`);
+    seenTypes.add(a?.tipo_ecf);
+    if (!Array.isArray(a?.rangos) || a.rangos.length === 0) return err(`${p}.rangos`, 'Debe indicar al menos un rango.', 'required');
+    if (a.rangos.length > MAX_ANECF_RANGES) err(`${p}.rangos`, `Admite como máximo ${MAX_ANECF_RANGES.toLocaleString('en-US')} rangos por tipo.`, 'too_many');
     const valid: { d: number; h: number; j: number }[] = [];
     a.rangos.forEach((r, j) => {
       const rp = `${p}.rangos.${j}`;
@@ -61,48 +73,118 @@ export function checkAnecfInput(input: AnecfInput): Issue[] {
       }
       if (ok) valid.push({ d: r.desde, h: r.hasta, j });
     });
-    valid.sort((x, y) => x.d - y.d);
-    for (let k = 1; k < valid.length; k++) {
-      if (valid[k]!.d <= valid[k - 1]!.h) {
-        err(`${p}.rangos.${valid[k]!.j}`, `El rango se solapa con el rango ${valid[k - 1]!.j} del mismo tipo.`);
+    // Sorted by start, a range overlaps an earlier one iff it starts at or before the furthest end so far.
+    valid.sort((x, y) => x.d - y.d || x.j - y.j);
+    let reach: { h: number; j: number } | null = null;
+    for (const r of valid) {
+      if (reach && r.d <= reach.h) {
+        const [first, second] = reach.j < r.j ? [reach.j, r.j] : [r.j, reach.j];
+        err(`${p}.rangos.${second}`, `El rango se solapa con el rango ${first} del mismo tipo.`);
       }
+      if (!reach || r.h > reach.h) reach = { h: r.h, j: r.j };
+      total += r.h - r.d + 1;
     }
   });
+  if (total > MAX_CONSECUTIVE) {
+    err('anulaciones', `La cantidad total de e-NCF anulados (${total}) excede ${MAX_CONSECUTIVE.toLocaleString('en-US')}: divida la solicitud.`, 'range');
+  }
   return issues;
 }
 
-/** Builds the unsigned ANECF XML. Counts are computed from the ranges. */
+/**
+ * Builds the unsigned ANECF XML (sign it with `signXml`). The e-NCF are composed from the
+ * consecutives, `NoLinea` numbers the types, and both counts (`CantidadeNCFAnulados` per type and in
+ * the header) are computed from the ranges.
+ *
+ * @throws EcfValidationError with every issue (Spanish messages, paths into `input`)
+ * @example
+ * buildAnecfXml({ rnc_emisor: '130000001', fecha_hora_anulacion_encf: '01-04-2026 10:00:00',
+ *   anulaciones: [{ tipo_ecf: '31', rangos: [{ desde: 1, hasta: 5 }] }] })
+ * //=> '…<SecuenciaeNCFDesde>E310000000001</SecuenciaeNCFDesde><SecuenciaeNCFHasta>E310000000005</SecuenciaeNCFHasta>…'
+ */
 export function buildAnecfXml(input: AnecfInput): string {
-  const issues = checkAnecfInput(input);
+  const ruleIssues = checkAnecfInput(input);
+  const model = anecfModel(input, ruleIssues.length === 0);
+  // Shape issues of the header map back to the input's top-level names; those of the detail are
+  // already covered by checkAnecfInput (the detail is only modelled once it passed).
+  const shapeIssues = checkDocShape(ANECF_TABLE, model)
+    .filter((i) => ruleIssues.length === 0 || !i.path.startsWith('anulacion'))
+    .map((i) => ({ ...i, path: inputPath(i.path) }));
+  const issues = [...shapeIssues, ...ruleIssues];
   if (issues.length) throw new EcfValidationError(issues);
-  let total = 0;
-  const anulacion = input.anulaciones.map((a, i) => {
-    const count = a.rangos.reduce((s, r) => s + (r.hasta - r.desde + 1), 0);
-    total += count;
-    return {
-      no_linea: [i + 1],
-      tipo_ecf: a.tipo_ecf,
-      secuencias: a.rangos.map((r) => ({ secuencia_encf_desde: composeEncf(a.tipo_ecf, r.desde), secuencia_encf_hasta: composeEncf(a.tipo_ecf, r.hasta) })),
-      cantidad_encf_anulados: count,
-    };
-  });
-  return buildDocXml(ANECF_TABLE, {
-    encabezado: { rnc_emisor: input.rnc_emisor, cantidad_encf_anulados: total, fecha_hora_anulacion_encf: input.fecha_hora_anulacion_encf },
-    anulacion,
-  });
+  return renderXml(ANECF_TABLE, '*', model);
 }
 
-/** Parses an ANECF back into voided ranges (consecutives). */
+function anecfModel(input: AnecfInput, withDetail: boolean): Record<string, unknown> {
+  let total = 0;
+  const anulacion = withDetail
+    ? input.anulaciones.map((a, i) => {
+        const count = a.rangos.reduce((s, r) => s + (r.hasta - r.desde + 1), 0);
+        total += count;
+        return {
+          no_linea: [i + 1],
+          tipo_ecf: a.tipo_ecf,
+          secuencias: a.rangos.map((r) => ({ secuencia_encf_desde: composeEncf(a.tipo_ecf, r.desde), secuencia_encf_hasta: composeEncf(a.tipo_ecf, r.hasta) })),
+          cantidad_encf_anulados: count,
+        };
+      })
+    : [];
+  return {
+    encabezado: { rnc_emisor: input.rnc_emisor, cantidad_encf_anulados: withDetail ? total : 1, fecha_hora_anulacion_encf: input.fecha_hora_anulacion_encf },
+    anulacion,
+  };
+}
+
+/** `encabezado.rnc_emisor` → `rnc_emisor`; `anulacion.0.tipo_ecf` → `anulaciones.0.tipo_ecf`. */
+function inputPath(path: string): string {
+  if (path.startsWith('encabezado.')) return path.slice('encabezado.'.length);
+  return path.replace(/^anulacion\b/, 'anulaciones').replace(/\.secuencias\.(\d+)(?:\..*)?$/, '.rangos.$1');
+}
+
+/**
+ * Parses an ANECF back into voided ranges (consecutives). `cantidad` is the header's
+ * `CantidadeNCFAnulados`; `issues` also reports counts that do not match the ranges and e-NCF whose
+ * type is not the `TipoeCF` of their line.
+ */
 export function parseAnecfXml(xml: string): ParsedDoc<AnecfInput> & { cantidad: number } {
-  const p = parseDocXml<{ encabezado: Record<string, unknown>; anulacion: { tipo_ecf: string; secuencias: { secuencia_encf_desde: string; secuencia_encf_hasta: string }[] }[] }>(ANECF_TABLE, xml);
+  type Raw = {
+    encabezado?: Record<string, unknown>;
+    anulacion?: { tipo_ecf?: string; cantidad_encf_anulados?: number; secuencias?: { secuencia_encf_desde?: string; secuencia_encf_hasta?: string }[] }[];
+  };
+  const p = parseDocXml<Raw>(ANECF_TABLE, xml);
   const e = p.data.encabezado ?? {};
+  const issues = [...p.issues];
+  let total = 0;
+  const anulaciones = (p.data.anulacion ?? []).map((a, i) => {
+    const tipo = String(a.tipo_ecf ?? '');
+    const base = `/ANECF/DetalleAnulacion/Anulacion[${i + 1}]`;
+    const rangos = (a.secuencias ?? []).map((s, j) => {
+      const desde = String(s.secuencia_encf_desde ?? '');
+      const hasta = String(s.secuencia_encf_hasta ?? '');
+      for (const v of [desde, hasta]) {
+        if (v.slice(1, 3) !== tipo) {
+          issues.push({ code: 'rule', path: `${base}/TablaRangoSecuenciasAnuladaseNCF/Secuencias[${j + 1}]`, message: `El e-NCF ${v} no es del tipo ${tipo} de la línea.`, severity: 'error' });
+        }
+      }
+      return { desde: Number(desde.slice(3)), hasta: Number(hasta.slice(3)) };
+    });
+    const count = rangos.reduce((s, r) => s + (r.hasta - r.desde + 1), 0);
+    total += count;
+    if (a.cantidad_encf_anulados !== count) {
+      issues.push({ code: 'totals', path: `${base}/CantidadeNCFAnulados`, message: `CantidadeNCFAnulados (${a.cantidad_encf_anulados}) no coincide con los rangos (${count}).`, severity: 'error' });
+    }
+    return { tipo_ecf: tipo, rangos };
+  });
+  const cantidad = Number(e.cantidad_encf_anulados ?? 0);
+  if (cantidad !== total) {
+    issues.push({ code: 'totals', path: '/ANECF/Encabezado/CantidadeNCFAnulados', message: `CantidadeNCFAnulados (${cantidad}) no coincide con la suma de los rangos (${total}).`, severity: 'error' });
+  }
   const data: AnecfInput = {
     rnc_emisor: String(e.rnc_emisor ?? ''),
     fecha_hora_anulacion_encf: String(e.fecha_hora_anulacion_encf ?? ''),
-    anulaciones: (p.data.anulacion ?? []).map((a) => ({
-      tipo_ecf: String(a.tipo_ecf),
-      rangos: (a.secuencias ?? []).map((s) => ({ desde: Number(s.secuencia_encf_desde.slice(3)), hasta: Number(s.secuencia_encf_hasta.slice(3)) })),
-    })),
+    anulaciones,
   };
-  return { data, signed: p.signed, issues: p.issues, cantidad: Number(e.cantidad_encf_anulados ?? 0) };
+  const out: ParsedDoc<AnecfInput> & { cantidad: number } = { data, signed: p.signed, issues, cantidad };
+  if (p.version !== undefined) out.version = p.version;
+  return out;
 }

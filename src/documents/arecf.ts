@@ -29,18 +29,35 @@ export interface ArecfInput {
   fecha_hora_acuse_recibo: string;
 }
 
-/** Builds the unsigned ARECF XML (sign it with `signXml`). */
-export function buildArecfXml(input: ArecfInput): string {
-  const extra: Issue[] = [];
+const XML_PATH = '/ARECF/DetalleAcusedeRecibo/CodigoMotivoNoRecibido';
+
+/** The rule the table cannot express: `codigo_motivo_no_recibido` if and only if `estado` is '1'. */
+export function checkArecfRules(input: Partial<ArecfInput>, path = 'codigo_motivo_no_recibido'): Issue[] {
   if (input.estado === '1' && !input.codigo_motivo_no_recibido) {
-    extra.push({ code: 'required', path: 'codigo_motivo_no_recibido', message: 'Requerido cuando el estado es 1 (no recibido).', severity: 'error' });
+    return [{ code: 'required', path, message: 'El código de motivo es requerido cuando el estado es 1 (e-CF no recibido).', severity: 'error', ruleId: 'ARECF-MOTIVO' }];
   }
   if (input.estado === '0' && input.codigo_motivo_no_recibido) {
-    extra.push({ code: 'not_allowed', path: 'codigo_motivo_no_recibido', message: 'Solo se indica cuando el estado es 1 (no recibido).', severity: 'error' });
+    return [{ code: 'not_allowed', path, message: 'El código de motivo solo se indica cuando el estado es 1 (e-CF no recibido).', severity: 'error', ruleId: 'ARECF-MOTIVO' }];
   }
-  return buildDocXml(ARECF_TABLE, { ...input }, extra);
+  return [];
 }
 
+/**
+ * Builds the unsigned ARECF XML (sign it with `signXml`).
+ *
+ * @throws EcfValidationError with every issue (Spanish messages, paths into `input`)
+ * @example
+ * buildArecfXml({ rnc_emisor: '130000001', rnc_comprador: '131880738', encf: 'E310000000001', estado: '0',
+ *   fecha_hora_acuse_recibo: '01-04-2026 10:00:00' })
+ * //=> '<?xml version="1.0" encoding="utf-8"?><ARECF><DetalleAcusedeRecibo><Version>1.0</Version>…</ARECF>'
+ */
+export function buildArecfXml(input: ArecfInput): string {
+  return buildDocXml(ARECF_TABLE, { ...input }, checkArecfRules(input));
+}
+
+/** Parses an ARECF (signed or not); `issues` also reports a motivo that contradicts `Estado`. */
 export function parseArecfXml(xml: string): ParsedDoc<ArecfInput> {
-  return parseDocXml<ArecfInput>(ARECF_TABLE, xml);
+  const parsed = parseDocXml<ArecfInput>(ARECF_TABLE, xml);
+  parsed.issues.push(...checkArecfRules(parsed.data, XML_PATH));
+  return parsed;
 }

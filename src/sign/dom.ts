@@ -5,6 +5,7 @@
 import { DOMParser, XMLSerializer, type Document, type Element, type Node } from '@xmldom/xmldom';
 import { SigningError } from '../errors/signing-error.js';
 import { DSIG_NS } from './profile.js';
+import { xml10LineEndings } from '../xml/xml10.js';
 
 const ELEMENT_NODE = 1;
 const TEXT_NODE = 3;
@@ -22,6 +23,7 @@ export function parseForSigning(xml: string): Document {
   let doc: Document;
   try {
     doc = new DOMParser({
+      normalizeLineEndings: xml10LineEndings,
       onError: (level, message) => {
         if (level !== 'warning' || !BENIGN_WARNING.test(message)) problems.push(message);
       },

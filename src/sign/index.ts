@@ -4,7 +4,8 @@ export type { SigningIdentity, CertificateInfo, DistinguishedName } from './p12.
 export { p12Signer, type Signer } from './signer.js';
 export { signXml, signEcf } from './sign-xml.js';
 export { verifyXml, type VerifyResult, type VerifyFailure } from './verify-xml.js';
-export { formatDgiiDateTime } from './signing-time.js';
+/** `dd-MM-yyyy HH:mm:ss` in GMT-4, the format of FechaHoraFirma (re-exported from the core time helpers). */
+export { formatDateTimeDO } from '../time.js';
 export {
   DSIG_NS,
   C14N_ALGORITHM,

@@ -1,13 +1,16 @@
 /**
  * XMLDSig signing per DGII's profile (see ./profile.ts).
  *
- * Two paths produce the same bytes as xml-crypto 6 would for the same (whitespace-normalised)
- * document, key and profile:
- * - fast path: ecf-kit's compact XML is canonicalised at string level (./compact-c14n.ts) and
- *   signed with one SHA-256 and one RSA operation, about 1 ms per document;
- * - general path: anything else (attributes, namespaces, comments, CDATA, indentation, …) is parsed
- *   with @xmldom/xmldom, stripped of whitespace-only text, and canonicalised with xml-crypto's
- *   inclusive C14N. Indented documents that are otherwise compact go back to the fast path.
+ * Two paths; both write the same `Signature` element, byte for byte, as xml-crypto 6 would for the
+ * same (whitespace-normalised) document, key and profile:
+ * - fast path: ecf-kit's compact XML (also when indented) is canonicalised at string level
+ *   (./compact-c14n.ts) and signed with one SHA-256 and one RSA operation. The output is the input
+ *   text itself, with whitespace-only text dropped and `FechaHoraFirma` (signEcf) and the
+ *   `Signature` inserted before the root's end tag: entity references, empty-element forms and the
+ *   declaration stay as written;
+ * - general path: anything else (attributes, namespaces, comments, CDATA, character references, …)
+ *   is parsed with @xmldom/xmldom, stripped of whitespace-only text, canonicalised with xml-crypto's
+ *   inclusive C14N and serialised by xmldom, exactly as xml-crypto's `computeSignature` does.
  */
 import { createHash } from 'node:crypto';
 import { DOMParser, type Document, type Element } from '@xmldom/xmldom';
@@ -18,7 +21,7 @@ import type { Clock, Signer } from '../ports.js';
 import { appendChildElement, scanCompact, serializeWithSignature, type CompactDocument } from './compact-c14n.js';
 import { normalizeForSigning, parseForSigning, serialize } from './dom.js';
 import { canonicalSignedInfo, DSIG_NS, signatureElement } from './profile.js';
-import { formatDgiiDateTime } from './signing-time.js';
+import { formatDateTimeDO } from '../time.js';
 
 type Prepared = { compact: CompactDocument } | { general: string };
 
@@ -30,8 +33,11 @@ const C14N_OPTIONS = { defaultNsForPrefix: { ds: DSIG_NS } };
  * digest, one `Reference URI=""` with the enveloped-signature transform, the leaf certificate in
  * `KeyInfo`, and `<Signature xmlns="http://www.w3.org/2000/09/xmldsig#">` appended as the last
  * child of the document element. Whitespace-only text nodes are dropped first
- * (`preserveWhitespace = false`, DT p. 60); the XML declaration is kept. The returned string is
- * the signed document: store and send it byte for byte.
+ * (`preserveWhitespace = false`, DT p. 60). Compact input (what ecf-kit's builder writes, or the
+ * same indented) comes back as its own bytes plus the `Signature`: entity references, empty
+ * elements and the XML declaration stay as written. Input with attributes, namespaces, comments,
+ * CDATA or character references is re-serialised by @xmldom/xmldom (docs/signing.md lists what
+ * that may change). The returned string is the signed document: store and send it byte for byte.
  *
  * @throws SigningError `not_well_formed`, `already_signed`, `unsupported_xml`, `signer_failed`
  * @example
@@ -44,10 +50,11 @@ export async function signXml(xml: string, signer: Signer): Promise<string> {
 
 /**
  * Signs an e-CF (root `ECF`): first stamps `<FechaHoraFirma>` from the clock in GMT-4
- * (`dd-MM-yyyy HH:mm:ss`) as the last child of `ECF`, then signs with {@link signXml}. An existing
- * `FechaHoraFirma` (passthrough XML) is kept as it is.
+ * (`dd-MM-yyyy HH:mm:ss`, `formatDateTimeDO`) as the last child of `ECF`, then signs with
+ * {@link signXml}. An existing `FechaHoraFirma` (passthrough XML) is kept as it is.
  *
  * @throws SigningError `wrong_root` when the document element is not `ECF`, plus those of {@link signXml}
+ * @throws RangeError when the clock returns an invalid date
  * @example
  * await signEcf(xml, signer, () => new Date('2026-01-01T03:30:00Z'))
  * //=> '…<FechaHoraFirma>31-12-2025 23:30:00</FechaHoraFirma><Signature …>…</Signature></ECF>'
@@ -59,7 +66,7 @@ export async function signEcf(xml: string, signer: Signer, clock: Clock): Promis
     assertEcfRoot(doc.rootName);
     const stamped = doc.childNames.includes('FechaHoraFirma')
       ? doc
-      : appendChildElement(doc, 'FechaHoraFirma', formatDgiiDateTime(clock()));
+      : appendChildElement(doc, 'FechaHoraFirma', signingTime(clock));
     return signPrepared({ compact: stamped }, signer);
   }
   const doc = parseForSigning(prepared.general);
@@ -67,10 +74,19 @@ export async function signEcf(xml: string, signer: Signer, clock: Clock): Promis
   assertEcfRoot(root.localName ?? root.nodeName);
   if (!childElements(root).some((e) => e.localName === 'FechaHoraFirma')) {
     const stamp = doc.createElementNS(root.namespaceURI, root.prefix ? `${root.prefix}:FechaHoraFirma` : 'FechaHoraFirma');
-    stamp.appendChild(doc.createTextNode(formatDgiiDateTime(clock())));
+    stamp.appendChild(doc.createTextNode(signingTime(clock)));
     root.appendChild(stamp);
   }
   return signPrepared({ general: serialize(doc) }, signer);
+}
+
+/** `FechaHoraFirma` from the clock: `dd-MM-yyyy HH:mm:ss` in GMT-4. */
+function signingTime(clock: Clock): string {
+  const now = clock();
+  if (!(now instanceof Date) || Number.isNaN(now.getTime())) {
+    throw new RangeError(`signEcf: the clock returned an invalid date (${String(now)}); FechaHoraFirma cannot be written.`);
+  }
+  return formatDateTimeDO(now);
 }
 
 /** The document element's tag is required to be `ECF` by {@link signEcf}. */

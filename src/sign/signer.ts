@@ -6,7 +6,7 @@ export type { Signer } from '../ports.js';
 
 /**
  * The default {@link Signer}: RSASSA-PKCS1-v1_5 / SHA-256 with node:crypto, using a key read by
- * `readP12`. Signing is synchronous (about 0.8 ms for RSA-2048); keys held in an HSM or a cloud
+ * `readP12`. Signing is synchronous (0.2–0.4 ms for RSA-2048 on the workplace machine); keys held in an HSM or a cloud
  * KMS can implement the same `Signer` interface asynchronously instead.
  *
  * @example

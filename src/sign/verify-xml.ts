@@ -5,6 +5,7 @@
 import { DOMParser, type Element } from '@xmldom/xmldom';
 import { SignedXml } from 'xml-crypto';
 import { DSIG_NS } from './profile.js';
+import { protectXml11LineEnds, xml10LineEndings } from '../xml/xml10.js';
 
 /** Why a signature did not verify. */
 export type VerifyFailure =
@@ -42,7 +43,7 @@ export function verifyXml(xml: string): VerifyResult {
   let problem: string | undefined;
   let doc;
   try {
-    doc = new DOMParser({ onError: (level, message) => { if (level !== 'warning' || !/replacement character/.test(message)) problem ??= message; } })
+    doc = new DOMParser({ normalizeLineEndings: xml10LineEndings, onError: (level, message) => { if (level !== 'warning' || !/replacement character/.test(message)) problem ??= message; } })
       .parseFromString(xml, 'text/xml');
   } catch (e) {
     problem ??= e instanceof Error ? e.message : String(e);
@@ -68,7 +69,7 @@ export function verifyXml(xml: string): VerifyResult {
   const checker = new SignedXml({ publicCert: pem });
   try {
     checker.loadSignature(signature as unknown as globalThis.Node);
-    if (checker.checkSignature(xml)) return { valid: true, certificate };
+    if (checker.checkSignature(protectXml11LineEnds(xml))) return { valid: true, certificate };
     const detail = checker.getReferences().map((r) => (r as { validationError?: Error }).validationError?.message).find(Boolean);
     return fail('digest_mismatch', `The signed content was altered after signing (digest mismatch)${detail ? `: ${detail}` : '.'}`, certificate);
   } catch (e) {

@@ -327,7 +327,7 @@ export const ECF_TABLE: DocTable = {
     "Decimal3D2ValidationType": {"base":"decimal","pattern":["[0-9]{0,3}(\\.[0-9]{0,2})?"],"jsPattern":["^(?:[0-9]{0,3}(?:\\.[0-9]{0,2})?)$"],"totalDigits":5,"fractionDigits":2},
     "Decimal5D1or2ValidationTypeMayorCero": {"base":"decimal","pattern":["[0-9]{1,3}(.[0-9]{1,2})?"],"jsPattern":["^(?:[0-9]{1,3}(?:[^\\n\\r][0-9]{1,2})?)$"],"minExclusive":"0","totalDigits":5,"fractionDigits":2},
     "Decimal7D1or4ValidationTypeMayorCero": {"base":"decimal","pattern":["[0-9]{1,3}(.[0-9]{1,4})?"],"jsPattern":["^(?:[0-9]{1,3}(?:[^\\n\\r][0-9]{1,4})?)$"],"minExclusive":"0","totalDigits":7,"fractionDigits":4},
-    "FechaValidationType": {"base":"string","pattern":["(3[01]|[12][0-9]|0?[1-9])\\-(1[012]|0?[1-9])\\-((19|20)\\d{2})"],"jsPattern":["^(?:(?:3[01]|[12][0-9]|0?[1-9])\\-(?:1[012]|0?[1-9])\\-(?:(?:19|20)\\p{Nd}{2}))$"]},
+    "FechaValidationType": {"base":"string","pattern":["(3[01]|[12][0-9]|0?[1-9])\\-(1[012]|0?[1-9])\\-((19|20)\\d{2})"],"jsPattern":["^(?:(?:3[01]|[12][0-9]|0?[1-9])-(?:1[012]|0?[1-9])-(?:(?:19|20)\\p{Nd}{2}))$"]},
     "FormaPagoType": {"base":"integer","enumeration":["1","2","3","4","5","6","7","8"]},
     "IndicadorAgenteRetencionoPercepcionType": {"base":"integer","enumeration":["1","2"]},
     "IndicadorBienoServicioType": {"base":"integer","enumeration":["1","2"]},

@@ -15,7 +15,10 @@ export interface AmountBounds {
 export function amountBounds(f: Facets): AmountBounds {
   const decimals = f.fractionDigits ?? 2;
   let integerDigits = (f.totalDigits ?? 18) - decimals;
-  const m = f.pattern?.[0] ? /\{(?:\d+,)?(\d+)\}/.exec(f.pattern[0]) : null;
+  // The integer part's quantifier is the one before the decimal point (`[0-9]{1,16}(\.[0-9]{1,2})?`);
+  // `[0-9]+(\.[0-9]{2})` has none, so totalDigits − fractionDigits bounds it.
+  const head = f.pattern?.[0]?.split(/\\?\./)[0];
+  const m = head ? /\{(?:\d+,)?(\d+)\}/.exec(head) : null;
   if (m) integerDigits = Math.min(integerDigits, Number(m[1]));
   const signed = f.pattern?.some((p) => p.includes('[+-]')) ?? false;
   const exclusiveMin = f.minExclusive === '0';

@@ -15,9 +15,13 @@ export function xsdPatternToJs(pattern: string): string {
       const n = pattern[++i];
       if (n === undefined) throw new Error(`dangling escape in ${pattern}`);
       const cls = ESCAPES[n];
-      if (cls) out += inClass ? cls.inner : cls.outer;
-      else if (n === 'i' || n === 'c' || n === 'I' || n === 'C') throw new Error(`unsupported escape \\${n} in ${pattern}`);
-      else out += '\\' + n;
+      if (cls) {
+        if (inClass && cls.inner === '') throw new Error(`unsupported escape \\${n} inside a class in ${pattern}`);
+        out += inClass ? cls.inner : cls.outer;
+      } else if (n === 'i' || n === 'c' || n === 'I' || n === 'C') throw new Error(`unsupported escape \\${n} in ${pattern}`);
+      // JavaScript's u flag only allows escaping syntax characters (and `-` inside a class); XSD allows
+      // escaping `-` anywhere, so other escaped characters are written literally.
+      else out += JS_SYNTAX.includes(n) || (inClass && n === '-') ? '\\' + n : n;
       continue;
     }
     if (inClass) {
@@ -49,6 +53,8 @@ export function xsdPatternToJs(pattern: string): string {
   }
   return `^(?:${out})$`;
 }
+
+const JS_SYNTAX = '^$\\.*+?()[]{}|/';
 
 const ESCAPES: Record<string, { outer: string; inner: string }> = {
   d: { outer: '\\p{Nd}', inner: '\\p{Nd}' },

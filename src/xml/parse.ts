@@ -6,6 +6,7 @@
  */
 import { DOMParser, type Element } from '@xmldom/xmldom';
 import type { Issue } from '../issues.js';
+import { xml10LineEndings } from './xml10.js';
 import { COUNTRY_NAMES } from '../spec/countries.gen.js';
 import type { DocTable } from '../spec/model.js';
 import { xmlTree, type XmlNode } from '../spec/tree.js';
@@ -32,8 +33,7 @@ export function parseXmlRoot(xml: string): Element {
   if (/<!DOCTYPE/i.test(xml)) throw new XmlSyntaxError('DOCTYPE declarations are not accepted');
   const errors: string[] = [];
   const doc = new DOMParser({
-    // XML 1.0 line-end handling only: xmldom 0.9 would also turn U+0085, U+2028 and U+2029 into LF (XML 1.1).
-    normalizeLineEndings: (s: string) => s.replace(/\r\n?/g, '\n'),
+    normalizeLineEndings: xml10LineEndings,
     onError: (level, msg) => {
       if (level !== 'warning') errors.push(msg);
     },

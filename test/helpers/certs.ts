@@ -183,6 +183,39 @@ export const hasOpenssl = once(() => spawnSync('openssl', ['version'], { encodin
 /** True when `xmlsec1` is available. */
 export const hasXmlsec1 = once(() => spawnSync('xmlsec1', ['--version'], { encoding: 'utf8' }).status === 0);
 
+/**
+ * Throws a clear error when a system tool the tests need is missing. The tests never skip: a
+ * missing tool is a failing test that says which Debian package to install.
+ */
+export function requireTool(tool: 'xmlsec1' | 'openssl'): void {
+  if (tool === 'xmlsec1' ? hasXmlsec1() : hasOpenssl()) return;
+  throw new Error(
+    `This test needs the \`${tool}\` command, which was not found on PATH. ` +
+      `Install the Debian package "${tool}": apt-get update && apt-get install -y ${tool}`,
+  );
+}
+
+/**
+ * Runs `xmlsec1 --verify` on a signed document; `trustedPem` switches from --insecure to a trusted
+ * certificate. Fails (throws) when xmlsec1 is not installed.
+ */
+export function xmlsecVerify(signedXml: string, trustedPem?: string): { ok: boolean; output: string } {
+  requireTool('xmlsec1');
+  return withTempDir((dir) => {
+    const file = join(dir, 'signed.xml');
+    writeFileSync(file, signedXml);
+    const args = ['--verify'];
+    if (trustedPem) {
+      writeFileSync(join(dir, 'trusted.pem'), trustedPem);
+      args.push('--trusted-pem', join(dir, 'trusted.pem'));
+    } else {
+      args.push('--insecure');
+    }
+    const r = spawnSync('xmlsec1', [...args, file], { encoding: 'utf8' });
+    return { ok: r.status === 0, output: `${r.stdout ?? ''}${r.stderr ?? ''}${r.error ? String(r.error) : ''}` };
+  });
+}
+
 /** Runs `fn` with a fresh temporary directory, removed afterwards. */
 export function withTempDir<T>(fn: (dir: string) => T): T {
   const dir = mkdtempSync(join(tmpdir(), 'ecf-kit-test-'));
@@ -194,6 +227,7 @@ export function withTempDir<T>(fn: (dir: string) => T): T {
 }
 
 function opensslP12(extraArgs: string[]): Uint8Array {
+  requireTool('openssl');
   const leaf = modernP12();
   return withTempDir((dir) => {
     writeFileSync(join(dir, 'cert.pem'), leaf.certificatePem);
@@ -219,6 +253,7 @@ export const opensslDefaultP12 = once(() => ({ ...modernP12(), p12: opensslP12([
 
 /** Tries to read a .p12 with the openssl command line (no -legacy); returns its exit status and stderr. */
 export function opensslRead(p12: Uint8Array): { status: number | null; stderr: string } {
+  requireTool('openssl');
   return withTempDir((dir) => {
     writeFileSync(join(dir, 'in.p12'), p12);
     const r = spawnSync('openssl', ['pkcs12', '-in', join(dir, 'in.p12'), '-passin', 'env:ECF_KIT_TEST_P12_PASSWORD', '-nokeys', '-noout'], {
@@ -233,13 +268,14 @@ export function opensslRead(p12: Uint8Array): { status: number | null; stderr: s
 export const mismatchedP12 = once(() => ({ ...modernP12(), p12: p12Der(leafKey(), [caCertificate()], '3des') }));
 
 /** An EC (P-256) key and certificate, made by the openssl command line. */
-export const ecP12 = once(() =>
-  withTempDir((dir) => {
+export const ecP12 = once(() => {
+  requireTool('openssl');
+  return withTempDir((dir) => {
     const env = { ...process.env, ECF_KIT_TEST_P12_PASSWORD: TEST_PASSWORD };
     execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '1',
       '-subj', '/CN=EC TEST', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'pipe' });
     execFileSync('openssl', ['pkcs12', '-export', '-in', join(dir, 'cert.pem'), '-inkey', join(dir, 'key.pem'),
       '-passout', 'env:ECF_KIT_TEST_P12_PASSWORD', '-out', join(dir, 'out.p12')], { env, stdio: 'pipe' });
     return new Uint8Array(readFileSync(join(dir, 'out.p12')));
-  }),
-);
+  });
+});

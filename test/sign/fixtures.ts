@@ -15,6 +15,17 @@ export const compactEcf31 =
   `<NombreItem>Pan de agua &lt;grande&gt; 100% harina</NombreItem><IndicadorBienoServicio>1</IndicadorBienoServicio>` +
   `<CantidadItem>10.00</CantidadItem><PrecioUnitarioItem>100.00</PrecioUnitarioItem><MontoItem>1000.00</MontoItem></Item></DetallesItems></ECF>`;
 
+/**
+ * Compact e-CF with accents, ñ, `&amp;` and `&lt;` but no quotes, no `>` and no empty elements:
+ * xml-crypto writes it back unchanged, so the whole signed document equals xml-crypto's.
+ */
+export const plainEcf32 =
+  `${DECL}<ECF><Encabezado><Version>1.0</Version><IdDoc><TipoeCF>32</TipoeCF><eNCF>E320000000002</eNCF>` +
+  `<TipoIngresos>01</TipoIngresos><TipoPago>1</TipoPago></IdDoc><Emisor><RNCEmisor>130000001</RNCEmisor>` +
+  `<RazonSocialEmisor>Ferretería Núñez &amp; Asociados</RazonSocialEmisor><FechaEmision>10-01-2026</FechaEmision></Emisor>` +
+  `<Comprador><RazonSocialComprador>Consumidor final &lt;anónimo</RazonSocialComprador></Comprador>` +
+  `<Totales><MontoTotal>616.50</MontoTotal></Totales></Encabezado></ECF>`;
+
 /** Same shape with raw `>` and quotes, non-BMP characters, tabs/newlines inside text, and empty elements. */
 export const compactOddities =
   `${DECL}<ECF><Encabezado><Version>1.0</Version><IdDoc><TipoeCF>32</TipoeCF><eNCF>E320000000007</eNCF></IdDoc>` +

@@ -1,9 +1,5 @@
 /** Test-only helpers: xml-crypto 6 as the reference signer, xmlsec1 as an independent verifier. */
-import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { SignedXml } from 'xml-crypto';
-import { withTempDir } from '../helpers/certs.js';
 
 /**
  * Drops whitespace-only text between tags (DGII's preserveWhitespace = false) by splitting on
@@ -35,19 +31,31 @@ export function signWithXmlCrypto(xml: string, keyPem: string, certificatePem: s
   return sig.getSignedXml();
 }
 
-/** Runs `xmlsec1 --verify` on a signed document; `trustedPem` switches from --insecure to a trusted certificate. */
-export function xmlsecVerify(signedXml: string, trustedPem?: string): { ok: boolean; output: string } {
-  return withTempDir((dir) => {
-    const file = join(dir, 'signed.xml');
-    writeFileSync(file, signedXml);
-    const args = ['--verify'];
-    if (trustedPem) {
-      writeFileSync(join(dir, 'trusted.pem'), trustedPem);
-      args.push('--trusted-pem', join(dir, 'trusted.pem'));
-    } else {
-      args.push('--insecure');
-    }
-    const r = spawnSync('xmlsec1', [...args, file], { encoding: 'utf8' });
-    return { ok: r.status === 0, output: `${r.stdout ?? ''}${r.stderr ?? ''}${r.error ? String(r.error) : ''}` };
-  });
+/** xmlsec1 verification lives with the test certificates (it needs the same temp-dir helper). */
+export { xmlsecVerify } from '../helpers/certs.js';
+
+const SIGNATURE_START = '<Signature xmlns="http://www.w3.org/2000/09/xmldsig#">';
+
+/** Splits a signed document into its (last) `Signature` element and the rest of the document. */
+export function splitSigned(signed: string): { signature: string; rest: string } {
+  const start = signed.lastIndexOf(SIGNATURE_START);
+  if (start < 0) throw new Error('splitSigned: no <Signature xmlns="…xmldsig#"> in the document');
+  const end = signed.indexOf('</Signature>', start) + '</Signature>'.length;
+  return { signature: signed.slice(start, end), rest: signed.slice(0, start) + signed.slice(end) };
+}
+
+/**
+ * True when xml-crypto / xmldom serialise the (whitespace-free, compact) document exactly as
+ * written: no `&quot;` / `&apos;` (written back as characters), no raw `>` in text (written back
+ * as `&gt;`), no `<a></a>` (written back as `<a/>`), no `\r` (the parser reads it as `\n`).
+ */
+export function xmlCryptoKeepsSerialisation(xml: string): boolean {
+  if (/\r|&quot;|&apos;|<([A-Za-z_][\w.-]*)><\/\1>/.test(xml)) return false;
+  return xml.split(/(<!\[CDATA\[[\s\S]*?\]\]>|<!--[\s\S]*?-->|<[^>]*>)/).every((part, i) => i % 2 === 1 || !part.includes('>'));
+}
+
+/** Inserts `<FechaHoraFirma>` as the last child of ECF, the way signEcf does. */
+export function withSigningTime(xml: string, time: string): string {
+  const end = xml.lastIndexOf('</ECF>');
+  return `${xml.slice(0, end)}<FechaHoraFirma>${time}</FechaHoraFirma>${xml.slice(end)}`;
 }

@@ -3,25 +3,37 @@ import { SigningError } from '../../src/errors/index.js';
 import { readP12 } from '../../src/sign/p12.js';
 import { p12Signer } from '../../src/sign/signer.js';
 import { signEcf, signXml } from '../../src/sign/sign-xml.js';
-import { formatDgiiDateTime } from '../../src/sign/signing-time.js';
+import * as signEntry from '../../src/sign/index.js';
+import { formatDateTimeDO } from '../../src/time.js';
 import { verifyXml } from '../../src/sign/verify-xml.js';
 import { modernP12, TEST_PASSWORD } from '../helpers/certs.js';
 import { compactEcf31, namespacedEcf, prettyEcf, prettySeed } from './fixtures.js';
+import { signWithXmlCrypto, splitSigned, withSigningTime, xmlsecVerify } from './reference.js';
 
 const signer = () => p12Signer(readP12(modernP12().p12, TEST_PASSWORD));
 const at = (iso: string) => () => new Date(iso);
 const stamp = (xml: string) => /<FechaHoraFirma>([^<]*)<\/FechaHoraFirma>/.exec(xml)?.[1];
 
-describe('formatDgiiDateTime', () => {
-  it('formats in GMT-4 whatever the host time zone, crossing midnight and the year', () => {
-    expect(formatDgiiDateTime(new Date('2026-01-01T03:30:00Z'))).toBe('31-12-2025 23:30:00');
-    expect(formatDgiiDateTime(new Date('2026-07-15T16:05:09Z'))).toBe('15-07-2026 12:05:09');
-    expect(formatDgiiDateTime(new Date('2026-03-01T04:00:00Z'))).toBe('01-03-2026 00:00:00');
-    expect(formatDgiiDateTime(new Date('2024-03-01T03:59:59.999Z'))).toBe('29-02-2024 23:59:59');
+describe('FechaHoraFirma (formatDateTimeDO, src/time.ts)', () => {
+  it('is written in GMT-4 whatever the host time zone, crossing midnight and the year', async () => {
+    for (const [iso, expected] of [
+      ['2026-01-01T03:30:00Z', '31-12-2025 23:30:00'],
+      ['2026-07-15T16:05:09Z', '15-07-2026 12:05:09'],
+      ['2026-03-01T04:00:00Z', '01-03-2026 00:00:00'],
+      ['2024-03-01T03:59:59.999Z', '29-02-2024 23:59:59'],
+    ] as const) {
+      expect(formatDateTimeDO(new Date(iso))).toBe(expected);
+      expect(stamp(await signEcf(compactEcf31, signer(), at(iso)))).toBe(expected);
+    }
   });
 
-  it('rejects an invalid date', () => {
-    expect(() => formatDgiiDateTime(new Date('nope'))).toThrow(RangeError);
+  it('the sign entry re-exports the core formatter (one implementation)', () => {
+    expect(signEntry.formatDateTimeDO).toBe(formatDateTimeDO);
+    expect('formatDgiiDateTime' in signEntry).toBe(false);
+  });
+
+  it('a clock that returns an invalid date is refused', async () => {
+    await expect(signEcf(compactEcf31, signer(), () => new Date('nope'))).rejects.toThrow(RangeError);
   });
 });
 
@@ -30,6 +42,17 @@ describe('signEcf', () => {
     const signed = await signEcf(compactEcf31, signer(), at('2026-01-01T03:30:00Z'));
     expect(signed).toContain('</DetallesItems><FechaHoraFirma>31-12-2025 23:30:00</FechaHoraFirma><Signature xmlns=');
     expect(verifyXml(signed).valid).toBe(true);
+  });
+
+  it('changes nothing else: the output is the input plus FechaHoraFirma plus the Signature (xml-crypto\'s, byte for byte)', async () => {
+    const signed = await signEcf(compactEcf31, signer(), at('2026-01-01T03:30:00Z'));
+    const stamped = withSigningTime(compactEcf31, '31-12-2025 23:30:00');
+    expect(splitSigned(signed).rest).toBe(stamped);
+    expect(signed).toContain('Comercial &quot;El Cañón&quot; &apos;SRL&apos;');
+    expect(signed).toContain('Pan de agua &lt;grande&gt; 100% harina');
+    const t = modernP12();
+    expect(splitSigned(signed).signature).toBe(splitSigned(signWithXmlCrypto(stamped, t.keyPem, t.certificatePem)).signature);
+    expect(xmlsecVerify(signed).ok).toBe(true);
   });
 
   it('keeps an existing FechaHoraFirma (passthrough XML) and does not read the clock', async () => {

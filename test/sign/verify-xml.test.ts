@@ -72,3 +72,14 @@ describe('verifyXml', () => {
     expect(verifyXml('<ECF><a></ECF>')).toMatchObject({ valid: false, code: 'not_well_formed' });
   });
 });
+
+describe('XML 1.0 line ends in signed values', () => {
+  // Regression: xmldom normalised U+0085/U+2028/U+2029 to LF (XML 1.1), so verifyXml reported digest_mismatch
+  // on documents xmlsec1 accepts.
+  it.each([['U+0085', '\u0085'], ['U+2028', '\u2028'], ['U+2029', '\u2029']])('a value with %s verifies', async (_n, c) => {
+    const t = modernP12();
+    const signer = p12Signer(readP12(t.p12, TEST_PASSWORD));
+    const signed = await signXml(`<?xml version="1.0" encoding="utf-8"?><Doc><A>uno${c}dos</A></Doc>`, signer);
+    expect(verifyXml(signed)).toMatchObject({ valid: true });
+  });
+});

@@ -46,3 +46,32 @@ describe('country names', () => {
     }
   });
 });
+
+describe('every generated pattern compiles', () => {
+  it('in every table (e-CF, RFCE, ARECF, ACECF, ANECF, Semilla), with the u flag', async () => {
+    const others = await import('../../src/spec/other-tables.gen.js');
+    const tables = [ECF_TABLE, others.RFCE_TABLE, others.ARECF_TABLE, others.ACECF_TABLE, others.ANECF_TABLE, others.SEMILLA_TABLE];
+    let n = 0;
+    for (const t of tables) {
+      const all = [...Object.values(t.simpleTypes), ...Object.values(t.simpleTypeOverrides ?? {}).flatMap((o) => Object.values(o))];
+      for (const f of all) for (const p of f.jsPattern ?? []) { expect(() => new RegExp(p, 'u'), p).not.toThrow(); n++; }
+    }
+    expect(n).toBeGreaterThan(40);
+  });
+
+  it('an escaped hyphen outside a class is a literal hyphen (ACECF dates)', () => {
+    // Regression: `\-` was copied through, which the u flag rejects ("Invalid escape").
+    expect(re('[0-9]{2}\\-[0-9]{2}').test('01-04')).toBe(true);
+    expect(re('[a\\-z]').test('-')).toBe(true);
+  });
+});
+
+describe('amountBounds', () => {
+  it('reads the integer digits before the decimal point only', async () => {
+    const { amountBounds } = await import('../../src/spec/formats.js');
+    // Regression: ACECF `[0-9]+(\.[0-9]{2})` was read as 2 integer digits, refusing amounts ≥ 100.
+    expect(amountBounds({ base: 'decimal', pattern: ['[0-9]+(\\.[0-9]{2})'], totalDigits: 18, fractionDigits: 2 }).integerDigits).toBe(16);
+    expect(amountBounds({ base: 'decimal', pattern: ['[0-9]{1,3}(.[0-9]{1,4})?'], totalDigits: 7, fractionDigits: 4 }).integerDigits).toBe(3);
+    expect(amountBounds({ base: 'decimal', pattern: ['(\\d{1,16})(\\.\\d{1,4})?'], totalDigits: 20, fractionDigits: 4 }).integerDigits).toBe(16);
+  });
+});

@@ -5,6 +5,8 @@ import { buildCommand } from './build.js';
 import { signCommand } from './sign.js';
 import { verifyCommand } from './verify.js';
 import { qrCommand } from './qr.js';
+import { rfceCommand } from './rfce.js';
+import { pdfCommand } from './pdf.js';
 
 /** Every CLI command; add a line per command file. */
 export const commands: CliCommand[] = [
@@ -15,4 +17,6 @@ export const commands: CliCommand[] = [
   signCommand,
   verifyCommand,
   qrCommand,
+  rfceCommand,
+  pdfCommand,
 ];

@@ -1,3 +1,4 @@
+import type { Signer } from '../../ports.js';
 import { parseFlags, requireFlag, UsageError, type CliCommand, type CliIo } from '../command.js';
 
 const KNOWN_FLAGS = ['p12', 'password'];
@@ -28,25 +29,32 @@ export const signCommand: CliCommand = {
     const unknown = Object.keys(flags).filter((k) => !KNOWN_FLAGS.includes(k));
     if (unknown.length) throw new UsageError(`unknown option(s): ${unknown.map((k) => `--${k}`).join(', ')}`);
     if (positional.length !== 1) throw new UsageError('expected exactly one XML file to sign');
-    const p12Path = requireFlag(flags, 'p12');
-    const password = typeof flags.password === 'string' ? flags.password : io.env.ECF_P12_PASSWORD;
-    if (password === undefined) throw new UsageError('missing --password (or set ECF_P12_PASSWORD)');
+    const clock = () => new Date();
+    const signer = await loadSigner(flags, io, clock);
 
-    const { readP12, checkValidity, daysToExpiry, p12Signer, signEcf, signXml } = await import('../../sign/index.js');
+    const { signEcf, signXml } = await import('../../sign/index.js');
     const { securityCode } = await import('../../derive/security-code.js');
     const { parseDocument, rootName } = await import('../../derive/read-xml.js');
-    const clock = () => new Date();
-
-    const identity = readP12(await io.readFile(p12Path), password);
-    checkValidity(identity, clock);
-    const days = daysToExpiry(identity, clock);
-    if (days < EXPIRY_WARNING_DAYS) io.stderr(`warning: the certificate expires in ${days} day(s) (${identity.info.notAfter.toISOString()})\n`);
-
     const xml = await readUtf8(io, positional[0]!);
-    const signer = p12Signer(identity);
     const signed = rootName(parseDocument(xml)) === 'ECF' ? await signEcf(xml, signer, clock) : await signXml(xml, signer);
     io.stdout(signed);
     io.stderr(`CodigoSeguridad: ${securityCode(signed)}\n`);
     return 0;
   },
 };
+
+/**
+ * The signer of `--p12` with `--password` (or ECF_P12_PASSWORD): refuses expired and not-yet-valid
+ * certificates, and warns on stderr when fewer than 30 days remain.
+ */
+export async function loadSigner(flags: Record<string, string | true>, io: CliIo, clock: () => Date): Promise<Signer> {
+  const p12Path = requireFlag(flags, 'p12');
+  const password = typeof flags.password === 'string' ? flags.password : io.env.ECF_P12_PASSWORD;
+  if (password === undefined) throw new UsageError('missing --password (or set ECF_P12_PASSWORD)');
+  const { readP12, checkValidity, daysToExpiry, p12Signer } = await import('../../sign/index.js');
+  const identity = readP12(await io.readFile(p12Path), password);
+  checkValidity(identity, clock);
+  const days = daysToExpiry(identity, clock);
+  if (days < EXPIRY_WARNING_DAYS) io.stderr(`warning: the certificate expires in ${days} day(s) (${identity.info.notAfter.toISOString()})\n`);
+  return p12Signer(identity);
+}
