@@ -9,7 +9,6 @@ import type { Issue } from '../issues.js';
 import { ECF_TABLE } from '../spec/ecf-table.gen.js';
 import { isEcfType, type EcfType } from '../spec/model.js';
 import { parseDate } from '../spec/formats.js';
-import { xmlTree } from '../spec/tree.js';
 import { checkShapeOf } from '../validate/shape.js';
 import { safeValidateEcf } from '../validate/index.js';
 import { renderXml } from './render.js';
@@ -44,6 +43,7 @@ export interface BuildContext {
 export type CanonicalDocument = Record<string, unknown>;
 
 const ENCF_RE = /^E(\d{2})(\d{10})$/;
+const CONTEXT_DATE_ROWS = ECF_TABLE.rows.filter((r) => r.source === 'context' && r.jsonKind === 'date');
 
 /** Checks the build context for a type; issues carry paths under `context.`. */
 export function checkContext(tipo: EcfType, context: unknown): Issue[] {
@@ -56,13 +56,14 @@ export function checkContext(tipo: EcfType, context: unknown): Issue[] {
   const m = typeof c.encf === 'string' ? ENCF_RE.exec(c.encf) : null;
   if (!m) issues.push({ code: 'pattern', path: 'context.encf', message: 'e-NCF inválido: debe ser E + tipo (2 dígitos) + secuencia (10 dígitos).', severity: 'error' });
   else if (m[1] !== tipo) issues.push({ code: 'rule', path: 'context.encf', message: `El e-NCF ${c.encf} no corresponde al tipo ${tipo}.`, severity: 'error', ruleId: 'ECF-ENCF-TIPO' });
-  if (typeof c.fecha_emision !== 'string' || !parseDate(c.fecha_emision)) {
-    issues.push({ code: 'date', path: 'context.fecha_emision', message: 'Fecha de emisión inválida: formato dd-MM-yyyy.', severity: 'error' });
-  }
-  const expiryRow = xmlTree(ECF_TABLE, tipo)[0]!.children!.find((n) => n.name === 'IdDoc')!.children!.find((n) => n.name === 'FechaVencimientoSecuencia');
-  if (expiryRow && expiryRow.min > 0) {
-    if (typeof c.fecha_vencimiento_secuencia !== 'string' || !parseDate(c.fecha_vencimiento_secuencia)) {
-      issues.push({ code: 'required', path: 'context.fecha_vencimiento_secuencia', message: 'Fecha de vencimiento de la secuencia requerida (dd-MM-yyyy).', severity: 'error' });
+  // The dates of the context are the table's `context` rows: required where the type's XSD requires them.
+  for (const row of CONTEXT_DATE_ROWS) {
+    const occ = row.occurs[tipo];
+    const key = row.json!.split('.').pop()!;
+    const v = c[key];
+    if (!occ || (v === undefined && occ[0] === 0)) continue;
+    if (typeof v !== 'string' || !parseDate(v)) {
+      issues.push({ code: v === undefined ? 'required' : 'date', path: `context.${key}`, message: `Fecha requerida en formato dd-MM-yyyy (${row.name}).`, severity: 'error' });
     }
   }
   return issues;

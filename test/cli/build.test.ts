@@ -1,21 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main.js';
-import type { CliIo } from '../../src/cli/command.js';
-
-function fakeIo(files: Record<string, string>) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIo = {
-    stdout: (s) => out.push(typeof s === 'string' ? s : new TextDecoder().decode(s)),
-    stderr: (s) => err.push(s),
-    readFile: async (p) => {
-      if (!(p in files)) throw new Error(`ENOENT: ${p}`);
-      return new TextEncoder().encode(files[p]);
-    },
-    env: {},
-  };
-  return { io, out: () => out.join(''), err: () => err.join('') };
-}
+import { fakeIo } from '../helpers/cli.js';
 
 const issuer = JSON.stringify({ rnc: '101672919', razon_social: 'Emisor SRL', direccion: 'Calle 1' });
 const valid = JSON.stringify({

@@ -1,25 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main.js';
-import type { CliIo } from '../../src/cli/command.js';
 import { qrUrlFromSignedXml } from '../../src/derive/qr-url.js';
 import { minimal, signed } from './fixtures.js';
 import { decodeQr, pdfText } from './tools.js';
+import { fakeIo as sharedFakeIo } from '../helpers/cli.js';
 
-function fakeIo(files: Record<string, string | Uint8Array>) {
-  const out: Uint8Array[] = [];
-  const err: string[] = [];
-  const io: CliIo = {
-    stdout: (s) => out.push(typeof s === 'string' ? new TextEncoder().encode(s) : s),
-    stderr: (s) => err.push(s),
-    readFile: async (p) => {
-      const f = files[p];
-      if (f === undefined) throw new Error(`ENOENT: ${p}`);
-      return typeof f === 'string' ? new TextEncoder().encode(f) : f;
-    },
-    env: {},
-  };
-  return { io, out: () => Buffer.concat(out), err: () => err.join('') };
-}
+const fakeIo = (files: Record<string, string | Uint8Array>) => {
+  const f = sharedFakeIo(files);
+  return { io: f.io, out: f.outBytes, err: f.err };
+};
 
 describe('ecf pdf', () => {
   it('writes the PDF bytes to stdout, QR for --env', async () => {

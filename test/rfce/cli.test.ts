@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { CliIo } from '../../src/cli/command.js';
 import { runCli } from '../../src/cli/main.js';
 import { securityCode } from '../../src/derive/security-code.js';
 import { deriveRfceXml } from '../../src/rfce/derive.js';
@@ -10,22 +9,7 @@ import { expiredP12, modernP12, TEST_PASSWORD } from '../helpers/certs.js';
 import { baseContext, baseDoc } from '../helpers/docs.js';
 import { expectSignedAndValid, SIGNING_CLOCK, testSigner } from '../documents/support.js';
 import { splitSigned } from '../sign/reference.js';
-
-function fakeIo(files: Record<string, string | Uint8Array>, env: Record<string, string> = {}) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIo = {
-    stdout: (s) => out.push(typeof s === 'string' ? s : new TextDecoder().decode(s)),
-    stderr: (s) => err.push(s),
-    readFile: async (p) => {
-      const f = files[p];
-      if (f === undefined) throw new Error(`ENOENT: ${p}`);
-      return typeof f === 'string' ? new TextEncoder().encode(f) : f;
-    },
-    env,
-  };
-  return { io, out: () => out.join(''), err: () => err.join('') };
-}
+import { fakeIo } from '../helpers/cli.js';
 
 const signed = (tipo: '31' | '32') => signEcf(buildEcfXml(tipo, baseDoc(tipo), baseContext(tipo)), testSigner(), SIGNING_CLOCK);
 

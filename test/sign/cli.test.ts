@@ -1,26 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { CliIo } from '../../src/cli/command.js';
 import { runCli } from '../../src/cli/main.js';
 import { securityCode } from '../../src/derive/security-code.js';
 import { verifyXml } from '../../src/sign/verify-xml.js';
 import { expiredP12, modernP12, TEST_PASSWORD } from '../helpers/certs.js';
 import { compactEcf31, prettySeed } from './fixtures.js';
-
-function fakeIo(files: Record<string, string | Uint8Array>, env: Record<string, string> = {}) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIo = {
-    stdout: (s) => out.push(typeof s === 'string' ? s : new TextDecoder().decode(s)),
-    stderr: (s) => err.push(s),
-    readFile: async (p) => {
-      const f = files[p];
-      if (f === undefined) throw new Error(`ENOENT: ${p}`);
-      return typeof f === 'string' ? new TextEncoder().encode(f) : f;
-    },
-    env,
-  };
-  return { io, out: () => out.join(''), err: () => err.join('') };
-}
+import { fakeIo } from '../helpers/cli.js';
 
 describe('ecf sign / verify / qr', () => {
   it('sign: e-CF gets FechaHoraFirma, signed XML on stdout without a trailing newline, code on stderr', async () => {

@@ -4,7 +4,7 @@ import * as zlib from 'node:zlib';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CliIo } from '../../src/cli/command.js';
+import { fakeIo as sharedFakeIo } from '../helpers/cli.js';
 
 export interface DocOptions {
   items?: number;
@@ -118,17 +118,5 @@ export function makeZip(entries: Array<{ name: string; data: Uint8Array; method?
 
 /** A CliIo that records output; files are read from `files` first, then from disk. */
 export function fakeIo(env: Record<string, string | undefined> = {}, files: Record<string, string | Uint8Array> = {}) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIo = {
-    stdout: (s) => { out.push(typeof s === 'string' ? s : Buffer.from(s).toString('utf8')); },
-    stderr: (s) => { err.push(s); },
-    readFile: async (p) => {
-      const f = files[p];
-      if (f !== undefined) return typeof f === 'string' ? new TextEncoder().encode(f) : f;
-      return new Uint8Array(readFileSync(p));
-    },
-    env,
-  };
-  return { io, out: () => out.join(''), err: () => err.join('') };
+  return sharedFakeIo(files, env, { disk: true });
 }
