@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { defineConfig } from 'tsup';
 
 const entry: Record<string, string> = { index: 'src/index.ts', cli: 'src/cli/main.ts' };
-for (const [name, file] of Object.entries({ xsd: 'src/xsd/index.ts', sign: 'src/sign/index.ts', pdf: 'src/pdf/index.ts', server: 'src/server/index.ts' })) {
+for (const [name, file] of Object.entries({ xsd: 'src/xsd/index.ts', sign: 'src/sign/index.ts', pdf: 'src/pdf/index.ts', dgii: 'src/dgii/index.ts', simulator: 'src/simulator/index.ts', server: 'src/server/index.ts' })) {
   if (existsSync(file)) entry[name] = file;
 }
 

@@ -51,7 +51,8 @@ export type { SemillaInput } from './documents/semilla.js';
 export { formatDateDO, formatDateTimeDO } from './time.js';
 
 // Errors
-export { EcfError, isEcfError, EcfValidationError, SchemaError } from './errors/index.js';
+export { EcfError, isEcfError, EcfValidationError, SchemaError, CertificateError, SigningError, TransportError, AuthorityError } from './errors/index.js';
+export type { CertificateErrorCode, SigningErrorCode, TransportErrorCode, AuthorityErrorCode, AuthorityMessage } from './errors/index.js';
 
 // Ports
 export type { Clock, Signer, SchemaId, SchemaValidator, SchemaViolation, SchemaValidationResult, SchemaValidateOptions } from './ports.js';

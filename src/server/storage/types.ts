@@ -3,7 +3,7 @@
  * several processes) and one conformance suite (test/server/storage/contract.ts) runs against both.
  * Times are epoch milliseconds; calendar dates are ISO `yyyy-MM-dd` strings (Dominican calendar).
  */
-import type { EcfType } from '../../spec/model.js';
+import type { EcfType } from '../../index.js';
 
 export type SigningMode = 'own' | 'provider';
 
