@@ -13,3 +13,4 @@ export {
   DIGEST_ALGORITHM,
   ENVELOPED_TRANSFORM,
 } from './profile.js';
+export { createSelfSignedIdentity, type SelfSignedIdentity, type SelfSignedOptions } from './self-signed.js';

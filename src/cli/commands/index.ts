@@ -7,6 +7,8 @@ import { verifyCommand } from './verify.js';
 import { qrCommand } from './qr.js';
 import { rfceCommand } from './rfce.js';
 import { pdfCommand } from './pdf.js';
+import { dgiiDirectoryCommand, dgiiSendCommand, dgiiStatusCommand, dgiiTrackIdsCommand } from './dgii.js';
+import { adminCommands } from './admin.js';
 
 /** Every CLI command; add a line per command file. */
 export const commands: CliCommand[] = [
@@ -19,4 +21,9 @@ export const commands: CliCommand[] = [
   qrCommand,
   rfceCommand,
   pdfCommand,
+  dgiiSendCommand,
+  dgiiStatusCommand,
+  dgiiTrackIdsCommand,
+  dgiiDirectoryCommand,
+  ...adminCommands,
 ];

@@ -201,6 +201,8 @@ export interface Storage {
    * skipping consecutives already used (e.g. by passthrough) and those in voided or pending-void ranges,
    * and inserts the document built by `make` in the same transaction. If `make` throws, nothing is
    * consumed and the error propagates. Returns null when no sequence has a free number.
+   * `make` runs inside the transaction: it must not call this storage (on SQLite that waits forever on
+   * the connection the transaction holds) and should be quick (it holds the sequence lock).
    */
   reserveAndInsert(issuerId: number, tipo: EcfType, today: string,
     make: (encf: string, sequence: SequenceRecord) => NewDocument | Promise<NewDocument>): Promise<DocumentRecord | null>;
@@ -227,6 +229,13 @@ export interface Storage {
 
   addSubmission(documentId: number, kind: 'ecf' | 'rfce', trackId: string | null, state: string | null): Promise<SubmissionRecord>;
   listSubmissions(documentId: number): Promise<SubmissionRecord[]>;
+
+  /**
+   * e-NCFs of this issuer's documents (any status) whose consecutive lies in one of `ranges` of its type,
+   * ascending per type, at most `limit`. Voiding refuses such ranges (a transmitted e-CF is reversed with
+   * a credit note, not voided); checking number by number would not scale to 10,000-number ranges.
+   */
+  findIssuedInRanges(issuerId: number, ranges: { tipo: EcfType; from: number; to: number }[], limit: number): Promise<string[]>;
 
   /** Records a voiding attempt with `accepted` null; its consecutives are withheld from reservation at once. */
   createVoidBatch(issuerId: number, lote: string, ranges: { tipo: EcfType; from: number; to: number }[]): Promise<VoidBatch>;

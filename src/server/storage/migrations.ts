@@ -1,0 +1,187 @@
+/**
+ * Versioned schema migrations for both adapters. Each applied version is recorded in `schema_migrations`;
+ * `runMigrations` applies the missing ones in order inside one transaction that is serialised across
+ * processes (PostgreSQL: a transaction-scoped advisory lock; SQLite: `BEGIN IMMEDIATE`, the database write
+ * lock), so several processes may call it at once.
+ *
+ * Conventions: times are epoch milliseconds (BIGINT), calendar dates ISO text, JSON as text, binary as
+ * BLOB/BYTEA, booleans INTEGER 0/1 on SQLite and BOOLEAN on PostgreSQL. Columns `from`/`to` are
+ * reserved words, hence `first_number`/`last_number`.
+ */
+import { sql, type Kysely } from 'kysely';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface Migration {
+  version: number;
+  name: string;
+  /** DDL statements, per dialect. */
+  statements(dialect: Dialect): string[];
+}
+
+/** Types that differ between the two engines. */
+function types(dialect: Dialect) {
+  const pg = dialect === 'postgres';
+  return {
+    id: pg ? 'BIGSERIAL PRIMARY KEY' : 'INTEGER PRIMARY KEY AUTOINCREMENT',
+    bool: pg ? 'BOOLEAN' : 'INTEGER',
+    blob: pg ? 'BYTEA' : 'BLOB',
+    true: pg ? 'TRUE' : '1',
+  };
+}
+
+export const MIGRATIONS: Migration[] = [
+  {
+    version: 1,
+    name: 'initial schema',
+    statements(dialect) {
+      const t = types(dialect);
+      return [
+        `CREATE TABLE issuers (
+          id ${t.id},
+          rnc TEXT NOT NULL UNIQUE,
+          name TEXT NOT NULL,
+          profile TEXT NOT NULL,
+          signing_mode TEXT NOT NULL,
+          certificate ${t.blob},
+          certificate_info TEXT,
+          created_at BIGINT NOT NULL
+        )`,
+        `CREATE TABLE tokens (
+          id ${t.id},
+          issuer_id BIGINT NOT NULL REFERENCES issuers(id),
+          hash TEXT NOT NULL UNIQUE,
+          label TEXT,
+          created_at BIGINT NOT NULL,
+          revoked_at BIGINT
+        )`,
+        `CREATE INDEX tokens_issuer ON tokens (issuer_id, id)`,
+        `CREATE TABLE sequences (
+          id ${t.id},
+          issuer_id BIGINT NOT NULL REFERENCES issuers(id),
+          tipo TEXT NOT NULL,
+          first_number BIGINT NOT NULL,
+          last_number BIGINT NOT NULL,
+          next_number BIGINT NOT NULL,
+          expires_on TEXT,
+          active ${t.bool} NOT NULL DEFAULT ${t.true},
+          created_at BIGINT NOT NULL,
+          CHECK (first_number >= 1 AND last_number <= 9999999999 AND first_number <= last_number)
+        )`,
+        `CREATE INDEX sequences_issuer_tipo ON sequences (issuer_id, tipo, first_number)`,
+        `CREATE TABLE documents (
+          id ${t.id},
+          issuer_id BIGINT NOT NULL REFERENCES issuers(id),
+          tipo TEXT NOT NULL,
+          encf TEXT NOT NULL,
+          consecutive BIGINT NOT NULL,
+          status TEXT NOT NULL,
+          source TEXT NOT NULL,
+          unsigned_xml TEXT NOT NULL,
+          signed_xml TEXT,
+          rfce_xml TEXT,
+          summary ${t.bool} NOT NULL,
+          security_code TEXT,
+          track_id TEXT,
+          issued_at TEXT NOT NULL,
+          issued_on TEXT NOT NULL,
+          signed_at TEXT,
+          total_amount TEXT NOT NULL,
+          total_itbis TEXT NOT NULL,
+          sequence_reusable ${t.bool},
+          errors TEXT,
+          authority_state TEXT,
+          transmission TEXT NOT NULL,
+          send_attempts INTEGER NOT NULL DEFAULT 0,
+          attempts INTEGER NOT NULL DEFAULT 0,
+          next_attempt_at BIGINT,
+          lease_owner TEXT,
+          lease_until BIGINT,
+          created_at BIGINT NOT NULL,
+          updated_at BIGINT NOT NULL,
+          UNIQUE (issuer_id, encf)
+        )`,
+        // Reservation skips used consecutives by range scans on this index.
+        `CREATE INDEX documents_consecutive ON documents (issuer_id, tipo, consecutive)`,
+        // claimDue: only documents that still need work carry a next_attempt_at.
+        `CREATE INDEX documents_due ON documents (next_attempt_at, id) WHERE next_attempt_at IS NOT NULL`,
+        // Listing, newest first, optionally by status.
+        `CREATE INDEX documents_issuer_list ON documents (issuer_id, id)`,
+        `CREATE INDEX documents_issuer_status ON documents (issuer_id, status, id)`,
+        `CREATE TABLE submissions (
+          id ${t.id},
+          document_id BIGINT NOT NULL REFERENCES documents(id),
+          kind TEXT NOT NULL,
+          track_id TEXT,
+          state TEXT,
+          at BIGINT NOT NULL
+        )`,
+        `CREATE INDEX submissions_document ON submissions (document_id, id)`,
+        `CREATE TABLE void_batches (
+          id ${t.id},
+          issuer_id BIGINT NOT NULL REFERENCES issuers(id),
+          lote TEXT NOT NULL,
+          accepted ${t.bool},
+          messages TEXT NOT NULL,
+          created_at BIGINT NOT NULL,
+          updated_at BIGINT NOT NULL
+        )`,
+        `CREATE INDEX void_batches_issuer ON void_batches (issuer_id, id)`,
+        `CREATE TABLE void_ranges (
+          id ${t.id},
+          batch_id BIGINT NOT NULL REFERENCES void_batches(id),
+          issuer_id BIGINT NOT NULL REFERENCES issuers(id),
+          tipo TEXT NOT NULL,
+          first_number BIGINT NOT NULL,
+          last_number BIGINT NOT NULL
+        )`,
+        `CREATE INDEX void_ranges_lookup ON void_ranges (issuer_id, tipo, first_number)`,
+        `CREATE INDEX void_ranges_batch ON void_ranges (batch_id)`,
+      ];
+    },
+  },
+];
+
+/** A fixed advisory-lock key for migrations ("ecfmigr" folded into a signed 32-bit integer). */
+const PG_MIGRATION_LOCK = 0x65636d67;
+
+/**
+ * Applies missing migrations. `db` must be a single-connection Kysely (from `db.connection()`), because
+ * the transaction is driven with raw BEGIN/COMMIT. `schema` (PostgreSQL) is created first if missing.
+ */
+export async function runMigrations(db: Kysely<any>, dialect: Dialect, options: { schema?: string } = {}): Promise<number[]> {
+  const applied: number[] = [];
+  await sql.raw(dialect === 'postgres' ? 'BEGIN' : 'BEGIN IMMEDIATE').execute(db);
+  try {
+    if (dialect === 'postgres') {
+      await sql`SELECT pg_advisory_xact_lock(${PG_MIGRATION_LOCK})`.execute(db);
+      if (options.schema) await sql.raw(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(options.schema)}`).execute(db);
+    }
+    await sql.raw(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version INTEGER PRIMARY KEY,
+      name TEXT NOT NULL,
+      applied_at BIGINT NOT NULL
+    )`).execute(db);
+    const done = await sql<{ version: number }>`SELECT version FROM schema_migrations`.execute(db);
+    const have = new Set(done.rows.map((r) => Number(r.version)));
+    for (const m of MIGRATIONS) {
+      if (have.has(m.version)) continue;
+      for (const stmt of m.statements(dialect)) await sql.raw(stmt).execute(db);
+      await sql`INSERT INTO schema_migrations (version, name, applied_at) VALUES (${m.version}, ${m.name}, ${Date.now()})`.execute(db);
+      applied.push(m.version);
+    }
+    await sql.raw('COMMIT').execute(db);
+  } catch (e) {
+    await sql.raw('ROLLBACK').execute(db).catch(() => undefined);
+    throw e;
+  }
+  return applied;
+}
+
+const IDENT_RE = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+
+/** Quotes a PostgreSQL identifier; only plain names are accepted (schema names come from configuration). */
+export function quoteIdent(name: string): string {
+  if (!IDENT_RE.test(name)) throw new Error(`invalid schema name: ${JSON.stringify(name)} (letters, digits and _ only)`);
+  return `"${name}"`;
+}

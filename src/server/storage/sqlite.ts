@@ -1,0 +1,76 @@
+/**
+ * SQLite adapter (embedded default): better-sqlite3 behind Kysely.
+ *
+ * better-sqlite3 is synchronous: a connection waiting on another connection's write lock blocks the whole
+ * event loop. Two connections to one file in one process could therefore deadlock (the holder cannot
+ * finish its transaction while the waiter spins in busy_timeout). So instances opened on the same file in
+ * one process share one connection (reference counted) and queue on its mutex; separate processes are
+ * serialised by SQLite's file lock, waiting up to busy_timeout.
+ */
+import { realpathSync } from 'node:fs';
+import { dirname, basename, join, resolve } from 'node:path';
+import Database from 'better-sqlite3';
+import { Kysely, SqliteDialect } from 'kysely';
+import { createKyselyStorage, type Database as Schema } from './kysely.js';
+import type { Storage } from './types.js';
+
+export interface SqliteStorageOptions {
+  /** Database file path, or ':memory:' (private to this instance). */
+  file: string;
+  /** How long to wait for another process's write lock (ms); default 10,000. */
+  busyTimeoutMs?: number;
+}
+
+interface Shared {
+  db: Kysely<Schema>;
+  refs: number;
+}
+
+const shared = new Map<string, Shared>();
+
+/** A stable key for a file that may not exist yet: the real path of its directory plus its name. */
+function fileKey(file: string): string {
+  const abs = resolve(file);
+  try {
+    return join(realpathSync(dirname(abs)), basename(abs));
+  } catch {
+    return abs;
+  }
+}
+
+function open(file: string, busyTimeoutMs: number): Kysely<Schema> {
+  const database = new Database(file, { timeout: busyTimeoutMs });
+  database.pragma(`busy_timeout = ${Math.floor(busyTimeoutMs)}`);
+  if (file !== ':memory:') database.pragma('journal_mode = WAL');
+  // WAL + NORMAL is durable against application crashes; an OS crash may lose the last commits only.
+  database.pragma('synchronous = NORMAL');
+  database.pragma('foreign_keys = ON');
+  return new Kysely<Schema>({ dialect: new SqliteDialect({ database }) });
+}
+
+export function createSqliteStorage(options: SqliteStorageOptions): Storage {
+  const busy = options.busyTimeoutMs ?? 10_000;
+  if (options.file === ':memory:' || options.file === '') {
+    const db = open(':memory:', busy);
+    return createKyselyStorage({ db, dialect: 'sqlite', destroy: () => db.destroy() });
+  }
+  const key = fileKey(options.file);
+  let entry = shared.get(key);
+  if (!entry) {
+    entry = { db: open(options.file, busy), refs: 0 };
+    shared.set(key, entry);
+  }
+  entry.refs++;
+  const own = entry;
+  return createKyselyStorage({
+    db: own.db,
+    dialect: 'sqlite',
+    destroy: async () => {
+      own.refs--;
+      if (own.refs === 0) {
+        if (shared.get(key) === own) shared.delete(key);
+        await own.db.destroy();
+      }
+    },
+  });
+}

@@ -1,0 +1,8 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot } from '../../helpers/env.js';
+
+/** A recorded authority answer from test/fixtures/authority, as text. */
+export function fixture(name: string): string {
+  return readFileSync(join(repoRoot, 'test', 'fixtures', 'authority', name), 'utf8');
+}
