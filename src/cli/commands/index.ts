@@ -9,6 +9,7 @@ import { rfceCommand } from './rfce.js';
 import { pdfCommand } from './pdf.js';
 import { dgiiDirectoryCommand, dgiiSendCommand, dgiiStatusCommand, dgiiTrackIdsCommand } from './dgii.js';
 import { adminCommands } from './admin.js';
+import { simulateCommand } from './simulate.js';
 
 /** Every CLI command; add a line per command file. */
 export const commands: CliCommand[] = [
@@ -26,4 +27,5 @@ export const commands: CliCommand[] = [
   dgiiTrackIdsCommand,
   dgiiDirectoryCommand,
   ...adminCommands,
+  simulateCommand,
 ];
