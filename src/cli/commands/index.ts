@@ -10,6 +10,7 @@ import { pdfCommand } from './pdf.js';
 import { dgiiDirectoryCommand, dgiiSendCommand, dgiiStatusCommand, dgiiTrackIdsCommand } from './dgii.js';
 import { adminCommands } from './admin.js';
 import { simulateCommand } from './simulate.js';
+import { workerCommand } from './worker.js';
 
 /** Every CLI command; add a line per command file. */
 export const commands: CliCommand[] = [
@@ -28,4 +29,5 @@ export const commands: CliCommand[] = [
   dgiiDirectoryCommand,
   ...adminCommands,
   simulateCommand,
+  workerCommand,
 ];
