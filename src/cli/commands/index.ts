@@ -11,6 +11,7 @@ import { dgiiDirectoryCommand, dgiiSendCommand, dgiiStatusCommand, dgiiTrackIdsC
 import { adminCommands } from './admin.js';
 import { simulateCommand } from './simulate.js';
 import { workerCommand } from './worker.js';
+import { serveCommand } from './serve.js';
 
 /** Every CLI command; add a line per command file. */
 export const commands: CliCommand[] = [
@@ -30,4 +31,5 @@ export const commands: CliCommand[] = [
   ...adminCommands,
   simulateCommand,
   workerCommand,
+  serveCommand,
 ];

@@ -1,0 +1,113 @@
+/**
+ * The one place where failures become HTTP answers. Every error body is the spec's envelope
+ * `{status: 'error', message, document}` with a Spanish `message`; `document` is null, or an object with the
+ * details (`errors`, `detailed_errors`, the record…). Unexpected errors become a 500 with a generic message:
+ * the detail goes to the log, never to the client.
+ */
+import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { Logger } from 'pino';
+
+/** Details of an error envelope (`document` member). */
+export type ErrorDocument = Record<string, unknown> | null;
+
+export interface ErrorEnvelope {
+  status: 'error';
+  message: string;
+  document: ErrorDocument;
+}
+
+/** An expected failure with its HTTP status and Spanish message. Throw it from any handler or middleware. */
+export class ApiError extends Error {
+  readonly status: ContentfulStatusCode;
+  readonly document: ErrorDocument;
+  readonly headers: Record<string, string>;
+  constructor(status: ContentfulStatusCode, message: string, options: { document?: ErrorDocument; headers?: Record<string, string> } = {}) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.document = options.document ?? null;
+    this.headers = options.headers ?? {};
+  }
+}
+
+export const MESSAGES = {
+  unauthorized: 'Token de acceso ausente, inválido o revocado. Envíe el encabezado Authorization: Bearer <token>.',
+  internal: 'Error interno del servicio. Intente nuevamente más tarde.',
+  unsupportedMediaType: 'Tipo de contenido no soportado. Use application/json (JSON canónico) o application/xml / text/xml (XML sin firmar).',
+  badRequest: 'Solicitud inválida.',
+  authorityUnavailable: 'La autoridad tributaria no está disponible en este momento. Intente nuevamente más tarde.',
+  authorityBadGateway: 'No se obtuvo una respuesta válida de la autoridad tributaria.',
+  authorityRefused: 'La autoridad tributaria rechazó la consulta.',
+} as const;
+
+/** Human size for messages: `12 MB`. */
+export function formatBytes(n: number): string {
+  if (n >= 1024 * 1024 && n % (1024 * 1024) === 0) return `${n / (1024 * 1024)} MB`;
+  if (n >= 1024 && n % 1024 === 0) return `${n / 1024} KB`;
+  return `${n} bytes`;
+}
+
+export function tooLarge(limit: number): ApiError {
+  return new ApiError(413, `El cuerpo de la solicitud excede el límite de ${formatBytes(limit)} (${limit} bytes).`);
+}
+
+export function unauthorized(): ApiError {
+  return new ApiError(401, MESSAGES.unauthorized, { headers: { 'WWW-Authenticate': 'Bearer realm="ecf-kit"' } });
+}
+
+interface TransportLike { name: 'TransportError'; message: string; retryable: boolean; code: string }
+interface AuthorityLike { name: 'AuthorityError'; message: string; status: number; code: string; mensajes: { codigo: string | null; valor: string }[] }
+
+// Checked by name, not instanceof: the transport may come from another copy of the package (isEcfError does the same).
+function isTransportError(e: unknown): e is TransportLike {
+  return e instanceof Error && e.name === 'TransportError' && typeof (e as { retryable?: unknown }).retryable === 'boolean';
+}
+function isAuthorityError(e: unknown): e is AuthorityLike {
+  return e instanceof Error && e.name === 'AuthorityError' && Array.isArray((e as { mensajes?: unknown }).mensajes);
+}
+
+/** Authority messages as flat strings (`codigo: valor`). */
+export function authorityMessages(mensajes: readonly { codigo: string | null; valor: string }[]): string[] {
+  return mensajes.map((m) => (m.codigo ? `${m.codigo}: ${m.valor}` : m.valor));
+}
+
+/** Maps any thrown value to an envelope and status. */
+export function toErrorEnvelope(err: unknown, logger?: Logger): { status: ContentfulStatusCode; body: ErrorEnvelope; headers: Record<string, string> } {
+  const out = (status: ContentfulStatusCode, message: string, document: ErrorDocument = null, headers: Record<string, string> = {}) =>
+    ({ status, body: { status: 'error' as const, message, document }, headers });
+  if (err instanceof ApiError) return out(err.status, err.message, err.document, err.headers);
+  if (isTransportError(err)) {
+    logger?.warn({ err: { name: err.name, code: err.code, message: err.message } }, 'authority transport failure');
+    // Retryable (network, timeout, 5xx, 429): the authority is unavailable for now; otherwise its answer was unusable.
+    return err.retryable
+      ? out(503, MESSAGES.authorityUnavailable, { errors: [MESSAGES.authorityUnavailable] }, { 'Retry-After': '30' })
+      : out(502, MESSAGES.authorityBadGateway, { errors: [MESSAGES.authorityBadGateway] });
+  }
+  if (isAuthorityError(err)) {
+    logger?.warn({ err: { name: err.name, code: err.code, status: err.status, message: err.message } }, 'authority refused a query');
+    const mensajes = err.mensajes.map((m) => ({ codigo: m.codigo, valor: m.valor }));
+    return out(502, MESSAGES.authorityRefused, { errors: authorityMessages(mensajes), mensajes_autoridad: mensajes });
+  }
+  if (err instanceof HTTPException) {
+    const status = err.status as ContentfulStatusCode;
+    if (status === 415) return out(415, MESSAGES.unsupportedMediaType);
+    if (status === 401) return out(401, MESSAGES.unauthorized);
+    if (status >= 500) {
+      logger?.error({ err }, 'unexpected HTTP exception');
+      return out(500, MESSAGES.internal);
+    }
+    return out(status, MESSAGES.badRequest);
+  }
+  logger?.error({ err }, 'unexpected error while handling a request');
+  return out(500, MESSAGES.internal);
+}
+
+/** Builds the Response for an error (used by `onError` and by handlers that answer errors directly). */
+export function errorResponse(err: unknown, logger?: Logger): Response {
+  const { status, body, headers } = toErrorEnvelope(err, logger);
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...headers },
+  });
+}

@@ -1,0 +1,306 @@
+/**
+ * The reference server's HTTP app (hono + @hono/zod-openapi). `createApp(deps)` returns an OpenAPIHono whose
+ * `fetch` / `request` is the Request → Response handler; `@hono/node-server` serves it (main.ts), tests call
+ * it in process.
+ *
+ * Routes are declared with createRoute (routes.ts) and registered in the OpenAPI registry; handlers parse
+ * parameters with the same zod schemas, so `GET /api/v1/openapi.json` describes exactly what runs. Bodies of
+ * `POST /documents/{tipo}` are read and validated here (not by zod): the spec fixes their 413/415/422 answers.
+ */
+import { OpenAPIHono, type z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import pino, { type Logger } from 'pino';
+import { dgiiFileName, formatDateTimeDO, type Clock, type EcfType, type SchemaValidator } from '../../index.js';
+import type { AuthorityIdentity, AuthorityTransport, FiscalStatus, TrackResult } from '../../dgii/index.js';
+import type { SignerProvider } from '../signers.js';
+import type { DocumentRecord, Issuer, Storage } from '../storage/types.js';
+import { hashToken } from '../tokens.js';
+import { STATUSES } from '../statuses.js';
+import { bodyKind, DEFAULT_LIMITS, readLimited, utf8Text, type BodyLimits } from './body.js';
+import { DOCS_PAGE_CSP, DOCS_PAGE_HTML } from './docs-page.js';
+import { ApiError, errorResponse, toErrorEnvelope, unauthorized } from './errors.js';
+import { invalidTipo, ISSUE_MESSAGES, issueJson, issueXml, rejected, type IssueDeps } from './issue.js';
+import { dateTimeDO, doToIso, isRealDate, issuedBody, recordBody } from './record.js';
+import {
+  authorityStatusRoute, docsRoute, getRoute, issueRoute, listRoute, openApiRoute, pdfRoute, statusesRoute, trackIdsRoute, xmlRoute,
+} from './routes.js';
+import { DEFAULT_LIST_LIMIT, EcfTypeSchema, EncfParams, ListQuery } from './schemas.js';
+
+export { DEFAULT_LIMITS, type BodyLimits } from './body.js';
+export { ApiError, toErrorEnvelope } from './errors.js';
+
+/** DGII environment of the documents this server issues (QR / timbre URL in the PDF). */
+export type AuthorityEnvironment = 'testecf' | 'certecf' | 'ecf';
+
+export interface AppDeps {
+  storage: Storage;
+  transport: AuthorityTransport;
+  signers: SignerProvider;
+  schemas: SchemaValidator;
+  clock?: Clock;
+  environment: AuthorityEnvironment;
+  /** Body size limits (defaults: 12 MB JSON, 12 MB XML). */
+  limits?: Partial<BodyLimits>;
+  logger?: Logger;
+  /** Called after a document was received (202), e.g. to wake an in-process worker. */
+  onReceived?: (record: DocumentRecord) => void;
+}
+
+export type AppEnv = { Variables: { issuer: Issuer } };
+export type App = OpenAPIHono<AppEnv>;
+
+/** Top-level members of the OpenAPI document (paths and components come from the routes). */
+const OPENAPI_OBJECT = {
+  openapi: '3.0.3',
+  info: {
+    title: 'ecf-kit — servicio de emisión de e-CF',
+    version: '1.0.0',
+    description: 'Emisión de comprobantes fiscales electrónicos (e-CF) de la República Dominicana: JSON canónico o XML sin firmar → firma, '
+      + 'transmisión a la autoridad tributaria y seguimiento del estado. Todas las rutas salvo la documentación exigen `Authorization: Bearer <token>`. '
+      + 'Todo error responde `{status: "error", message, document}` con el mensaje en español.',
+  },
+  servers: [{ url: '/' }],
+  security: [{ bearerAuth: [] }],
+};
+
+const PUBLIC_PATHS = new Set<string>([openApiRoute.path, docsRoute.path]);
+
+/** Zod issues → `{errors, detailed_errors}` with Spanish messages from the schemas. */
+function zodReport(issues: readonly z.core.$ZodIssue[]) {
+  const errors: string[] = [];
+  const detailed: Record<string, string[]> = {};
+  for (const i of issues) {
+    const path = i.path.map(String).join('.') || '_';
+    errors.push(`${path}: ${i.message}`);
+    (detailed[path] ??= []).push(i.message);
+  }
+  return { errors, detailed_errors: detailed };
+}
+
+export function createApp(deps: AppDeps): App {
+  const { storage, transport, signers, schemas } = deps;
+  const logger = deps.logger ?? pino({ level: 'silent' });
+  const clock = deps.clock ?? (() => new Date());
+  const limits: BodyLimits = { ...DEFAULT_LIMITS, ...(deps.limits ?? {}) };
+  const issueDeps: IssueDeps = { storage, schemas, clock };
+  const app = new OpenAPIHono<AppEnv>();
+
+  app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'Token de API del emisor (`Authorization: Bearer <token>`). Cada token pertenece a un solo RNC.',
+  });
+
+  app.onError((err) => errorResponse(err, logger));
+  app.notFound((c) => errorResponse(new ApiError(404, `Recurso no encontrado: ${c.req.method} ${c.req.path}.`), logger));
+
+  // Access log: method, path, status and time only (never headers or bodies: tokens and documents stay out of logs).
+  app.use('*', async (c, next) => {
+    const t0 = performance.now();
+    await next();
+    c.res.headers.set('X-Content-Type-Options', 'nosniff');
+    logger.info({ method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - t0) }, 'request');
+  });
+
+  app.use('/api/v1/*', async (c, next) => {
+    if (PUBLIC_PATHS.has(c.req.path)) return next();
+    const m = /^bearer[ \t]+([^\s]+)[ \t]*$/i.exec(c.req.header('authorization') ?? '');
+    if (!m) throw unauthorized();
+    const found = await storage.findToken(hashToken(m[1]!));
+    if (!found) throw unauthorized();
+    c.set('issuer', found.issuer);
+    await next();
+  });
+
+  type Handler = (c: Context<AppEnv>) => Response | Promise<Response>;
+  const add = (route: { method: string; path: string; getRoutingPath(): string } & Parameters<typeof app.openAPIRegistry.registerPath>[0], handler: Handler) => {
+    app.openAPIRegistry.registerPath(route);
+    app.on(route.method.toUpperCase(), route.getRoutingPath(), handler);
+  };
+
+  const json = (c: Context<AppEnv>, body: unknown, status: 200 | 202 = 200) => c.json(body as object, status);
+
+  /** The caller's document by e-NCF; 404 for a malformed e-NCF, an unknown one, or another issuer's. */
+  const findDocument = async (c: Context<AppEnv>): Promise<DocumentRecord> => {
+    const raw = c.req.param('eNCF') ?? '';
+    const parsed = EncfParams.safeParse({ eNCF: raw.toUpperCase() });
+    const issuer = c.get('issuer');
+    const d = parsed.success ? await storage.getDocumentByEncf(issuer.id, parsed.data.eNCF) : null;
+    if (!d) throw new ApiError(404, `No existe el e-NCF ${raw} para este emisor.`);
+    return d;
+  };
+
+  /** The identity the transport authenticates as: the issuer's RNC and its signer. */
+  const identity = async (issuer: Issuer): Promise<AuthorityIdentity> => {
+    try {
+      return { rnc: issuer.rnc, signer: await signers.signerFor(issuer) };
+    } catch (e) {
+      logger.warn({ issuer: issuer.rnc, err: { name: (e as Error).name, message: (e as Error).message } }, 'no signer for an authority query');
+      const detail = e instanceof Error && e.name === 'SignerUnavailableError' ? ` ${e.message}` : '';
+      throw new ApiError(409, `No se puede autenticar ante la autoridad tributaria: el emisor no tiene un certificado de firma utilizable.${detail}`);
+    }
+  };
+
+  // ------------------------------------------------------------------------------------------- issue
+
+  add(issueRoute, async (c) => {
+    const issuer = c.get('issuer');
+    const tipoParsed = EcfTypeSchema.safeParse(c.req.param('tipo'));
+    if (!tipoParsed.success) throw invalidTipo(c.req.param('tipo') ?? '');
+    const tipo: EcfType = tipoParsed.data;
+    const kind = bodyKind(c.req.header('content-type'));
+    const bytes = await readLimited(c.req.raw, kind === 'json' ? limits.jsonBytes : limits.xmlBytes);
+    const text = utf8Text(bytes);
+    if (text === null) throw rejected(ISSUE_MESSAGES.invalidUtf8, [ISSUE_MESSAGES.invalidUtf8]);
+    const record = kind === 'json' ? await issueJson(issueDeps, issuer, tipo, text) : await issueXml(issueDeps, issuer, tipo, text);
+    logger.info({ issuer: issuer.rnc, encf: record.encf, tipo, source: record.source, documentId: record.id }, 'document received');
+    try {
+      deps.onReceived?.(record);
+    } catch (e) {
+      logger.warn({ err: e }, 'onReceived hook failed');
+    }
+    return json(c, { status: 'success', message: ISSUE_MESSAGES.received, document: issuedBody(record) }, 202);
+  });
+
+  // ------------------------------------------------------------------------------------------- queries
+
+  add(listRoute, async (c) => {
+    const q = ListQuery.safeParse(c.req.query());
+    if (!q.success) throw new ApiError(422, 'Parámetros de consulta inválidos.', { document: zodReport(q.error.issues) });
+    const { status, tipo, desde, hasta, cursor } = q.data;
+    const bad: Record<string, string[]> = {};
+    if (desde && !isRealDate(desde)) bad.desde = [`Fecha inexistente: ${desde}.`];
+    if (hasta && !isRealDate(hasta)) bad.hasta = [`Fecha inexistente: ${hasta}.`];
+    if (!bad.desde && !bad.hasta && desde && hasta && doToIso(desde) > doToIso(hasta)) bad.desde = ['desde no puede ser posterior a hasta.'];
+    if (Object.keys(bad).length) {
+      throw new ApiError(422, 'Parámetros de consulta inválidos.', {
+        document: { errors: Object.entries(bad).flatMap(([k, v]) => v.map((m) => `${k}: ${m}`)), detailed_errors: bad },
+      });
+    }
+    const limit = q.data.limit ? Number(q.data.limit) : DEFAULT_LIST_LIMIT;
+    const rows = await storage.listDocuments(c.get('issuer').id, {
+      ...(status ? { status } : {}),
+      ...(tipo ? { tipo } : {}),
+      ...(desde ? { issuedFrom: doToIso(desde) } : {}),
+      ...(hasta ? { issuedTo: doToIso(hasta) } : {}),
+      ...(cursor ? { cursor: Number(cursor) } : {}),
+      limit: limit + 1,
+    });
+    const page = rows.slice(0, limit);
+    const next = rows.length > limit ? String(page[page.length - 1]!.id) : null;
+    return json(c, { status: 'success', message: `${page.length} documento(s).`, data: { items: page.map(recordBody), next_cursor: next } });
+  });
+
+  add(getRoute, async (c) => {
+    const d = await findDocument(c);
+    return json(c, { status: 'success', message: 'Documento encontrado.', document: recordBody(d) });
+  });
+
+  add(trackIdsRoute, async (c) => {
+    const issuer = c.get('issuer');
+    const d = await findDocument(c);
+    const submissions = await storage.listSubmissions(d.id);
+    const envios = submissions.map((s) => ({ tipo_envio: s.kind, track_id: s.trackId, estado: s.state, fecha: dateTimeDO(s.at) }));
+    let autoridad: { consultada: boolean; track_ids: { track_id: string; estado: string; fecha_recepcion: string | null }[]; error: string | null };
+    try {
+      const who = await identity(issuer);
+      const list = await transport.trackIds(who, { rncEmisor: issuer.rnc, encf: d.encf });
+      autoridad = {
+        consultada: true,
+        track_ids: list.map((t) => ({ track_id: t.trackId, estado: t.estado, fecha_recepcion: t.fechaRecepcion ? formatDateTimeDO(t.fechaRecepcion) : null })),
+        error: null,
+      };
+    } catch (e) {
+      // The local history is still useful when the authority cannot be asked: answer 200 and say why.
+      autoridad = { consultada: false, track_ids: [], error: toErrorEnvelope(e, logger).body.message };
+    }
+    return json(c, { status: 'success', message: 'Envíos del e-NCF.', data: { e_ncf: d.encf, envios, autoridad } });
+  });
+
+  add(authorityStatusRoute, async (c) => {
+    const issuer = c.get('issuer');
+    const d = await findDocument(c);
+    if (!d.securityCode) {
+      throw new ApiError(409, 'El documento aún no ha sido firmado: la consulta a la autoridad requiere su código de seguridad.');
+    }
+    const who = await identity(issuer);
+    const consultado_en = formatDateTimeDO(clock());
+    let data;
+    if (d.summary) {
+      const r: TrackResult = await transport.rfceStatus(who, { rncEmisor: issuer.rnc, encf: d.encf, codigoSeguridad: d.securityCode });
+      data = {
+        e_ncf: d.encf, servicio: 'resumen_rfce' as const, codigo: r.codigo, estado: r.estado, valido_fiscalmente: r.codigo === 1 || r.codigo === 4,
+        rnc_emisor: r.rnc, rnc_comprador: null, id_extranjero: null, monto_total: null, total_itbis: null, fecha_emision: null, fecha_firma: null,
+        codigo_seguridad: null, track_id: r.trackId, secuencia_utilizada: r.secuenciaUtilizada,
+        mensajes: r.mensajes.map((m) => ({ codigo: m.codigo, valor: m.valor })), consultado_en,
+      };
+    } else {
+      const rncComprador = /<RNCComprador>\s*([^<\s]+)\s*<\/RNCComprador>/.exec(d.signedXml ?? d.unsignedXml)?.[1] ?? null;
+      const r: FiscalStatus = await transport.status(who, { rncEmisor: issuer.rnc, encf: d.encf, rncComprador, codigoSeguridad: d.securityCode });
+      data = {
+        e_ncf: d.encf, servicio: 'estado_ecf' as const, codigo: r.codigo, estado: r.estado, valido_fiscalmente: r.codigo === 1 || r.codigo === 4,
+        rnc_emisor: r.rncEmisor, rnc_comprador: r.rncComprador, id_extranjero: r.idExtranjero, monto_total: r.montoTotal, total_itbis: r.totalITBIS,
+        fecha_emision: r.fechaEmision, fecha_firma: r.fechaFirma, codigo_seguridad: r.codigoSeguridad, track_id: null, secuencia_utilizada: null,
+        mensajes: [], consultado_en,
+      };
+    }
+    return json(c, { status: 'success', message: 'Estado consultado a la autoridad tributaria.', data });
+  });
+
+  add(xmlRoute, async (c) => {
+    const issuer = c.get('issuer');
+    const d = await findDocument(c);
+    if (!d.signedXml) {
+      throw new ApiError(409, 'El documento aún no ha sido firmado; el XML firmado estará disponible cuando se firme.', { document: recordBody(d) });
+    }
+    return c.body(d.signedXml, 200, {
+      'Content-Type': 'application/xml; charset=utf-8',
+      'Content-Disposition': `inline; filename="${dgiiFileName(issuer.rnc, d.encf)}"`,
+    });
+  });
+
+  add(pdfRoute, async (c) => {
+    const issuer = c.get('issuer');
+    const d = await findDocument(c);
+    if (d.status !== 'accepted_authority' || !d.signedXml) {
+      throw new ApiError(409, `La representación impresa está disponible solo para documentos aceptados por la autoridad tributaria (estado actual: ${d.status}).`, {
+        document: recordBody(d),
+      });
+    }
+    const { renderPdf } = await import('../../pdf/index.js');
+    const pdf = await renderPdf(d.signedXml, { environment: deps.environment });
+    return c.body(pdf as Uint8Array<ArrayBuffer>, 200, {
+      'Content-Type': 'application/pdf',
+      'Content-Disposition': `inline; filename="${issuer.rnc}${d.encf}.pdf"`,
+    });
+  });
+
+  add(statusesRoute, (c) => json(c, { status: 'success', message: 'Catálogo de estados internos.', data: STATUSES }));
+
+  // ------------------------------------------------------------------------------------------- documentation
+
+  let openApiDocument: unknown = null;
+  const document = () => (openApiDocument ??= app.getOpenAPIDocument(OPENAPI_OBJECT));
+
+  add(openApiRoute, (c) => c.json(document() as object, 200));
+  add(docsRoute, (c) => c.html(DOCS_PAGE_HTML, 200, { 'Content-Security-Policy': DOCS_PAGE_CSP }));
+
+  return app;
+}
+
+/**
+ * The OpenAPI document without a running server (for `ecf serve --print-openapi` and schemas/openapi.json):
+ * building the app only declares routes, so inert dependencies suffice.
+ */
+export function openApiDocument(): Record<string, unknown> {
+  const inert = <T extends object>(name: string) => new Proxy({} as T, {
+    get() {
+      throw new Error(`${name} is not available while generating the OpenAPI document`);
+    },
+  });
+  const app = createApp({
+    storage: inert<Storage>('storage'), transport: inert<AuthorityTransport>('transport'), signers: inert<SignerProvider>('signers'),
+    schemas: inert<SchemaValidator>('schemas'), environment: 'testecf',
+  });
+  return app.getOpenAPIDocument(OPENAPI_OBJECT) as unknown as Record<string, unknown>;
+}

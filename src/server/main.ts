@@ -1,0 +1,199 @@
+/**
+ * Server startup: wires storage, the authority (DGII or an in-process simulator), signers, the worker and the
+ * HTTP app, and serves it with @hono/node-server. `close()` stops them in reverse dependency order.
+ */
+import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { serve } from '@hono/node-server';
+import pino, { type Logger } from 'pino';
+import type { Clock } from '../index.js';
+import { createDgiiClient, type DgiiClient } from '../dgii/index.js';
+import { createSelfSignedIdentity } from '../sign/index.js';
+import { startSimulator, type Simulator } from '../simulator/index.js';
+import { assertXsdDir, createSchemaValidator } from '../xsd/index.js';
+import { createApp } from './app/index.js';
+import type { ServerConfig } from './config.js';
+import { loadCertificateKey } from './secrets.js';
+import { createSignerProvider } from './signers.js';
+import { openStorage } from './storage/open.js';
+import type { Storage } from './storage/types.js';
+import { createWorker, type Worker } from './worker/index.js';
+
+export interface RunningServer {
+  /** Base URL, e.g. `http://127.0.0.1:8080` (no trailing slash). */
+  url: string;
+  port: number;
+  /** URL of the in-process simulator, or null when talking to DGII or an external URL. */
+  simulatorUrl: string | null;
+  /** True when storage held no issuer at start (a fresh data directory). */
+  fresh: boolean;
+  /** Stops the worker, the HTTP server, the authority client, the simulator and the storage, in that order. Idempotent. */
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  logger?: Logger;
+  clock?: Clock;
+}
+
+/** The server's pino logger: structured, with credentials redacted wherever they might appear. */
+export function createLogger(level: ServerConfig['logLevel'], destination?: pino.DestinationStream): Logger {
+  return pino({
+    level,
+    base: { service: 'ecf-kit' },
+    redact: {
+      paths: [
+        'authorization', 'headers.authorization', 'req.headers.authorization', '*.authorization',
+        'token', '*.token', 'password', '*.password', 'providerP12Password', '*.providerP12Password',
+        'ECF_CERT_KEY', '*.ECF_CERT_KEY', 'ECF_PROVIDER_P12_PASSWORD', '*.ECF_PROVIDER_P12_PASSWORD',
+      ],
+      censor: '[redacted]',
+    },
+  }, destination ?? pino.destination(1));
+}
+
+function closeHttp(server: ReturnType<typeof serve>): Promise<void> {
+  return new Promise((resolve) => {
+    const s = server as unknown as import('node:http').Server;
+    const force = setTimeout(() => s.closeAllConnections?.(), 5_000);
+    force.unref();
+    s.close(() => {
+      clearTimeout(force);
+      resolve();
+    });
+    s.closeIdleConnections?.();
+  });
+}
+
+/**
+ * Starts the whole server.
+ * @example
+ * const server = await startServer(loadConfig(process.env));
+ * console.log(server.url); … await server.close();
+ */
+export async function startServer(config: ServerConfig, options: StartOptions = {}): Promise<RunningServer> {
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const clock = options.clock ?? (() => new Date());
+  let storage: Storage | null = null;
+  let simulator: Simulator | null = null;
+  let worker: Worker | null = null;
+  let server: ReturnType<typeof serve> | null = null;
+  let transport: DgiiClient | null = null;
+
+  // Stop order: no new work (worker), no new requests (HTTP), then what they used (authority client, simulator, storage).
+  const shutdown = async () => {
+    const step = async (what: string, f: () => Promise<void>) => {
+      try {
+        await f();
+      } catch (err) {
+        logger.error({ err }, `error while stopping the ${what}`);
+      }
+    };
+    if (worker) await step('worker', () => worker!.stop());
+    if (server) await step('HTTP server', () => closeHttp(server!));
+    if (transport) await step('authority client', () => transport!.close());
+    if (simulator) await step('simulator', () => simulator!.close());
+    if (storage) await step('storage', () => storage!.close());
+  };
+
+  try {
+    assertXsdDir(config.xsdDir);
+    const schemas = createSchemaValidator(config.xsdDir);
+
+    const store = await openStorage({ dataDir: config.dataDir, ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}) });
+    storage = store;
+
+    const a = config.authority;
+    if (a.kind === 'simulator') {
+      simulator = await startSimulator({ xsdDir: config.xsdDir, dataFile: join(config.dataDir, 'simulator.json'), clock });
+      transport = createDgiiClient({ environment: 'testecf', baseUrl: simulator.url, clock, logger });
+      logger.info({ url: simulator.url }, 'in-process authority simulator started (TesteCF)');
+    } else if (a.kind === 'dgii') {
+      transport = createDgiiClient({ environment: a.environment, clock, logger });
+    } else {
+      transport = createDgiiClient({ environment: a.environment, baseUrl: a.baseUrl, clock, logger });
+    }
+
+    const key = loadCertificateKey({ env: config.env, dataDir: config.dataDir, production: config.production });
+    let provider: { p12: Uint8Array; password: string } | undefined;
+    if (config.providerP12) {
+      provider = { p12: new Uint8Array(readFileSync(config.providerP12)), password: config.providerP12Password ?? '' };
+    } else if (simulator) {
+      // The simulator accepts any well-formed signature, so a throwaway provider certificate lets issuers in
+      // provider mode work out of the box in development. It lives in memory only.
+      const id = createSelfSignedIdentity({ commonName: 'ecf-kit development provider', now: clock() });
+      provider = { p12: id.p12, password: id.password };
+    }
+    const signers = createSignerProvider({ key, ...(provider ? { provider } : {}), clock });
+
+    if (config.worker) worker = createWorker({ storage: store, transport, signers, schemas, clock, logger });
+
+    const app = createApp({
+      storage: store, transport, signers, schemas, clock, logger,
+      environment: config.environment,
+      limits: config.limits,
+      onReceived: () => worker?.wake(),
+    });
+
+    server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
+      const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s));
+      s.once('error', reject);
+    });
+    worker?.start();
+
+    const port = (server.address() as AddressInfo).port;
+    const shownHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host;
+    const url = `http://${shownHost}:${port}`;
+    const fresh = (await store.listIssuers()).length === 0;
+    logger.info({ url, authority: a.kind, environment: config.environment, worker: config.worker, storage: config.databaseUrl ? 'postgres' : 'sqlite' }, 'ecf-kit server started');
+
+    let closing: Promise<void> | null = null;
+    return {
+      url,
+      port,
+      simulatorUrl: simulator?.url ?? null,
+      fresh,
+      close: () => (closing ??= shutdown().then(() => logger.info('ecf-kit server stopped'))),
+    };
+  } catch (e) {
+    await shutdown();
+    throw e;
+  }
+}
+
+/**
+ * Runs the server until SIGINT/SIGTERM (or `signal` aborts), printing where it listens; shared by
+ * `src/server/start.ts` and `ecf serve`. Returns the exit code.
+ */
+export async function runServer(
+  config: ServerConfig,
+  io: { stdout: (s: string) => void; stderr: (s: string) => void },
+  signal?: AbortSignal,
+  options: StartOptions = {},
+): Promise<number> {
+  const server = await startServer(config, options);
+  io.stdout(`ecf-kit server listening on ${server.url}\n`);
+  io.stdout(`  API docs:  ${server.url}/api/v1/docs\n`);
+  if (server.simulatorUrl) io.stdout(`  authority: in-process simulator (TesteCF) at ${server.simulatorUrl}\n`);
+  if (server.fresh && server.simulatorUrl) io.stdout(FRESH_HINT(config.dataDir));
+  let onInt = () => {};
+  let onTerm = () => {};
+  await new Promise<void>((resolve) => {
+    onInt = () => { io.stderr('received SIGINT, shutting down\n'); resolve(); };
+    onTerm = () => { io.stderr('received SIGTERM, shutting down\n'); resolve(); };
+    process.once('SIGINT', onInt);
+    process.once('SIGTERM', onTerm);
+    if (signal?.aborted) resolve();
+    signal?.addEventListener('abort', () => resolve(), { once: true });
+  });
+  process.off('SIGINT', onInt);
+  process.off('SIGTERM', onTerm);
+  await server.close();
+  return 0;
+}
+
+/** Printed when the data directory has no issuer yet (simulator mode). */
+export const FRESH_HINT = (dataDir: string) =>
+  `\nNo issuer yet. Create one, a token and its sequences with the admin commands (same data directory):\n`
+  + `  ECF_DATA_DIR=${dataDir} ecf admin issuer add --help\n`;
