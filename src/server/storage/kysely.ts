@@ -16,8 +16,9 @@ import { sql, type Generated, type Kysely } from 'kysely';
 import type { EcfType } from '../../index.js';
 import { runMigrations, type Dialect } from './migrations.js';
 import type {
-  DocumentFilter, DocumentPatch, DocumentRecord, EncfRefusal, Issuer, NewDocument, NewIssuer, NewSequence,
-  SequenceRecord, Storage, SubmissionRecord, TokenRecord, VoidBatch,
+  ApprovalState, DocumentApproval, DocumentFilter, DocumentPatch, DocumentRecord, EncfRefusal, InboundStorage, InboundToken, Issuer,
+  NewDocument, NewIssuer, NewSequence, ReceiptReason, ReceiptState, ReceivedDocument, SequenceRecord, Storage, SubmissionRecord,
+  TokenRecord, VoidBatch,
 } from './types.js';
 
 type Bool = number | boolean;
@@ -109,6 +110,53 @@ interface VoidRangesTable {
   last_number: number;
 }
 
+interface ReceivedDocumentsTable {
+  id: Generated<number>;
+  issuer_id: number;
+  emisor_rnc: string;
+  emisor_name: string | null;
+  encf: string;
+  tipo: string;
+  fecha_emision: string;
+  issued_on: string;
+  monto_total: string;
+  total_itbis: string | null;
+  xml: string;
+  arecf_xml: string;
+  estado: number;
+  motivo: number | null;
+  received_at: number;
+  approval_estado: number | null;
+  approval_motivo: string | null;
+  approval_xml: string | null;
+  approval_sent_at: number | null;
+  approval_outcome: string | null;
+  updated_at: number;
+}
+interface DocumentApprovalsTable {
+  id: Generated<number>;
+  document_id: number;
+  estado: number;
+  motivo: string | null;
+  rnc_comprador: string;
+  acecf_xml: string;
+  received_at: number;
+}
+interface InboundSeedsTable {
+  valor: string;
+  scope: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+interface InboundTokensTable {
+  hash: string;
+  scope: string;
+  subject: string;
+  created_at: number;
+  expires_at: number;
+}
+
 export interface Database {
   issuers: IssuersTable;
   tokens: TokensTable;
@@ -117,6 +165,10 @@ export interface Database {
   submissions: SubmissionsTable;
   void_batches: VoidBatchesTable;
   void_ranges: VoidRangesTable;
+  received_documents: ReceivedDocumentsTable;
+  document_approvals: DocumentApprovalsTable;
+  inbound_seeds: InboundSeedsTable;
+  inbound_tokens: InboundTokensTable;
 }
 
 type Row<T> = { [K in keyof T]: T[K] extends Generated<infer U> ? U : T[K] };
@@ -413,6 +465,8 @@ export function createKyselyStorage(options: KyselyStorageOptions): Storage {
   }
 
   const storage: Storage = {
+    ...createInboundQueries(db),
+
     async migrate() {
       await db.connection().execute((q) => runMigrations(q, dialect, { schema: options.schema }));
     },
@@ -740,4 +794,167 @@ export function createKyselyStorage(options: KyselyStorageOptions): Storage {
     },
   };
   return storage;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Inbound services. Each operation is one statement (no transaction), so it runs the same on both engines
+// and concurrent processes agree through the unique keys and conditional updates alone.
+
+type ReceivedRow = Row<ReceivedDocumentsTable>;
+type ApprovalRow = Row<DocumentApprovalsTable>;
+
+function toReceived(r: ReceivedRow): ReceivedDocument {
+  return {
+    id: num(r.id),
+    issuerId: num(r.issuer_id),
+    emisorRnc: r.emisor_rnc,
+    emisorName: r.emisor_name,
+    encf: r.encf,
+    tipo: r.tipo as EcfType,
+    fechaEmision: r.fecha_emision,
+    montoTotal: r.monto_total,
+    totalItbis: r.total_itbis,
+    xml: r.xml,
+    arecfXml: r.arecf_xml,
+    estado: num(r.estado) as ReceiptState,
+    motivo: numOrNull(r.motivo) as ReceiptReason | null,
+    receivedAt: num(r.received_at),
+    approvalEstado: numOrNull(r.approval_estado) as ApprovalState | null,
+    approvalMotivo: r.approval_motivo,
+    approvalXml: r.approval_xml,
+    approvalSentAt: numOrNull(r.approval_sent_at),
+    approvalOutcome: json<Record<string, unknown>>(r.approval_outcome),
+    updatedAt: num(r.updated_at),
+  };
+}
+
+function toApproval(r: ApprovalRow): DocumentApproval {
+  return {
+    id: num(r.id),
+    documentId: num(r.document_id),
+    estado: num(r.estado) as ApprovalState,
+    motivo: r.motivo,
+    rncComprador: r.rnc_comprador,
+    acecfXml: r.acecf_xml,
+    receivedAt: num(r.received_at),
+  };
+}
+
+function toInboundToken(r: InboundTokensTable): InboundToken {
+  return { hash: r.hash, scope: r.scope, subject: r.subject, createdAt: num(r.created_at), expiresAt: num(r.expires_at) };
+}
+
+function createInboundQueries(db: Kysely<Database>): InboundStorage {
+  return {
+    async addReceivedDocument(issuerId, doc) {
+      const row = await db.insertInto('received_documents').values({
+        issuer_id: issuerId,
+        emisor_rnc: doc.emisorRnc,
+        emisor_name: doc.emisorName,
+        encf: doc.encf,
+        tipo: doc.tipo,
+        fecha_emision: doc.fechaEmision,
+        issued_on: isoDay(doc.fechaEmision),
+        monto_total: doc.montoTotal,
+        total_itbis: doc.totalItbis,
+        xml: doc.xml,
+        arecf_xml: doc.arecfXml,
+        estado: doc.estado,
+        motivo: doc.motivo,
+        received_at: doc.receivedAt,
+        approval_estado: null,
+        approval_motivo: null,
+        approval_xml: null,
+        approval_sent_at: null,
+        approval_outcome: null,
+        updated_at: Date.now(),
+      }).onConflict((oc) => oc.columns(['issuer_id', 'emisor_rnc', 'encf']).doNothing())
+        .returningAll().executeTakeFirst();
+      return row ? toReceived(row) : null;
+    },
+
+    async getReceivedDocument(issuerId, encf, emisorRnc) {
+      let query = db.selectFrom('received_documents').selectAll().where('issuer_id', '=', issuerId).where('encf', '=', encf);
+      if (emisorRnc !== undefined) query = query.where('emisor_rnc', '=', emisorRnc);
+      const r = await query.orderBy('id', 'desc').limit(1).executeTakeFirst();
+      return r ? toReceived(r) : null;
+    },
+
+    async listReceivedDocuments(issuerId, filter) {
+      const limit = Math.max(0, Math.floor(filter.limit));
+      if (limit === 0) return [];
+      let query = db.selectFrom('received_documents').selectAll().where('issuer_id', '=', issuerId);
+      if (filter.emisorRnc !== undefined) query = query.where('emisor_rnc', '=', filter.emisorRnc);
+      if (filter.tipo !== undefined) query = query.where('tipo', '=', filter.tipo);
+      if (filter.encf !== undefined) query = query.where('encf', '=', filter.encf);
+      if (filter.from !== undefined) query = query.where('issued_on', '>=', filter.from);
+      if (filter.to !== undefined) query = query.where('issued_on', '<=', filter.to);
+      if (filter.cursor !== undefined) query = query.where('id', '<', filter.cursor);
+      return (await query.orderBy('id', 'desc').limit(limit).execute()).map(toReceived);
+    },
+
+    async updateReceivedApproval(id, patch, options = {}) {
+      const set: Partial<ReceivedRow> = { updated_at: Date.now() };
+      if (patch.approvalEstado !== undefined) set.approval_estado = patch.approvalEstado;
+      if (patch.approvalMotivo !== undefined) set.approval_motivo = patch.approvalMotivo;
+      if (patch.approvalXml !== undefined) set.approval_xml = patch.approvalXml;
+      if (patch.approvalSentAt !== undefined) set.approval_sent_at = patch.approvalSentAt;
+      if (patch.approvalOutcome !== undefined) set.approval_outcome = patch.approvalOutcome === null ? null : JSON.stringify(patch.approvalOutcome);
+      let query = db.updateTable('received_documents').set(set).where('id', '=', id);
+      if (options.onlyIfUnapproved) query = query.where('approval_estado', 'is', null);
+      const row = await query.returningAll().executeTakeFirst();
+      return row ? toReceived(row) : null;
+    },
+
+    async addDocumentApproval(documentId, approval) {
+      const row = await db.insertInto('document_approvals').values({
+        document_id: documentId,
+        estado: approval.estado,
+        motivo: approval.motivo,
+        rnc_comprador: approval.rncComprador,
+        acecf_xml: approval.acecfXml,
+        received_at: approval.receivedAt,
+      }).returningAll().executeTakeFirstOrThrow();
+      return toApproval(row);
+    },
+
+    async getDocumentApprovals(documentId) {
+      return (await db.selectFrom('document_approvals').selectAll().where('document_id', '=', documentId).orderBy('id').execute()).map(toApproval);
+    },
+
+    async addInboundSeed(seed) {
+      await db.insertInto('inbound_seeds').values({
+        valor: seed.valor, scope: seed.scope, created_at: seed.createdAt, expires_at: seed.expiresAt, used_at: null,
+      }).execute();
+    },
+
+    async consumeInboundSeed(valor, scope, now) {
+      // The conditional UPDATE is the whole decision: of concurrent consumers only one matches the row.
+      const taken = await db.updateTable('inbound_seeds').set({ used_at: now })
+        .where('valor', '=', valor).where('scope', '=', scope)
+        .where('used_at', 'is', null).where('expires_at', '>', now)
+        .returning('valor').executeTakeFirst();
+      if (taken) return 'ok';
+      const row = await db.selectFrom('inbound_seeds').selectAll().where('valor', '=', valor).executeTakeFirst();
+      if (!row || row.scope !== scope) return 'unknown';
+      return row.used_at !== null ? 'used' : 'expired';
+    },
+
+    async addInboundToken(token) {
+      await db.insertInto('inbound_tokens').values({
+        hash: token.hash, scope: token.scope, subject: token.subject, created_at: token.createdAt, expires_at: token.expiresAt,
+      }).execute();
+    },
+
+    async findInboundToken(hash, now) {
+      const r = await db.selectFrom('inbound_tokens').selectAll().where('hash', '=', hash).where('expires_at', '>', now).executeTakeFirst();
+      return r ? toInboundToken(r) : null;
+    },
+
+    async pruneInboundAuth(now) {
+      const seeds = await db.deleteFrom('inbound_seeds').where('expires_at', '<=', now).executeTakeFirst();
+      const tokens = await db.deleteFrom('inbound_tokens').where('expires_at', '<=', now).executeTakeFirst();
+      return Number(seeds.numDeletedRows) + Number(tokens.numDeletedRows);
+    },
+  };
 }

@@ -140,6 +140,69 @@ export const MIGRATIONS: Migration[] = [
       ];
     },
   },
+  {
+    version: 2,
+    name: 'inbound services: received documents, approvals of our documents, seed authentication',
+    statements(dialect) {
+      const t = types(dialect);
+      return [
+        // An e-CF another issuer sent to one of ours. The unique key makes duplicate detection a single
+        // INSERT … ON CONFLICT DO NOTHING, also between processes.
+        `CREATE TABLE received_documents (
+          id ${t.id},
+          issuer_id BIGINT NOT NULL REFERENCES issuers(id),
+          emisor_rnc TEXT NOT NULL,
+          emisor_name TEXT,
+          encf TEXT NOT NULL,
+          tipo TEXT NOT NULL,
+          fecha_emision TEXT NOT NULL,
+          issued_on TEXT NOT NULL,
+          monto_total TEXT NOT NULL,
+          total_itbis TEXT,
+          xml TEXT NOT NULL,
+          arecf_xml TEXT NOT NULL,
+          estado INTEGER NOT NULL,
+          motivo INTEGER,
+          received_at BIGINT NOT NULL,
+          approval_estado INTEGER,
+          approval_motivo TEXT,
+          approval_xml TEXT,
+          approval_sent_at BIGINT,
+          approval_outcome TEXT,
+          updated_at BIGINT NOT NULL,
+          UNIQUE (issuer_id, emisor_rnc, encf)
+        )`,
+        `CREATE INDEX received_documents_list ON received_documents (issuer_id, id)`,
+        `CREATE INDEX received_documents_encf ON received_documents (issuer_id, encf, id)`,
+        `CREATE TABLE document_approvals (
+          id ${t.id},
+          document_id BIGINT NOT NULL REFERENCES documents(id),
+          estado INTEGER NOT NULL,
+          motivo TEXT,
+          rnc_comprador TEXT NOT NULL,
+          acecf_xml TEXT NOT NULL,
+          received_at BIGINT NOT NULL
+        )`,
+        `CREATE INDEX document_approvals_document ON document_approvals (document_id, id)`,
+        `CREATE TABLE inbound_seeds (
+          valor TEXT PRIMARY KEY,
+          scope TEXT NOT NULL,
+          created_at BIGINT NOT NULL,
+          expires_at BIGINT NOT NULL,
+          used_at BIGINT
+        )`,
+        `CREATE INDEX inbound_seeds_expiry ON inbound_seeds (expires_at)`,
+        `CREATE TABLE inbound_tokens (
+          hash TEXT PRIMARY KEY,
+          scope TEXT NOT NULL,
+          subject TEXT NOT NULL,
+          created_at BIGINT NOT NULL,
+          expires_at BIGINT NOT NULL
+        )`,
+        `CREATE INDEX inbound_tokens_expiry ON inbound_tokens (expires_at)`,
+      ];
+    },
+  },
 ];
 
 /** A fixed advisory-lock key for migrations ("ecfmigr" folded into a signed 32-bit integer). */

@@ -175,7 +175,7 @@ export interface VoidBatch {
   updatedAt: number;
 }
 
-export interface Storage {
+export interface Storage extends InboundStorage {
   /** Creates or upgrades the schema; safe to call from several processes at once. */
   migrate(): Promise<void>;
   close(): Promise<void>;
@@ -245,4 +245,150 @@ export interface Storage {
    */
   settleVoidBatch(id: number, accepted: boolean, messages: string[]): Promise<VoidBatch>;
   listVoidBatches(issuerId: number, limit: number): Promise<VoidBatch[]>;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Inbound services (emisor–receptor standard): e-CF other issuers sent us, commercial approvals of the
+// e-CF we issued, and the seed/token authentication other issuers use to call us.
+
+/** ARECF Estado we answered: 0 = e-CF recibido, 1 = no recibido. */
+export type ReceiptState = 0 | 1;
+/** CodigoMotivoNoRecibido: 1 especificación, 2 firma digital, 3 envío duplicado, 4 RNC Comprador no corresponde. */
+export type ReceiptReason = 1 | 2 | 3 | 4;
+/** Commercial approval Estado: 1 = aceptado, 2 = rechazado. */
+export type ApprovalState = 1 | 2;
+
+/**
+ * An e-CF another issuer sent to one of our issuers (`issuerId` = the receiving tenant). Amounts and dates
+ * are kept as written in the XML.
+ */
+export interface ReceivedDocument {
+  id: number;
+  issuerId: number;
+  emisorRnc: string;
+  /** RazonSocialEmisor, when present. */
+  emisorName: string | null;
+  encf: string;
+  tipo: EcfType;
+  /** FechaEmision, `dd-MM-yyyy`. */
+  fechaEmision: string;
+  /** MontoTotal / TotalITBIS as written (decimal strings). */
+  montoTotal: string;
+  totalItbis: string | null;
+  /** The signed e-CF exactly as received. */
+  xml: string;
+  /** The signed ARECF we answered. */
+  arecfXml: string;
+  estado: ReceiptState;
+  motivo: ReceiptReason | null;
+  receivedAt: number;
+  /** Our commercial approval of it (set later by the client): Estado, reason (when 2), signed ACECF, when sent, and the delivery outcome. */
+  approvalEstado: ApprovalState | null;
+  approvalMotivo: string | null;
+  approvalXml: string | null;
+  approvalSentAt: number | null;
+  approvalOutcome: Record<string, unknown> | null;
+  updatedAt: number;
+}
+
+export interface NewReceivedDocument {
+  emisorRnc: string;
+  emisorName: string | null;
+  encf: string;
+  tipo: EcfType;
+  fechaEmision: string;
+  montoTotal: string;
+  totalItbis: string | null;
+  xml: string;
+  arecfXml: string;
+  estado: ReceiptState;
+  motivo: ReceiptReason | null;
+  receivedAt: number;
+}
+
+export interface ReceivedDocumentFilter {
+  emisorRnc?: string;
+  tipo?: EcfType;
+  encf?: string;
+  /** Inclusive `yyyy-MM-dd` bounds on FechaEmision. */
+  from?: string;
+  to?: string;
+  /** Return documents with id < cursor (newest first). */
+  cursor?: number;
+  limit: number;
+}
+
+/** Approval fields of a received document; `undefined` = unchanged, `null` clears. */
+export type ReceivedApprovalPatch = Partial<Pick<ReceivedDocument,
+  'approvalEstado' | 'approvalMotivo' | 'approvalXml' | 'approvalSentAt' | 'approvalOutcome'>>;
+
+/** A commercial approval (ACECF) another issuer, as buyer, sent about a document we issued. */
+export interface DocumentApproval {
+  id: number;
+  documentId: number;
+  estado: ApprovalState;
+  /** DetalleMotivoRechazo (Estado 2). */
+  motivo: string | null;
+  rncComprador: string;
+  /** The signed ACECF exactly as received. */
+  acecfXml: string;
+  receivedAt: number;
+}
+
+export interface NewDocumentApproval {
+  estado: ApprovalState;
+  motivo: string | null;
+  rncComprador: string;
+  acecfXml: string;
+  receivedAt: number;
+}
+
+/**
+ * Outcome of consuming an inbound seed: `ok` (it was ours, unused and fresh; now used), `unknown` (never
+ * issued, or issued for another scope), `used`, `expired`.
+ */
+export type SeedConsumption = 'ok' | 'unknown' | 'used' | 'expired';
+
+/**
+ * A bearer token we issued to another party after it signed one of our seeds. `scope` is '' for the
+ * server root or the tenant RNC of the `/t/{rnc}` prefix the seed was validated under.
+ */
+export interface InboundToken {
+  /** SHA-256 hex of the token. */
+  hash: string;
+  scope: string;
+  /** Subject of the certificate that signed the seed. */
+  subject: string;
+  createdAt: number;
+  expiresAt: number;
+}
+
+export interface InboundStorage {
+  /**
+   * Records an accepted e-CF for the receiving issuer in one statement; returns null, recording nothing,
+   * when (issuer, emisorRnc, encf) is already recorded (a duplicate, also under concurrent deliveries).
+   */
+  addReceivedDocument(issuerId: number, doc: NewReceivedDocument): Promise<ReceivedDocument | null>;
+  /** The received document with that e-NCF (from that emisor; without it, the most recently received one). */
+  getReceivedDocument(issuerId: number, encf: string, emisorRnc?: string): Promise<ReceivedDocument | null>;
+  listReceivedDocuments(issuerId: number, filter: ReceivedDocumentFilter): Promise<ReceivedDocument[]>;
+  /**
+   * Sets approval fields. With `onlyIfUnapproved`, applies only while `approvalEstado` is still null (one
+   * approval per document even under concurrent requests). Returns null when nothing was updated.
+   */
+  updateReceivedApproval(id: number, patch: ReceivedApprovalPatch, options?: { onlyIfUnapproved?: boolean }): Promise<ReceivedDocument | null>;
+
+  addDocumentApproval(documentId: number, approval: NewDocumentApproval): Promise<DocumentApproval>;
+  /** Approvals received for one of our documents, oldest first. */
+  getDocumentApprovals(documentId: number): Promise<DocumentApproval[]>;
+
+  /** Records a seed we handed out (`valor` is unique). */
+  addInboundSeed(seed: { valor: string; scope: string; createdAt: number; expiresAt: number }): Promise<void>;
+  /** Marks the seed used, atomically (of concurrent calls, across processes, exactly one gets `ok`). */
+  consumeInboundSeed(valor: string, scope: string, now: number): Promise<SeedConsumption>;
+  addInboundToken(token: InboundToken): Promise<void>;
+  /** The token with that hash, when it has not expired at `now`. */
+  findInboundToken(hash: string, now: number): Promise<InboundToken | null>;
+  /** Deletes seeds and tokens expired before `now`; returns how many rows went. */
+  pruneInboundAuth(now: number): Promise<number>;
 }

@@ -5,7 +5,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { EcfType } from '../../../src/spec/model.js';
 import { StorageConflictError } from '../../../src/server/storage/kysely.js';
-import type { DocumentRecord, Issuer, NewDocument, Storage } from '../../../src/server/storage/types.js';
+import type { DocumentRecord, Issuer, NewDocument, NewReceivedDocument, Storage } from '../../../src/server/storage/types.js';
 
 export interface StorageFixture {
   storage: Storage;
@@ -22,6 +22,24 @@ export function newDoc(overrides: Partial<NewDocument> = {}): NewDocument {
     issuedAt: '01-04-2026',
     totalAmount: '118.00',
     totalItbis: '18.00',
+    ...overrides,
+  };
+}
+
+export function newReceived(overrides: Partial<NewReceivedDocument> = {}): NewReceivedDocument {
+  return {
+    emisorRnc: '132000001',
+    emisorName: 'Proveedor Ejemplo SRL',
+    encf: 'E310000000001',
+    tipo: '31',
+    fechaEmision: '01-04-2026',
+    montoTotal: '1180.00',
+    totalItbis: '180.00',
+    xml: '<ECF><Encabezado/></ECF>',
+    arecfXml: '<ARECF><DetalleAcusedeRecibo/></ARECF>',
+    estado: 0,
+    motivo: null,
+    receivedAt: 1_775_000_000_000,
     ...overrides,
   };
 }
@@ -528,6 +546,159 @@ export function runStorageContract(name: string, make: () => Promise<StorageFixt
         expect(pages.flat()).toEqual(newestFirst);
         expect(await s.listDocuments(a.id, { limit: 0 })).toEqual([]);
         expect((await s.listDocuments(b.id, { limit: 100 })).map((d) => d.issuerId)).toEqual([b.id]);
+      });
+    });
+
+    describe('received documents (inbound)', () => {
+      it('records an e-CF once per (issuer, emisor, e-NCF) and reads it back as written', async () => {
+        const a = await issuer();
+        const b = await issuer();
+        const rec = await s.addReceivedDocument(a.id, newReceived({ xml: '<ECF>uno</ECF>', montoTotal: '0.50', totalItbis: null, emisorName: null }));
+        expect(rec).toMatchObject({
+          issuerId: a.id, emisorRnc: '132000001', emisorName: null, encf: 'E310000000001', tipo: '31', fechaEmision: '01-04-2026',
+          montoTotal: '0.50', totalItbis: null, xml: '<ECF>uno</ECF>', arecfXml: '<ARECF><DetalleAcusedeRecibo/></ARECF>', estado: 0, motivo: null,
+          receivedAt: 1_775_000_000_000, approvalEstado: null, approvalMotivo: null, approvalXml: null, approvalSentAt: null, approvalOutcome: null,
+        });
+        // The same e-NCF from the same emisor to the same issuer is a duplicate: nothing recorded.
+        expect(await s.addReceivedDocument(a.id, newReceived({ xml: '<ECF>otra vez</ECF>' }))).toBeNull();
+        expect((await s.getReceivedDocument(a.id, 'E310000000001', '132000001'))!.xml).toBe('<ECF>uno</ECF>');
+        // Another emisor may use the same e-NCF; another issuer may receive the same document.
+        const other = await s.addReceivedDocument(a.id, newReceived({ emisorRnc: '101672919', xml: '<ECF>dos</ECF>' }));
+        expect(other).not.toBeNull();
+        expect(await s.addReceivedDocument(b.id, newReceived())).not.toBeNull();
+        expect((await s.getReceivedDocument(a.id, 'E310000000001', '101672919'))!.id).toBe(other!.id);
+        // Without the emisor: the most recently received one.
+        expect((await s.getReceivedDocument(a.id, 'E310000000001'))!.id).toBe(other!.id);
+        expect(await s.getReceivedDocument(a.id, 'E310000000002')).toBeNull();
+        expect(await s.getReceivedDocument(a.id, 'E310000000001', '999999999')).toBeNull();
+        expect((await s.listReceivedDocuments(a.id, { limit: 10 })).map((d) => d.id)).toEqual([other!.id, rec!.id]);
+      });
+
+      it('lets exactly one of concurrent deliveries of the same document in', async () => {
+        const a = await issuer();
+        const results = await Promise.all(Array.from({ length: 12 }, (_, k) => s.addReceivedDocument(a.id, newReceived({ encf: 'E330000000009', tipo: '33', xml: `<ECF>${k}</ECF>` }))));
+        expect(results.filter((r) => r !== null)).toHaveLength(1);
+        expect(await s.listReceivedDocuments(a.id, { limit: 50 })).toHaveLength(1);
+      });
+
+      it('lists newest first with emisor, type, e-NCF and issue-date filters and cursor pagination', async () => {
+        const a = await issuer();
+        const b = await issuer();
+        const dates = ['30-03-2026', '31-03-2026', '01-04-2026', '02-04-2026'];
+        const all = [];
+        for (let k = 0; k < 10; k++) {
+          all.push((await s.addReceivedDocument(a.id, newReceived({
+            emisorRnc: k % 2 ? '132000001' : '101672919',
+            tipo: k % 3 === 0 ? '33' : '31',
+            encf: `E${k % 3 === 0 ? '33' : '31'}${String(k + 1).padStart(10, '0')}`,
+            fechaEmision: dates[k % 4],
+          })))!);
+        }
+        await s.addReceivedDocument(b.id, newReceived());
+        const ids = (ds: { id: number }[]) => ds.map((d) => d.id);
+        const newest = ids(all).reverse();
+        expect(ids(await s.listReceivedDocuments(a.id, { limit: 100 }))).toEqual(newest);
+        expect(ids(await s.listReceivedDocuments(a.id, { limit: 100, emisorRnc: '132000001' }))).toEqual(ids(all.filter((d) => d.emisorRnc === '132000001')).reverse());
+        expect(ids(await s.listReceivedDocuments(a.id, { limit: 100, tipo: '33' }))).toEqual(ids(all.filter((d) => d.tipo === '33')).reverse());
+        expect(ids(await s.listReceivedDocuments(a.id, { limit: 100, encf: all[4]!.encf }))).toEqual([all[4]!.id]);
+        expect(ids(await s.listReceivedDocuments(a.id, { limit: 100, from: '2026-03-31', to: '2026-04-01' })))
+          .toEqual(ids(all.filter((d) => d.fechaEmision === '31-03-2026' || d.fechaEmision === '01-04-2026')).reverse());
+        expect(ids(await s.listReceivedDocuments(a.id, { limit: 100, from: '2026-04-02', tipo: '31' })))
+          .toEqual(ids(all.filter((d) => d.fechaEmision === '02-04-2026' && d.tipo === '31')).reverse());
+        const pages: number[][] = [];
+        let cursor: number | undefined;
+        for (;;) {
+          const page = await s.listReceivedDocuments(a.id, { limit: 4, cursor });
+          if (page.length === 0) break;
+          pages.push(ids(page));
+          cursor = page[page.length - 1]!.id;
+        }
+        expect(pages.map((p) => p.length)).toEqual([4, 4, 2]);
+        expect(pages.flat()).toEqual(newest);
+        expect(await s.listReceivedDocuments(a.id, { limit: 0 })).toEqual([]);
+        expect((await s.listReceivedDocuments(b.id, { limit: 100 })).map((d) => d.issuerId)).toEqual([b.id]);
+      });
+
+      it('sets the commercial approval later, once when guarded', async () => {
+        const a = await issuer();
+        const rec = (await s.addReceivedDocument(a.id, newReceived()))!;
+        const guarded = await Promise.all(Array.from({ length: 8 }, (_, k) =>
+          s.updateReceivedApproval(rec.id, { approvalEstado: k % 2 ? 2 : 1, approvalMotivo: k % 2 ? `motivo ${k}` : null }, { onlyIfUnapproved: true })));
+        const winners = guarded.filter((r) => r !== null);
+        expect(winners).toHaveLength(1);
+        const stored = (await s.getReceivedDocument(a.id, rec.encf, rec.emisorRnc))!;
+        expect(stored.approvalEstado).toBe(winners[0]!.approvalEstado);
+        expect(await s.updateReceivedApproval(rec.id, { approvalEstado: 1 }, { onlyIfUnapproved: true })).toBeNull();
+        const sent = await s.updateReceivedApproval(rec.id, {
+          approvalEstado: 2, approvalMotivo: 'Mercancía dañada', approvalXml: '<ACECF/>', approvalSentAt: 1_775_000_100_000,
+          approvalOutcome: { receptor: { status: 200 }, autoridad: { estado: 'Aprobación comercial rechazada' } },
+        });
+        expect(sent).toMatchObject({
+          approvalEstado: 2, approvalMotivo: 'Mercancía dañada', approvalXml: '<ACECF/>', approvalSentAt: 1_775_000_100_000,
+          approvalOutcome: { receptor: { status: 200 }, autoridad: { estado: 'Aprobación comercial rechazada' } },
+          xml: rec.xml, estado: 0,
+        });
+        // undefined keeps, null clears.
+        const cleared = await s.updateReceivedApproval(rec.id, { approvalOutcome: null });
+        expect(cleared).toMatchObject({ approvalEstado: 2, approvalXml: '<ACECF/>', approvalOutcome: null });
+        expect(await s.updateReceivedApproval(999_999, { approvalEstado: 1 })).toBeNull();
+      });
+    });
+
+    describe('approvals of our documents (inbound)', () => {
+      it('keeps every approval per document, oldest first', async () => {
+        const a = await issuer();
+        await s.addSequence(a.id, { tipo: '31', from: 1, to: 10, expiresOn: null });
+        const d1 = (await reserve(a.id))!;
+        const d2 = (await reserve(a.id))!;
+        const x = await s.addDocumentApproval(d1.id, { estado: 2, motivo: 'Precio incorrecto', rncComprador: '131880738', acecfXml: '<ACECF>1</ACECF>', receivedAt: 10 });
+        const y = await s.addDocumentApproval(d1.id, { estado: 1, motivo: null, rncComprador: '131880738', acecfXml: '<ACECF>2</ACECF>', receivedAt: 20 });
+        expect(x).toMatchObject({ documentId: d1.id, estado: 2, motivo: 'Precio incorrecto', rncComprador: '131880738', acecfXml: '<ACECF>1</ACECF>', receivedAt: 10 });
+        expect(await s.getDocumentApprovals(d1.id)).toEqual([x, y]);
+        expect(await s.getDocumentApprovals(d2.id)).toEqual([]);
+      });
+    });
+
+    describe('inbound authentication', () => {
+      it('consumes a seed once, and tells unknown, used and expired apart', async () => {
+        const t0 = 2_000_000_000_000;
+        await s.addInboundSeed({ valor: 'semilla-a', scope: '', createdAt: t0, expiresAt: t0 + 300_000 });
+        await s.addInboundSeed({ valor: 'semilla-b', scope: '131880738', createdAt: t0, expiresAt: t0 + 300_000 });
+        await s.addInboundSeed({ valor: 'semilla-c', scope: '', createdAt: t0, expiresAt: t0 + 1_000 });
+        await expect(s.addInboundSeed({ valor: 'semilla-a', scope: '', createdAt: t0, expiresAt: t0 + 5 })).rejects.toThrow();
+        expect(await s.consumeInboundSeed('no-existe', '', t0)).toBe('unknown');
+        // A seed handed out under one tenant prefix is not one of another scope's.
+        expect(await s.consumeInboundSeed('semilla-b', '', t0 + 1)).toBe('unknown');
+        expect(await s.consumeInboundSeed('semilla-a', '', t0 + 1)).toBe('ok');
+        expect(await s.consumeInboundSeed('semilla-a', '', t0 + 2)).toBe('used');
+        expect(await s.consumeInboundSeed('semilla-b', '131880738', t0 + 2)).toBe('ok');
+        expect(await s.consumeInboundSeed('semilla-c', '', t0 + 1_000)).toBe('expired');
+      });
+
+      it('hands a seed to exactly one of concurrent consumers', async () => {
+        const t0 = 2_100_000_000_000;
+        await s.addInboundSeed({ valor: 'semilla-carrera', scope: '', createdAt: t0, expiresAt: t0 + 300_000 });
+        const outcomes = await Promise.all(Array.from({ length: 10 }, () => s.consumeInboundSeed('semilla-carrera', '', t0 + 10)));
+        expect(outcomes.filter((o) => o === 'ok')).toHaveLength(1);
+        expect(outcomes.filter((o) => o === 'used')).toHaveLength(9);
+      });
+
+      it('finds live tokens only, and prunes what expired', async () => {
+        const t0 = 2_200_000_000_000;
+        const live = { hash: 'f'.repeat(64), scope: '', subject: 'CN=Emisor Remoto, serialNumber=132000001', createdAt: t0, expiresAt: t0 + 3_600_000 };
+        await s.addInboundToken(live);
+        await s.addInboundToken({ hash: '0'.repeat(64), scope: '131880738', subject: 'CN=x', createdAt: t0, expiresAt: t0 + 1_000 });
+        await s.addInboundSeed({ valor: 'semilla-vieja', scope: '', createdAt: t0, expiresAt: t0 + 1_000 });
+        await s.addInboundSeed({ valor: 'semilla-viva', scope: '', createdAt: t0, expiresAt: t0 + 3_600_000 });
+        expect(await s.findInboundToken(live.hash, t0 + 10)).toEqual(live);
+        expect((await s.findInboundToken('0'.repeat(64), t0 + 999))?.scope).toBe('131880738');
+        expect(await s.findInboundToken('0'.repeat(64), t0 + 1_000)).toBeNull();
+        expect(await s.findInboundToken('1'.repeat(64), t0)).toBeNull();
+        expect(await s.pruneInboundAuth(t0 + 1_000)).toBeGreaterThanOrEqual(2);
+        expect(await s.consumeInboundSeed('semilla-vieja', '', t0)).toBe('unknown');
+        expect(await s.consumeInboundSeed('semilla-viva', '', t0 + 2_000)).toBe('ok');
+        expect(await s.findInboundToken(live.hash, t0 + 2_000)).toEqual(live);
+        expect(await s.findInboundToken('0'.repeat(64), t0)).toBeNull();
       });
     });
   });

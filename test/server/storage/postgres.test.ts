@@ -120,9 +120,10 @@ describe('postgres adapter specifics', () => {
       const tables = await admin((c) => c.query<{ table_name: string }>(
         'SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name', [schema]));
       expect(tables.rows.map((r) => r.table_name)).toEqual(
-        ['documents', 'issuers', 'schema_migrations', 'sequences', 'submissions', 'tokens', 'void_batches', 'void_ranges']);
-      const versions = await admin((c) => c.query(`SELECT version FROM "${schema}".schema_migrations`));
-      expect(versions.rows).toEqual([{ version: 1 }]);
+        ['document_approvals', 'documents', 'inbound_seeds', 'inbound_tokens', 'issuers', 'received_documents', 'schema_migrations', 'sequences',
+          'submissions', 'tokens', 'void_batches', 'void_ranges']);
+      const versions = await admin((c) => c.query(`SELECT version FROM "${schema}".schema_migrations ORDER BY version`));
+      expect(versions.rows).toEqual([{ version: 1 }, { version: 2 }]);
     } finally {
       await s.close();
       await dropSchema(schema);

@@ -1,0 +1,109 @@
+/**
+ * Seed authentication of the parties that call our receptor (DT pp. 52–55, §2.7/§2.12): a seed with a
+ * random value, recorded; the caller signs it and returns it to `validacioncertificado`; we check the XSD,
+ * verify the XMLDSig signature for real (xml-crypto over the embedded certificate, not a digest compare,
+ * §3 item 12), that the certificate is within its validity, and that the seed is one we issued, unused and
+ * fresh (consumed atomically in storage, so several server processes agree); then a short-lived bearer token,
+ * of which only the SHA-256 is stored.
+ */
+import { randomBytes, X509Certificate } from 'node:crypto';
+import { buildSemillaXml } from '../../index.js';
+import { verifyXml } from '../../sign/index.js';
+import { hashToken } from '../tokens.js';
+import type { InboundContext, Route } from './context.js';
+import { readXmlUpload } from './multipart.js';
+import { failure, formatOf, isoSeconds, reply, seedDate } from './respond.js';
+import { parseUntrustedXml, rootName, textAt, XmlInputError } from './xml.js';
+
+/** Expired seeds and tokens are deleted at most this often (on seed requests). */
+const PRUNE_EVERY_MS = 60_000;
+
+export interface SeedService {
+  issueSeed(route: Route): Promise<Response>;
+  validateCertificate(req: Request, route: Route, body: Uint8Array): Promise<Response>;
+  /** True when the request carries a live bearer token valid for the route. */
+  authorized(req: Request, route: Route): Promise<boolean>;
+}
+
+export function createSeedService(ctx: InboundContext): SeedService {
+  let lastPrune = Number.NEGATIVE_INFINITY;
+
+  async function pruneMaybe(now: number): Promise<void> {
+    if (now - lastPrune < PRUNE_EVERY_MS) return;
+    lastPrune = now;
+    try {
+      await ctx.storage.pruneInboundAuth(now);
+    } catch (err) {
+      ctx.log.warn({ err }, 'inbound: pruning expired seeds and tokens failed');
+    }
+  }
+
+  return {
+    async issueSeed(route) {
+      const now = ctx.clock();
+      await pruneMaybe(now.getTime());
+      const valor = randomBytes(48).toString('base64');
+      await ctx.storage.addInboundSeed({ valor, scope: route.scope, createdAt: now.getTime(), expiresAt: now.getTime() + ctx.seedTtlMs });
+      // Compact (not pretty-printed like DGII's): whitespace in a seed is the classic signing pitfall (§3 item 1).
+      return new Response(buildSemillaXml({ valor, fecha: seedDate(now) }), { status: 200, headers: { 'content-type': 'text/xml; charset=utf-8' } });
+    },
+
+    async validateCertificate(req, route, body) {
+      const format = formatOf(req);
+      const upload = readXmlUpload(req.headers.get('content-type'), body);
+      if (!upload) return failure(400, ['Multipart cannot be empty: envíe la semilla firmada en la parte "xml" del formulario (multipart/form-data).'], format);
+      let valor: string | null;
+      try {
+        const doc = parseUntrustedXml(upload.xml);
+        if (rootName(doc) !== 'SemillaModel') return failure(400, [`Se esperaba una semilla (SemillaModel); el elemento raíz es ${rootName(doc)}.`], format);
+        valor = textAt(doc, ['valor']);
+      } catch (e) {
+        if (e instanceof XmlInputError) return failure(400, [e.message], format);
+        throw e;
+      }
+      const schema = ctx.schemas.validate(upload.xml, 'Semilla');
+      if (!schema.valid) {
+        return failure(400, [`La semilla no es válida según el esquema: ${schema.violations.slice(0, 3).map((v) => v.message.trim()).join('; ')}`], format);
+      }
+      const signature = verifyXml(upload.xml);
+      if (!signature.valid) {
+        ctx.log.warn({ scope: route.scope, code: signature.code, reason: signature.reason }, 'inbound: seed signature invalid');
+        return failure(401, ['Firma del certificado inválida: la firma digital de la semilla no se verifica.'], format);
+      }
+      const now = ctx.clock();
+      let subject: string;
+      try {
+        const cert = new X509Certificate(Buffer.from(signature.certificate!, 'base64'));
+        if (now.getTime() > Date.parse(cert.validTo)) return failure(401, [`El certificado que firmó la semilla venció el ${new Date(cert.validTo).toISOString()}.`], format);
+        if (now.getTime() < Date.parse(cert.validFrom)) return failure(401, ['El certificado que firmó la semilla aún no es válido.'], format);
+        subject = cert.subject.split('\n').join(', ');
+      } catch {
+        return failure(401, ['El certificado que firmó la semilla no se puede leer.'], format);
+      }
+      const outcome = valor === null ? 'unknown' : await ctx.storage.consumeInboundSeed(valor, route.scope, now.getTime());
+      if (outcome !== 'ok') {
+        ctx.log.warn({ scope: route.scope, outcome, subject }, 'inbound: seed refused');
+        const why = {
+          unknown: 'La semilla no fue emitida por este servicio.',
+          used: 'La semilla ya fue utilizada; solicite una nueva.',
+          expired: 'La semilla ha expirado; solicite una nueva.',
+        }[outcome];
+        return failure(401, [why], format);
+      }
+      const token = randomBytes(32).toString('base64url');
+      const expires = new Date(now.getTime() + ctx.tokenTtlMs);
+      await ctx.storage.addInboundToken({ hash: hashToken(token), scope: route.scope, subject, createdAt: now.getTime(), expiresAt: expires.getTime() });
+      ctx.log.info({ scope: route.scope, subject }, 'inbound: token issued');
+      return reply(200, { token, expira: isoSeconds(expires), expedido: isoSeconds(now) }, 'RespuestaAutenticacion', format);
+    },
+
+    async authorized(req, route) {
+      const m = /^\s*bearer\s+(\S+)\s*$/i.exec(req.headers.get('authorization') ?? '');
+      if (!m) return false;
+      const token = await ctx.storage.findInboundToken(hashToken(m[1]!), ctx.clock().getTime());
+      // A token from the server root opens every tenant; one obtained under a tenant's prefix only that tenant.
+      return !!token && (token.scope === '' || token.scope === route.scope);
+    },
+  };
+}
+

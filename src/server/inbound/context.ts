@@ -1,0 +1,32 @@
+/** What every inbound service gets: the dependencies with their defaults resolved. */
+import type { Clock, SchemaValidator } from '../../index.js';
+import type { SignerProvider } from '../signers.js';
+import type { Issuer, Storage } from '../storage/types.js';
+
+/** The subset of a pino logger the inbound services use (a pino `Logger` fits). */
+export interface InboundLogger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+export interface InboundContext {
+  storage: Storage;
+  signers: SignerProvider;
+  schemas: SchemaValidator;
+  clock: Clock;
+  tokenTtlMs: number;
+  seedTtlMs: number;
+  requireAuth: boolean;
+  maxBodyBytes: number;
+  log: InboundLogger;
+}
+
+/**
+ * Where a request arrived: the server root (`/fe/…`, `scope` '') or a tenant's prefix (`/t/{rnc}/fe/…`,
+ * the URL base that issuer publishes in DGII's directory; `tenant` is that issuer).
+ */
+export interface Route {
+  scope: string;
+  tenant: Issuer | null;
+}

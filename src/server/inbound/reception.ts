@@ -1,0 +1,165 @@
+/**
+ * `POST /fe/recepcion/api/ecf`: another issuer delivers an e-CF to one of our issuers (DT p. 56). The
+ * answer is always the signed ARECF of the receiving issuer: Estado 0 when recorded, otherwise Estado 1
+ * with the reason (ARF p. 5). Only when no issuer of ours can be identified to sign as (no tenant prefix
+ * and a buyer RNC that is not ours) does it answer a plain 400.
+ *
+ * Checks, in order: well-formed (no DOCTYPE) with root ECF, a type that travels emisor → receptor and an
+ * e-NCF of that type, the official XSD of the type (motivo 1); the XMLDSig signature (motivo 2); the
+ * buyer is the receiving issuer (motivo 4); not already received (motivo 3, decided by the storage's
+ * unique key, so two concurrent deliveries cannot both be recorded). Only accepted documents are recorded;
+ * refusals are logged.
+ */
+import { buildArecfXml, ECF_TYPES, formatDateTimeDO, isEcfType, type ArecfInput, type EcfType, type SchemaId } from '../../index.js';
+import { signXml, verifyXml } from '../../sign/index.js';
+import type { Issuer, ReceiptReason } from '../storage/types.js';
+import type { InboundContext, Route } from './context.js';
+import { readXmlUpload } from './multipart.js';
+import { failure, formatOf, xmlDocument } from './respond.js';
+import { parseUntrustedXml, rootName, scrapeText, textAt, XmlInputError } from './xml.js';
+import type { Document } from '@xmldom/xmldom';
+
+/**
+ * e-CF types that never travel emisor → receptor (DT p. 42/45): 32 consumer invoice, 41 purchase receipt,
+ * 43 minor expenses, 45 government, 46 export, 47 payments abroad.
+ */
+export const NOT_RECEIVED_TYPES: readonly EcfType[] = ['32', '41', '43', '45', '46', '47'];
+
+/** e-CF types a receptor accepts. */
+export const RECEIVED_TYPES: readonly EcfType[] = ECF_TYPES.filter((t) => !NOT_RECEIVED_TYPES.includes(t));
+
+/** Where each value sits below `ECF`. */
+const PATHS = {
+  rncEmisor: ['Encabezado', 'Emisor', 'RNCEmisor'],
+  razonSocialEmisor: ['Encabezado', 'Emisor', 'RazonSocialEmisor'],
+  fechaEmision: ['Encabezado', 'Emisor', 'FechaEmision'],
+  tipo: ['Encabezado', 'IdDoc', 'TipoeCF'],
+  encf: ['Encabezado', 'IdDoc', 'eNCF'],
+  rncComprador: ['Encabezado', 'Comprador', 'RNCComprador'],
+  montoTotal: ['Encabezado', 'Totales', 'MontoTotal'],
+  totalItbis: ['Encabezado', 'Totales', 'TotalITBIS'],
+} as const;
+type FieldName = keyof typeof PATHS;
+
+const REASONS: Record<ReceiptReason, string> = {
+  1: 'error de especificación',
+  2: 'error de firma digital',
+  3: 'envío duplicado',
+  4: 'RNC Comprador no corresponde',
+};
+
+export async function receiveEcf(ctx: InboundContext, req: Request, route: Route, body: Uint8Array): Promise<Response> {
+  const format = formatOf(req);
+  const upload = readXmlUpload(req.headers.get('content-type'), body);
+  if (!upload) return failure(400, ['Multipart cannot be empty: envíe el e-CF en la parte "xml" del formulario (multipart/form-data).'], format);
+  const xml = upload.xml;
+
+  let doc: Document | null = null;
+  let specProblem: string | null = null;
+  try {
+    doc = parseUntrustedXml(xml);
+    if (rootName(doc) !== 'ECF') specProblem = `Se esperaba un e-CF (ECF); el elemento raíz es ${rootName(doc)}.`;
+  } catch (e) {
+    if (!(e instanceof XmlInputError)) throw e;
+    specProblem = e.message;
+  }
+  // From a document that did not parse, values are scraped, only to address the acknowledgment.
+  const field = (name: FieldName): string | null => (doc && !specProblem ? textAt(doc, PATHS[name]) : scrapeText(xml, PATHS[name].at(-1)!));
+  const rncEmisor = field('rncEmisor');
+  const encf = field('encf');
+  const rncComprador = field('rncComprador');
+  const tipo = field('tipo');
+
+  const buyer = rncComprador ? await ctx.storage.getIssuerByRnc(rncComprador) : null;
+  const receiver: Issuer | null = route.tenant ?? buyer;
+  if (!receiver) {
+    ctx.log.warn({ rncEmisor, encf, rncComprador }, 'inbound e-CF refused: buyer is not one of our issuers');
+    return failure(400, [`El RNCComprador ${rncComprador ?? '(ausente)'} no corresponde a ningún receptor de este servicio; no se emite acuse de recibo.`], format);
+  }
+
+  let motivo: ReceiptReason | null = null;
+  let detail = '';
+  if (specProblem) {
+    motivo = 1;
+    detail = specProblem;
+  } else if (!isEcfType(tipo) || !RECEIVED_TYPES.includes(tipo)) {
+    motivo = 1;
+    detail = `El tipo de e-CF ${tipo ?? '(ausente)'} no se envía de emisor a receptor (solo ${RECEIVED_TYPES.join(', ')}).`;
+  } else if (!encf || !new RegExp(`^[A-Z]${tipo}\\d{10}$`).test(encf)) {
+    motivo = 1;
+    detail = `El eNCF ${encf ?? '(ausente)'} no corresponde al tipo ${tipo}.`;
+  } else {
+    const schema = ctx.schemas.validate(xml, `ECF-${tipo}` as SchemaId);
+    if (!schema.valid) {
+      motivo = 1;
+      detail = `No es válido según el esquema ECF-${tipo}: ${schema.violations.slice(0, 3).map((v) => `${v.xpath ?? ''} ${v.message.trim()}`.trim()).join('; ')}`;
+    } else {
+      const signature = verifyXml(xml);
+      if (!signature.valid) {
+        motivo = 2;
+        detail = signature.reason ?? 'firma inválida';
+      } else if (rncComprador !== receiver.rnc) {
+        motivo = 4;
+        detail = `El RNCComprador ${rncComprador ?? '(ausente)'} no es el receptor ${receiver.rnc}.`;
+      } else if (await ctx.storage.getReceivedDocument(receiver.id, encf, rncEmisor ?? '')) {
+        motivo = 3;
+        detail = 'El e-CF ya había sido recibido.';
+      }
+    }
+  }
+
+  const now = ctx.clock();
+  const acuse = (estado: '0' | '1', reason: ReceiptReason | null): ArecfInput => ({
+    rnc_emisor: rncEmisor ?? '',
+    rnc_comprador: receiver.rnc,
+    encf: encf ?? '',
+    estado,
+    ...(reason === null ? {} : { codigo_motivo_no_recibido: String(reason) as ArecfInput['codigo_motivo_no_recibido'] }),
+    fecha_hora_acuse_recibo: formatDateTimeDO(now),
+  });
+  let unsigned: string;
+  try {
+    unsigned = buildArecfXml(acuse(motivo === null ? '0' : '1', motivo));
+  } catch {
+    // RNCEmisor or eNCF missing or unusable: an ARECF cannot name the document.
+    ctx.log.warn({ receiver: receiver.rnc, rncEmisor, encf, motivo, detail }, 'inbound e-CF refused: no usable RNCEmisor/eNCF');
+    return failure(400, [`El e-CF no contiene un RNCEmisor y un eNCF válidos; no se puede emitir el acuse de recibo.${detail ? ` ${detail}` : ''}`], format);
+  }
+
+  let sign: (arecf: string) => Promise<string>;
+  try {
+    const signer = await ctx.signers.signerFor(receiver);
+    sign = (arecf) => signXml(arecf, signer);
+  } catch (err) {
+    ctx.log.error({ err, receiver: receiver.rnc }, 'inbound e-CF: no signer for the receiving issuer');
+    return failure(503, [`El receptor ${receiver.rnc} no puede firmar el acuse de recibo en este momento: ${err instanceof Error ? err.message : String(err)}`], format);
+  }
+
+  if (motivo === null) {
+    const arecfXml = await sign(unsigned);
+    const recorded = await ctx.storage.addReceivedDocument(receiver.id, {
+      emisorRnc: rncEmisor!,
+      emisorName: field('razonSocialEmisor'),
+      encf: encf!,
+      tipo: tipo as EcfType,
+      fechaEmision: field('fechaEmision') ?? '',
+      montoTotal: field('montoTotal') ?? '',
+      totalItbis: field('totalItbis'),
+      xml,
+      arecfXml,
+      estado: 0,
+      motivo: null,
+      receivedAt: now.getTime(),
+    });
+    if (recorded) {
+      ctx.log.info({ receiver: receiver.rnc, rncEmisor, encf, tipo, id: recorded.id }, 'inbound e-CF received');
+      return xmlDocument(arecfXml);
+    }
+    // Another delivery of the same document was recorded between the check and the insert.
+    motivo = 3;
+    detail = 'El e-CF ya había sido recibido.';
+    unsigned = buildArecfXml(acuse('1', 3));
+  }
+  ctx.log.warn({ receiver: receiver.rnc, rncEmisor, encf, tipo, motivo, reason: REASONS[motivo], detail }, 'inbound e-CF not received');
+  return xmlDocument(await sign(unsigned));
+}

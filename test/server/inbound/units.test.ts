@@ -1,0 +1,123 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { matchInboundPath, NOT_RECEIVED_TYPES, readXmlUpload, RECEIVED_TYPES } from '../../../src/server/inbound/index.js';
+import { parseUntrustedXml, sameAmount, scrapeText, textAt, XmlInputError } from '../../../src/server/inbound/xml.js';
+import { MIGRATIONS } from '../../../src/server/storage/migrations.js';
+import { createSqliteStorage } from '../../../src/server/storage/sqlite.js';
+import { newReceived } from '../storage/contract.js';
+
+const bytes = (s: string) => new TextEncoder().encode(s);
+
+describe('readXmlUpload', () => {
+  it('takes the part named xml among others, quoted or not', () => {
+    const body = '--b\r\nContent-Disposition: form-data; name="a"\r\n\r\nuno\r\n--b\r\nContent-Disposition: form-data; name=XML; filename=x.xml\r\n\r\n<a>ñ</a>\r\n--b--\r\n';
+    expect(readXmlUpload('multipart/form-data; boundary=b', bytes(body))).toEqual({ fileName: 'x.xml', xml: '<a>ñ</a>' });
+  });
+
+  it('falls back to the only file part, then to the only part', () => {
+    const file = '--b\r\nContent-Disposition: form-data; name="a"\r\n\r\nuno\r\n--b\r\nContent-Disposition: form-data; name="archivo"; filename="f.xml"\r\n\r\n<f/>\r\n--b--';
+    expect(readXmlUpload('multipart/form-data; boundary=b', bytes(file))?.xml).toBe('<f/>');
+    const only = '--b\nContent-Disposition: form-data; name="documento"\n\n<g/>\n--b--';
+    expect(readXmlUpload('multipart/form-data; boundary=b', bytes(only))?.xml).toBe('<g/>');
+    const two = '--b\r\nContent-Disposition: form-data; name="a"\r\n\r\n<a/>\r\n--b\r\nContent-Disposition: form-data; name="c"\r\n\r\n<c/>\r\n--b--';
+    expect(readXmlUpload('multipart/form-data; boundary=b', bytes(two))).toBeNull();
+  });
+
+  it('finds the boundary in the body when the header lacks it or names another one', () => {
+    const body = '\r\n--zz\r\nContent-Disposition: form-data; name=xml\r\n\r\n<h/>\r\n--zz--';
+    expect(readXmlUpload('multipart/form-data', bytes(body))?.xml).toBe('<h/>');
+    expect(readXmlUpload('multipart/form-data; boundary=otra', bytes(body))?.xml).toBe('<h/>');
+    expect(readXmlUpload(null, bytes(body))?.xml).toBe('<h/>');
+  });
+
+  it('keeps the part bytes exact: inner CRLFs stay, only the delimiter line break goes', () => {
+    const body = '--b\r\nContent-Disposition: form-data; name=xml\r\n\r\n<a>\r\n<b/>\r\n</a>\r\n\r\n--b--';
+    expect(readXmlUpload('multipart/form-data; boundary=b', bytes(body))?.xml).toBe('<a>\r\n<b/>\r\n</a>\r\n');
+  });
+
+  it('decodes filename* and takes a bare XML body; refuses empty and non-XML bodies', () => {
+    const body = "--b\r\nContent-Disposition: form-data; name=xml; filename*=utf-8''a%C3%B1o.xml\r\n\r\n<i/>\r\n--b--";
+    expect(readXmlUpload('multipart/form-data; boundary=b', bytes(body))?.fileName).toBe('año.xml');
+    expect(readXmlUpload('application/xml', bytes('\uFEFF<j/>'))).toEqual({ fileName: '', xml: '<j/>' });
+    expect(readXmlUpload('text/plain', bytes('hola'))).toBeNull();
+    expect(readXmlUpload('multipart/form-data; boundary=b', bytes(''))).toBeNull();
+    expect(readXmlUpload('multipart/form-data; boundary=b', bytes('--b\r\nContent-Disposition: form-data; name=xml\r\n\r\n  \r\n--b--'))).toBeNull();
+  });
+});
+
+describe('untrusted XML', () => {
+  it('refuses DOCTYPE and ENTITY declarations (no expansion, no external fetch)', () => {
+    const laughs = '<?xml version="1.0"?><!DOCTYPE l [<!ENTITY a "aaaa"><!ENTITY b "&a;&a;&a;&a;">]><l>&b;</l>';
+    expect(() => parseUntrustedXml(laughs)).toThrow(XmlInputError);
+    expect(() => parseUntrustedXml('<!doctype x><x/>')).toThrow(/DOCTYPE/);
+    expect(() => parseUntrustedXml('<a><b></a>')).toThrow(/bien formado/);
+    expect(() => parseUntrustedXml('')).toThrow(XmlInputError);
+  });
+
+  it('reads values by path, trimmed; scrapes from broken XML', () => {
+    const doc = parseUntrustedXml('<ECF><Encabezado><Emisor><RNCEmisor> 101672919 </RNCEmisor><Vacio></Vacio></Emisor></Encabezado></ECF>');
+    expect(textAt(doc, ['Encabezado', 'Emisor', 'RNCEmisor'])).toBe('101672919');
+    expect(textAt(doc, ['Encabezado', 'Emisor', 'Vacio'])).toBeNull();
+    expect(textAt(doc, ['Encabezado', 'Comprador', 'RNCComprador'])).toBeNull();
+    expect(scrapeText('<ECF><eNCF>E310000000001</eNCF><roto', 'eNCF')).toBe('E310000000001');
+    expect(scrapeText('<ECF>', 'eNCF')).toBeNull();
+  });
+
+  it('compares amounts exactly by value', () => {
+    expect(sameAmount('236', '236.00')).toBe(true);
+    expect(sameAmount('0236.50', '236.5')).toBe(true);
+    expect(sameAmount('0.10', '0.1')).toBe(true);
+    expect(sameAmount('236.01', '236.00')).toBe(false);
+    expect(sameAmount('9007199254740993.01', '9007199254740993.02')).toBe(false);
+    expect(sameAmount('1e3', '1000')).toBe(false);
+    expect(sameAmount('', '0')).toBe(false);
+  });
+});
+
+describe('inbound paths and types', () => {
+  it('matches the four services case-insensitively, at the root and under a tenant prefix', () => {
+    expect(matchInboundPath('/fe/recepcion/api/ecf')).toEqual({ service: 'recepcion', method: 'POST', rnc: null });
+    expect(matchInboundPath('/T/131880738/FE/AprobacionComercial/API/ECF/')).toEqual({ service: 'aprobacioncomercial', method: 'POST', rnc: '131880738' });
+    expect(matchInboundPath('/fe/autenticacion/api/semilla')).toMatchObject({ service: 'semilla', method: 'GET' });
+    expect(matchInboundPath('/fe/autenticacion/api/ValidacionCertificado')).toMatchObject({ service: 'validacioncertificado' });
+    for (const p of ['/fe/recepcion/api/ecf/x', '/api/fe/recepcion/api/ecf', '/t//fe/recepcion/api/ecf', '/fe/recepcion/ecf', '/t/1/2/fe/recepcion/api/ecf']) {
+      expect(matchInboundPath(p)).toBeNull();
+    }
+  });
+
+  it('receives 31, 33, 34 and 44 only', () => {
+    expect([...RECEIVED_TYPES]).toEqual(['31', '33', '34', '44']);
+    expect([...NOT_RECEIVED_TYPES].sort()).toEqual(['32', '41', '43', '45', '46', '47']);
+  });
+});
+
+describe('storage migration 2 on an existing database', () => {
+  it('upgrades a version-1 SQLite file in place, keeping its data', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ecf-inbound-'));
+    try {
+      const file = join(dir, 'ecf.sqlite');
+      // A database as version 1 left it.
+      const raw = new Database(file);
+      raw.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)');
+      for (const stmt of MIGRATIONS[0]!.statements('sqlite')) raw.exec(stmt);
+      raw.prepare('INSERT INTO schema_migrations VALUES (1, ?, 0)').run(MIGRATIONS[0]!.name);
+      raw.prepare("INSERT INTO issuers (rnc, name, profile, signing_mode, created_at) VALUES ('131880738', 'Antes', '{}', 'provider', 1)").run();
+      raw.close();
+
+      const s = createSqliteStorage({ file });
+      await s.migrate();
+      const issuer = await s.getIssuerByRnc('131880738');
+      expect(issuer?.name).toBe('Antes');
+      expect(await s.addReceivedDocument(issuer!.id, newReceived())).not.toBeNull();
+      await s.close();
+      const check = new Database(file, { readonly: true });
+      expect(check.prepare('SELECT version FROM schema_migrations ORDER BY version').all()).toEqual([{ version: 1 }, { version: 2 }]);
+      check.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
