@@ -2,6 +2,7 @@
  * `ecf-kit/server`: the reference server as a library. `createApp` is the HTTP app alone (bring your own
  * storage, transport, signers); `startServer` wires everything from a `ServerConfig` (`loadConfig(env)`).
  */
+export { createInboundHandler, type InboundDeps } from './inbound/index.js';
 export { createApp, DEFAULT_LIMITS, ApiError, toErrorEnvelope } from './app/index.js';
 export type { App, AppDeps, AppEnv, AuthorityEnvironment, BodyLimits } from './app/index.js';
 export { startServer, runServer, createLogger } from './main.js';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import pino, { type Logger } from 'pino';
 import type { Clock } from '../index.js';
-import { createDgiiClient, type DgiiClient } from '../dgii/index.js';
+import { createDgiiClient, createReceptorClient, type DgiiClient, type ReceptorClient } from '../dgii/index.js';
 import { createSelfSignedIdentity } from '../sign/index.js';
 import { startSimulator, type Simulator } from '../simulator/index.js';
 import { assertXsdDir, createSchemaValidator } from '../xsd/index.js';
@@ -80,6 +80,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   let worker: Worker | null = null;
   let server: ReturnType<typeof serve> | null = null;
   let transport: DgiiClient | null = null;
+  let receptor: ReceptorClient | null = null;
 
   // Stop order: no new work (worker), no new requests (HTTP), then what they used (authority client, simulator, storage).
   const shutdown = async () => {
@@ -93,6 +94,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     if (worker) await step('worker', () => worker!.stop());
     if (server) await step('HTTP server', () => closeHttp(server!));
     if (transport) await step('authority client', () => transport!.close());
+    if (receptor) await step('receiver client', () => receptor!.close());
     if (simulator) await step('simulator', () => simulator!.close());
     if (storage) await step('storage', () => storage!.close());
   };
@@ -129,8 +131,10 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
 
     if (config.worker) worker = createWorker({ storage: store, transport, signers, schemas, clock, logger });
 
+    // Commercial approvals go to other taxpayers' receiver services.
+    receptor = createReceptorClient({ clock, timeoutMs: 15_000, retries: 1, logger });
     const app = createApp({
-      storage: store, transport, signers, schemas, clock, logger,
+      storage: store, transport, signers, schemas, clock, logger, certificateKey: key, receptor,
       environment: config.environment,
       limits: config.limits,
       onReceived: () => worker?.wake(),

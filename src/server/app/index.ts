@@ -11,7 +11,7 @@ import { OpenAPIHono, type z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import pino, { type Logger } from 'pino';
 import { dgiiFileName, formatDateTimeDO, type Clock, type EcfType, type SchemaValidator } from '../../index.js';
-import type { AuthorityIdentity, AuthorityTransport, FiscalStatus, TrackResult } from '../../dgii/index.js';
+import type { AuthorityIdentity, AuthorityTransport, FiscalStatus, ReceptorClient, TrackResult } from '../../dgii/index.js';
 import type { SignerProvider } from '../signers.js';
 import type { DocumentRecord, Issuer, Storage } from '../storage/types.js';
 import { hashToken } from '../tokens.js';
@@ -25,6 +25,12 @@ import {
   authorityStatusRoute, docsRoute, getRoute, issueRoute, listRoute, openApiRoute, pdfRoute, statusesRoute, trackIdsRoute, xmlRoute,
 } from './routes.js';
 import { DEFAULT_LIST_LIMIT, EcfTypeSchema, EncfParams, ListQuery } from './schemas.js';
+import { registerCertificate } from './certificate.js';
+import { registerDirectory } from './directory.js';
+import { registerReceived } from './received.js';
+import type { RouteContext } from './route-context.js';
+import { registerVoiding } from './voiding.js';
+import { createInboundHandler } from '../inbound/index.js';
 
 export { DEFAULT_LIMITS, type BodyLimits } from './body.js';
 export { ApiError, toErrorEnvelope } from './errors.js';
@@ -44,6 +50,18 @@ export interface AppDeps {
   logger?: Logger;
   /** Called after a document was received (202), e.g. to wake an in-process worker. */
   onReceived?: (record: DocumentRecord) => void;
+  /** Key that seals uploaded certificates (`loadCertificateKey`); without it `POST /certificate` answers 503. */
+  certificateKey?: Uint8Array | null;
+  /** Client for other taxpayers' receiver services (commercial approvals); default: one made on first use. */
+  receptor?: ReceptorClient;
+  /** Lifetime of cached directory answers (default 5 minutes). */
+  directoryTtlMs?: number;
+  /**
+   * Inbound services other issuers call (`/fe/autenticacion`, `/fe/recepcion/api/ecf`,
+   * `/fe/aprobacioncomercial/api/ecf`, also under `/t/{rnc}`), served by the same handler. Default on, with
+   * bearer authentication required; `false` turns them off.
+   */
+  inbound?: { requireAuth?: boolean; tokenTtlMs?: number } | false;
 }
 
 export type AppEnv = { Variables: { issuer: Issuer } };
@@ -101,6 +119,16 @@ export function createApp(deps: AppDeps): App {
     c.res.headers.set('X-Content-Type-Options', 'nosniff');
     logger.info({ method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - t0) }, 'request');
   });
+
+  if (deps.inbound !== false) {
+    const inbound = createInboundHandler({ storage, signers, schemas, clock, logger, maxBodyBytes: limits.xmlBytes, ...(deps.inbound ?? {}) });
+    app.use('*', async (c, next) => {
+      if (c.req.path.startsWith('/api/')) return next();
+      const res = await inbound(c.req.raw);
+      if (res) return res;
+      await next();
+    });
+  }
 
   app.use('/api/v1/*', async (c, next) => {
     if (PUBLIC_PATHS.has(c.req.path)) return next();
@@ -193,7 +221,9 @@ export function createApp(deps: AppDeps): App {
 
   add(getRoute, async (c) => {
     const d = await findDocument(c);
-    return json(c, { status: 'success', message: 'Documento encontrado.', document: recordBody(d) });
+    const approvals = await storage.getDocumentApprovals(d.id);
+    const commercial_approvals = approvals.map((a) => ({ estado: a.estado, motivo_rechazo: a.motivo, rnc_comprador: a.rncComprador, received_at: dateTimeDO(a.receivedAt) }));
+    return json(c, { status: 'success', message: 'Documento encontrado.', document: { ...recordBody(d), commercial_approvals } });
   });
 
   add(trackIdsRoute, async (c) => {
@@ -276,6 +306,14 @@ export function createApp(deps: AppDeps): App {
   });
 
   add(statusesRoute, (c) => json(c, { status: 'success', message: 'Catálogo de estados internos.', data: STATUSES }));
+
+  // ------------------------------------------------------------------------------------------- voiding, certificate, directory, received
+
+  const routeContext: RouteContext = { deps, clock, logger, limits, add, identity };
+  registerVoiding(routeContext);
+  registerCertificate(routeContext);
+  const directory = registerDirectory(routeContext);
+  registerReceived(routeContext, directory);
 
   // ------------------------------------------------------------------------------------------- documentation
 

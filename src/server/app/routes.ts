@@ -9,16 +9,16 @@ import {
   TipoParams, TrackIdsEnvelopeSchema, ValidationErrorEnvelopeSchema, XmlDocumentSchema,
 } from './schemas.js';
 
-const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { 'application/json': { schema } } });
-const error = (description: string) => json(ErrorEnvelopeSchema, description);
+export const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { 'application/json': { schema } } });
+export const error = (description: string) => json(ErrorEnvelopeSchema, description);
 
-const SECURED = [{ bearerAuth: [] }];
-const COMMON = {
+export const SECURED = [{ bearerAuth: [] }];
+export const COMMON = {
   401: error('Token ausente, inválido o revocado.'),
   500: error('Error interno; mensaje genérico (el detalle queda en el registro del servicio).'),
 } as const;
 const NOT_FOUND = { 404: error('El e-NCF no existe para el emisor del token (o pertenece a otro emisor).') } as const;
-const AUTHORITY_FAILURES = {
+export const AUTHORITY_FAILURES = {
   502: json(AuthorityErrorEnvelopeSchema, 'La autoridad tributaria respondió con un rechazo definitivo o con una respuesta ilegible; `document.mensajes_autoridad` trae sus mensajes.'),
   503: json(AuthorityErrorEnvelopeSchema, 'La autoridad tributaria no está disponible (red, tiempo de espera, 5xx o 429); reintente más tarde (encabezado Retry-After).'),
 } as const;

@@ -92,6 +92,12 @@ export const DocumentRecordSchema = IssuedDocumentSchema.extend({
   total_itbis: z.string().openapi({ description: 'ITBIS total, decimal con 2 posiciones.', example: '36.00' }),
   sequence_reusable: z.boolean().nullable().openapi({ description: 'En un rechazo definitivo, si el e-NCF puede reutilizarse; null si no se sabe.' }),
   errors: ErrorsArray,
+  commercial_approvals: z.array(z.object({
+    estado: z.union([z.literal(1), z.literal(2)]).openapi({ description: '1 aprobado, 2 rechazado por el comprador.' }),
+    motivo_rechazo: z.string().nullable(),
+    rnc_comprador: z.string(),
+    received_at: z.string().openapi({ description: DATETIME_DESC }),
+  })).optional().openapi({ description: 'Aprobaciones o rechazos comerciales (ACECF) que el comprador envió a /fe/aprobacioncomercial/api/ecf; solo en la consulta individual.' }),
 }).openapi('DocumentRecord');
 
 export const ValidationDocumentSchema = z.object({

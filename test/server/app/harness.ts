@@ -59,6 +59,20 @@ export interface HarnessOptions {
   sequences?: boolean;
   /** A running clock instead of the fixed `now` (flows with the worker need time to pass). */
   clock?: () => Date;
+  /** Opens the storage (not yet migrated); default: the one set by `useStorage`, else in-memory SQLite. */
+  storage?: StorageFactory;
+}
+
+/** Opens a fresh, empty storage for one harness; `createHarness` migrates it and closes it in `close()`. */
+export type StorageFactory = () => Storage | Promise<Storage>;
+let defaultStorage: StorageFactory = () => createSqliteStorage({ file: ':memory:' });
+
+/**
+ * Makes every later `createHarness` of this test file use another adapter: test/server/postgres-api sets
+ * a PostgreSQL factory and then imports these app test files to run them unchanged on PostgreSQL.
+ */
+export function useStorage(factory: StorageFactory): void {
+  defaultStorage = factory;
 }
 
 /** A clock that starts at `start` and runs at real speed. */
@@ -68,7 +82,7 @@ export function runningClock(start: Date = NOW): () => Date {
 }
 
 export async function createHarness(options: HarnessOptions = {}): Promise<Harness> {
-  const storage = createSqliteStorage({ file: ':memory:' });
+  const storage = await (options.storage ?? defaultStorage)();
   await storage.migrate();
   const issuer = await storage.createIssuer({ rnc: ISSUER_PROFILE.rnc!, name: ISSUER_PROFILE.razon_social!, profile: ISSUER_PROFILE, signingMode: 'provider' });
   const token = generateToken();

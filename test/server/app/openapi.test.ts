@@ -110,7 +110,8 @@ describe('GET /api/v1/openapi.json', () => {
     const record = doc.components.schemas.DocumentRecord;
     const recordProps = record.allOf ? record.allOf.flatMap((p: any) => Object.keys((p.$ref ? resolveRef(p.$ref) : p).properties ?? {})) : Object.keys(record.properties);
     expect(new Set(recordProps)).toEqual(new Set(['document_id', 'ecf_type_code', 'e_ncf', 'track_id', 'status_code', 'status', 'status_description',
-      'is_valid_fiscally', 'security_code', 'issued_at', 'signed_at', 'total_amount', 'total_itbis', 'sequence_reusable', 'errors']));
+      'is_valid_fiscally', 'security_code', 'issued_at', 'signed_at', 'total_amount', 'total_itbis', 'sequence_reusable', 'errors',
+      'commercial_approvals']));
     expect(Object.keys(doc.paths['/api/v1/documents/{eNCF}/authority-status'].get.responses)).toEqual(expect.arrayContaining(['502', '503']));
   });
 

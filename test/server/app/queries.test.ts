@@ -73,12 +73,13 @@ describe('GET /api/v1/documents/{eNCF}', () => {
     const b = await body(res);
     expect(b.status).toBe('success');
     expect(Object.keys(b.document).sort()).toEqual([
-      'document_id', 'e_ncf', 'ecf_type_code', 'errors', 'is_valid_fiscally', 'issued_at', 'security_code', 'sequence_reusable', 'signed_at',
+      'commercial_approvals', 'document_id', 'e_ncf', 'ecf_type_code', 'errors', 'is_valid_fiscally', 'issued_at', 'security_code', 'sequence_reusable', 'signed_at',
       'status', 'status_code', 'status_description', 'total_amount', 'total_itbis', 'track_id',
     ]);
     expect(b.document).toMatchObject({
       e_ncf: first, ecf_type_code: '31', track_id: null, status_code: 1, status: 'received', is_valid_fiscally: false, security_code: null,
       issued_at: '01-04-2026', signed_at: null, total_amount: '236.00', total_itbis: '36.00', sequence_reusable: null, errors: null,
+      commercial_approvals: [],
     });
   });
 
