@@ -63,3 +63,66 @@ export function writeResults(file: string, data: Record<string, unknown>): void 
   };
   writeFileSync(resolve(dir, file), `${JSON.stringify(payload, null, 2)}\n`);
 }
+
+/** A server started by `startServerProcess`: its own process, so a load generator here does not share its event loop. */
+export interface ServerProcess {
+  url: string;
+  pid: number;
+  /** Peak resident set size of the server process so far (VmHWM, Linux), in MB; null elsewhere. */
+  peakRssMb(): number | null;
+  /** SIGTERM and wait for the exit code (SIGKILL after 15 s). */
+  stop(): Promise<number | null>;
+}
+
+/**
+ * Starts the reference server (`node --import tsx src/server/start.ts`) with `env` added to this
+ * process's environment (an undefined value removes the variable); its stdout and stderr (logs included)
+ * go to `logFile`. Resolves once it listens.
+ */
+export async function startServerProcess(env: Record<string, string | undefined>, logFile: string): Promise<ServerProcess> {
+  const { spawn } = await import('node:child_process');
+  const { openSync, closeSync, readFileSync } = await import('node:fs');
+  const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+  const fd = openSync(logFile, 'w');
+  const child = spawn(process.execPath, ['--import', 'tsx', resolve(root, 'src/server/start.ts')], {
+    cwd: root, env: Object.fromEntries(Object.entries({ ...process.env, ...env }).filter(([, v]) => v !== undefined)), stdio: ['ignore', fd, fd],
+  });
+  closeSync(fd);
+  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  const deadline = Date.now() + 60_000;
+  let url: string | undefined;
+  while (!url) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`server did not start:\n${readFileSync(logFile, 'utf8')}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+    url = /listening on (http:\/\/\S+)/.exec(readFileSync(logFile, 'utf8'))?.[1];
+  }
+  const pid = child.pid!;
+  return {
+    url,
+    pid,
+    peakRssMb: () => {
+      try {
+        const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+        return kb ? round(Number(kb) / 1024, 1) : null;
+      } catch {
+        return null;
+      }
+    },
+    stop: async () => {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      const force = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      const code = await exited;
+      clearTimeout(force);
+      return code;
+    },
+  };
+}
+
+/** One line describing this machine, for tables and docs. */
+export function machineLine(): string {
+  const cpu = os.cpus();
+  return `${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${round(os.totalmem() / 2 ** 30, 0)} GiB, Node ${process.version}, ${os.platform()} ${os.arch()}`;
+}
