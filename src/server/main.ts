@@ -2,6 +2,7 @@
  * Server startup: wires storage, the authority (DGII or an in-process simulator), signers, the worker and the
  * HTTP app, and serves it with @hono/node-server. `close()` stops them in reverse dependency order.
  */
+import { waitForStop } from './shutdown.js';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -181,18 +182,7 @@ export async function runServer(
   io.stdout(`  API docs:  ${server.url}/api/v1/docs\n`);
   if (server.simulatorUrl) io.stdout(`  authority: in-process simulator (TesteCF) at ${server.simulatorUrl}\n`);
   if (server.fresh && server.simulatorUrl) io.stdout(FRESH_HINT(config.dataDir));
-  let onInt = () => {};
-  let onTerm = () => {};
-  await new Promise<void>((resolve) => {
-    onInt = () => { io.stderr('received SIGINT, shutting down\n'); resolve(); };
-    onTerm = () => { io.stderr('received SIGTERM, shutting down\n'); resolve(); };
-    process.once('SIGINT', onInt);
-    process.once('SIGTERM', onTerm);
-    if (signal?.aborted) resolve();
-    signal?.addEventListener('abort', () => resolve(), { once: true });
-  });
-  process.off('SIGINT', onInt);
-  process.off('SIGTERM', onTerm);
+  await waitForStop(io, signal, 'shutting down');
   await server.close();
   return 0;
 }

@@ -1,3 +1,4 @@
+import { waitForStop } from '../../server/shutdown.js';
 import { parseFlags, UsageError, type CliCommand, type CliIo } from '../command.js';
 
 /** Flags that override the environment variables of the server configuration. */
@@ -119,18 +120,7 @@ export async function runWorkerCommand(args: string[], io: CliIo, signal?: Abort
     }
     io.stdout(`ecf worker ${worker.owner} running (authority: ${a.kind === 'dgii' ? a.environment : a.baseUrl})\n`);
     worker.start();
-    let onInt = () => {};
-    let onTerm = () => {};
-    await new Promise<void>((resolve) => {
-      onInt = () => { io.stderr('received SIGINT, finishing the documents in hand\n'); resolve(); };
-      onTerm = () => { io.stderr('received SIGTERM, finishing the documents in hand\n'); resolve(); };
-      process.once('SIGINT', onInt);
-      process.once('SIGTERM', onTerm);
-      if (signal?.aborted) resolve();
-      signal?.addEventListener('abort', () => resolve(), { once: true });
-    });
-    process.off('SIGINT', onInt);
-    process.off('SIGTERM', onTerm);
+    await waitForStop(io, signal, 'finishing the documents in hand');
     await worker.stop();
     return 0;
   } finally {
