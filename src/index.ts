@@ -10,7 +10,7 @@
 // Types and the type registry
 export { ECF_TYPES, isEcfType } from './spec/model.js';
 export type { EcfType, FieldRow, DocTable, Facets, JsonKind, Source } from './spec/model.js';
-export { ECF_TYPE_INFO } from './spec/doc-types.js';
+export { ECF_TYPE_INFO, RECEPTOR_TYPES } from './spec/doc-types.js';
 export type { EcfTypeInfo } from './spec/doc-types.js';
 export { ECF_TABLE } from './spec/ecf-table.gen.js';
 export { COUNTRY_NAMES } from './spec/countries.gen.js';

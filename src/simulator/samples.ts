@@ -3,6 +3,7 @@
  * type that travels emisor → receptor, issued by the simulator's own test issuer to the requested buyer.
  */
 import { fillTotals } from '../calc/totals.js';
+import { RECEPTOR_TYPES } from '../spec/doc-types.js';
 import type { EcfType } from '../spec/model.js';
 import { allows } from '../validate/rules/shared.js';
 import { buildEcfXml, type BuildContext, type IssuerProfile } from '../xml/ecf.js';
@@ -16,11 +17,10 @@ export const SIMULATOR_ISSUER: IssuerProfile = {
   direccion: 'Av. México 48, Gazcue, Santo Domingo',
 };
 
-/** Types that travel emisor → receptor (not 32, 41, 43, 45, 46, 47: DT p. 42/45). */
-export const RECEPTOR_TYPES = ['31', '33', '34', '44'] as const;
-export type ReceptorType = (typeof RECEPTOR_TYPES)[number];
+/** Types that travel emisor → receptor, from the type table (`sentToReceptor`). */
+export { RECEPTOR_TYPES };
 
-export function isReceptorType(t: string): t is ReceptorType {
+export function isReceptorType(t: string): t is EcfType {
   return (RECEPTOR_TYPES as readonly string[]).includes(t);
 }
 
@@ -30,7 +30,7 @@ const GRAVADO = { indicador_facturacion: 1, nombre: 'Servicio de prueba del simu
 const EXENTO = { indicador_facturacion: 4, nombre: 'Bien exento de prueba', indicador_bien_servicio: '1', cantidad: 2, precio_unitario: 250 };
 
 /** Per type: the document for a buyer on an issue date. The notes reference a (synthetic) type-31 of the same date. */
-const SAMPLES: Record<ReceptorType, (buyer: string, fecha: string) => Json> = {
+const SAMPLES: Partial<Record<EcfType, (buyer: string, fecha: string) => Json>> = {
   '31': (buyer) => ({ id_doc: { tipo_ingresos: '01', tipo_pago: '1' }, comprador: { rnc: buyer, razon_social: 'Receptor de prueba' }, items: [GRAVADO] }),
   '33': (buyer, fecha) => ({
     id_doc: { tipo_ingresos: '01', tipo_pago: '1' },
@@ -48,9 +48,11 @@ const SAMPLES: Record<ReceptorType, (buyer: string, fecha: string) => Json> = {
 };
 
 /** Unsigned XML of the sample e-CF (validated by the SDK builder). */
-export function buildSampleEcf(tipo: ReceptorType, args: { buyer: string; encf: string; fechaEmision: string; fechaVencimiento: string }): string {
-  const doc = fillTotals(tipo, SAMPLES[tipo](args.buyer, args.fechaEmision));
+export function buildSampleEcf(tipo: EcfType, args: { buyer: string; encf: string; fechaEmision: string; fechaVencimiento: string }): string {
+  const sample = SAMPLES[tipo];
+  if (!sample) throw new Error(`no sample e-CF for type ${tipo}: only types delivered emisor → receptor (${RECEPTOR_TYPES.join(', ')})`);
+  const doc = fillTotals(tipo, sample(args.buyer, args.fechaEmision));
   const ctx: BuildContext = { emisor: SIMULATOR_ISSUER, encf: args.encf, fecha_emision: args.fechaEmision };
-  if (allows(tipo as EcfType, 'id_doc.fecha_vencimiento_secuencia')) ctx.fecha_vencimiento_secuencia = args.fechaVencimiento;
+  if (allows(tipo, 'id_doc.fecha_vencimiento_secuencia')) ctx.fecha_vencimiento_secuencia = args.fechaVencimiento;
   return buildEcfXml(tipo, doc, ctx);
 }

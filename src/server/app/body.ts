@@ -40,10 +40,13 @@ export function bodyKind(contentType: string | undefined): BodyKind {
   return kind;
 }
 
-/** Reads the whole body, refusing more than `limit` bytes (by Content-Length first, then while streaming). */
-export async function readLimited(req: Request, limit: number): Promise<Uint8Array> {
+/**
+ * Reads the whole body, refusing more than `limit` bytes (by Content-Length first, then while streaming) with
+ * the error `tooBig` makes (default: the API's 413).
+ */
+export async function readLimited(req: Request, limit: number, tooBig: (limit: number) => Error = tooLarge): Promise<Uint8Array> {
   const declared = req.headers.get('content-length');
-  if (declared !== null && /^\d+$/.test(declared) && Number(declared) > limit) throw tooLarge(limit);
+  if (declared !== null && /^\d+$/.test(declared) && Number(declared) > limit) throw tooBig(limit);
   if (!req.body) return new Uint8Array(0);
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -54,7 +57,7 @@ export async function readLimited(req: Request, limit: number): Promise<Uint8Arr
     total += value.byteLength;
     if (total > limit) {
       await reader.cancel().catch(() => {});
-      throw tooLarge(limit);
+      throw tooBig(limit);
     }
     chunks.push(value);
   }

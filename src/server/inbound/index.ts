@@ -9,6 +9,7 @@
  *
  * Mount it in front of the app: `(req) => inbound(req).then((r) => r ?? app.fetch(req))`.
  */
+import { readLimited } from '../app/body.js';
 import type { Clock, SchemaValidator } from '../../index.js';
 import type { SignerProvider } from '../signers.js';
 import type { Storage } from '../storage/types.js';
@@ -65,33 +66,6 @@ export function matchInboundPath(pathname: string): { service: Service; method: 
 
 class TooLarge extends Error {}
 
-/** The whole body, refusing more than `limit` bytes (by Content-Length first, then while reading). */
-async function readBody(req: Request, limit: number): Promise<Uint8Array> {
-  const declared = req.headers.get('content-length');
-  if (declared !== null && /^\d+$/.test(declared) && Number(declared) > limit) throw new TooLarge();
-  if (!req.body) return new Uint8Array(0);
-  const reader = req.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
-      await reader.cancel().catch(() => undefined);
-      throw new TooLarge();
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
-  }
-  return out;
-}
-
 const NO_LOG: InboundLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
 /**
@@ -142,7 +116,7 @@ export function createInboundHandler(deps: InboundDeps): InboundHandler {
       }
       let body: Uint8Array;
       try {
-        body = await readBody(req, ctx.maxBodyBytes);
+        body = await readLimited(req, ctx.maxBodyBytes, () => new TooLarge());
       } catch (e) {
         if (e instanceof TooLarge) return failure(413, [`El cuerpo de la solicitud excede el límite de ${ctx.maxBodyBytes} bytes.`], format);
         return failure(400, ['No se pudo leer el cuerpo de la solicitud.'], format);

@@ -10,7 +10,7 @@
  * unique key, so two concurrent deliveries cannot both be recorded). Only accepted documents are recorded;
  * refusals are logged.
  */
-import { buildArecfXml, ECF_TYPES, formatDateTimeDO, isEcfType, type ArecfInput, type EcfType, type SchemaId } from '../../index.js';
+import { buildArecfXml, ECF_TYPES, formatDateTimeDO, RECEPTOR_TYPES, isEcfType, type ArecfInput, type EcfType, type SchemaId } from '../../index.js';
 import { signXml, verifyXml } from '../../sign/index.js';
 import type { Issuer, ReceiptReason } from '../storage/types.js';
 import type { InboundContext, Route } from './context.js';
@@ -19,14 +19,11 @@ import { failure, formatOf, xmlDocument } from './respond.js';
 import { parseUntrustedXml, rootName, scrapeText, textAt, XmlInputError } from './xml.js';
 import type { Document } from '@xmldom/xmldom';
 
-/**
- * e-CF types that never travel emisor → receptor (DT p. 42/45): 32 consumer invoice, 41 purchase receipt,
- * 43 minor expenses, 45 government, 46 export, 47 payments abroad.
- */
-export const NOT_RECEIVED_TYPES: readonly EcfType[] = ['32', '41', '43', '45', '46', '47'];
+/** e-CF types a receptor accepts (the type table's `sentToReceptor`). */
+export const RECEIVED_TYPES: readonly EcfType[] = RECEPTOR_TYPES;
 
-/** e-CF types a receptor accepts. */
-export const RECEIVED_TYPES: readonly EcfType[] = ECF_TYPES.filter((t) => !NOT_RECEIVED_TYPES.includes(t));
+/** e-CF types that never travel emisor → receptor (DT p. 42/45). */
+export const NOT_RECEIVED_TYPES: readonly EcfType[] = ECF_TYPES.filter((t) => !RECEPTOR_TYPES.includes(t));
 
 /** Where each value sits below `ECF`. */
 const PATHS = {
