@@ -15,6 +15,7 @@ import { startSimulator, type Simulator } from '../simulator/index.js';
 import { assertXsdDir, createSchemaValidator } from '../xsd/index.js';
 import { createApp } from './app/index.js';
 import type { ServerConfig } from './config.js';
+import { LOG_SERIALIZERS, REDACT_PATHS } from './logging.js';
 import { loadCertificateKey } from './secrets.js';
 import { createSignerProvider } from './signers.js';
 import { openStorage } from './storage/open.js';
@@ -43,14 +44,9 @@ export function createLogger(level: ServerConfig['logLevel'], destination?: pino
   return pino({
     level,
     base: { service: 'ecf-kit' },
-    redact: {
-      paths: [
-        'authorization', 'headers.authorization', 'req.headers.authorization', '*.authorization',
-        'token', '*.token', 'password', '*.password', 'providerP12Password', '*.providerP12Password',
-        'ECF_CERT_KEY', '*.ECF_CERT_KEY', 'ECF_PROVIDER_P12_PASSWORD', '*.ECF_PROVIDER_P12_PASSWORD',
-      ],
-      censor: '[redacted]',
-    },
+    redact: { paths: [...REDACT_PATHS], censor: '[redacted]' },
+    // Errors are logged as type, message, code, stack and causes only (never the requests they carry).
+    serializers: LOG_SERIALIZERS,
   }, destination ?? pino.destination(1));
 }
 

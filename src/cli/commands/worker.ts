@@ -91,6 +91,7 @@ export async function runWorkerCommand(args: string[], io: CliIo, signal?: Abort
   const { createSignerProvider } = await import('../../server/signers.js');
   const { createWorker } = await import('../../server/worker/index.js');
   const { default: pino } = await import('pino');
+  const { LOG_SERIALIZERS, REDACT_PATHS } = await import('../../server/logging.js');
 
   assertXsdDir(config.xsdDir);
   const schemas = createSchemaValidator(config.xsdDir);
@@ -98,7 +99,8 @@ export async function runWorkerCommand(args: string[], io: CliIo, signal?: Abort
   const logger = pino({
     level: config.logLevel,
     base: { service: 'ecf-kit-worker' },
-    redact: { paths: ['token', '*.token', 'password', '*.password', 'authorization', '*.authorization'], censor: '[redacted]' },
+    redact: { paths: [...REDACT_PATHS], censor: '[redacted]' },
+    serializers: LOG_SERIALIZERS,
   });
   const provider = config.providerP12
     ? { p12: new Uint8Array(readFileSync(config.providerP12)), password: config.providerP12Password ?? '' }

@@ -117,6 +117,8 @@ export function createApp(deps: AppDeps): App {
     const t0 = performance.now();
     await next();
     c.res.headers.set('X-Content-Type-Options', 'nosniff');
+    // Answers carry tenant data and tokens (validacioncertificado): no cache, shared or private, keeps them.
+    if (!c.res.headers.has('Cache-Control')) c.res.headers.set('Cache-Control', 'no-store');
     logger.info({ method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - t0) }, 'request');
   });
 

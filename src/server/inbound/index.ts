@@ -44,9 +44,17 @@ export type InboundHandler = (req: Request) => Promise<Response | null>;
 
 export const DEFAULT_INBOUND_BODY_BYTES = 12 * 1024 * 1024;
 
+/**
+ * Largest signed seed accepted by `validacioncertificado`, the one service that reads a body without a
+ * token: a signed seed with its certificate is a few KB, and anyone may call it, so it must not make the
+ * server parse, schema-validate and verify megabytes of XML.
+ */
+export const SEED_MAX_BODY_BYTES = 64 * 1024;
+
 type Service = 'semilla' | 'validacioncertificado' | 'recepcion' | 'aprobacioncomercial';
 
-const SERVICES: Record<string, { service: Service; method: 'GET' | 'POST' }> = {
+/** The inbound services by path below `/fe/` (and `/t/{rnc}/fe/`), with their method. */
+export const INBOUND_SERVICES: Readonly<Record<string, { service: Service; method: 'GET' | 'POST' }>> = {
   'autenticacion/api/semilla': { service: 'semilla', method: 'GET' },
   'autenticacion/api/validacioncertificado': { service: 'validacioncertificado', method: 'POST' },
   'recepcion/api/ecf': { service: 'recepcion', method: 'POST' },
@@ -60,7 +68,7 @@ const RNC = /^(?:\d{9}|\d{11})$/;
 export function matchInboundPath(pathname: string): { service: Service; method: 'GET' | 'POST'; rnc: string | null } | null {
   const m = PATH.exec(pathname.toLowerCase());
   if (!m) return null;
-  const entry = SERVICES[m[2]!];
+  const entry = INBOUND_SERVICES[m[2]!];
   return entry ? { ...entry, rnc: m[1] ?? null } : null;
 }
 
@@ -115,10 +123,11 @@ export function createInboundHandler(deps: InboundDeps): InboundHandler {
           format, { 'www-authenticate': 'Bearer' });
       }
       let body: Uint8Array;
+      const limit = match.service === 'validacioncertificado' ? Math.min(SEED_MAX_BODY_BYTES, ctx.maxBodyBytes) : ctx.maxBodyBytes;
       try {
-        body = await readLimited(req, ctx.maxBodyBytes, () => new TooLarge());
+        body = await readLimited(req, limit, () => new TooLarge());
       } catch (e) {
-        if (e instanceof TooLarge) return failure(413, [`El cuerpo de la solicitud excede el límite de ${ctx.maxBodyBytes} bytes.`], format);
+        if (e instanceof TooLarge) return failure(413, [`El cuerpo de la solicitud excede el límite de ${limit} bytes.`], format);
         return failure(400, ['No se pudo leer el cuerpo de la solicitud.'], format);
       }
       switch (match.service) {
