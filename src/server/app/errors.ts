@@ -7,6 +7,7 @@
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Logger } from 'pino';
+import { isStorageUnavailable } from '../storage/errors.js';
 
 /** Details of an error envelope (`document` member). */
 export type ErrorDocument = Record<string, unknown> | null;
@@ -36,9 +37,11 @@ export const MESSAGES = {
   internal: 'Error interno del servicio. Intente nuevamente más tarde.',
   unsupportedMediaType: 'Tipo de contenido no soportado. Use application/json (JSON canónico) o application/xml / text/xml (XML sin firmar).',
   badRequest: 'Solicitud inválida.',
+  unreadableBody: 'No se pudo leer el cuerpo de la solicitud: la conexión se interrumpió o su formato es inválido.',
   authorityUnavailable: 'La autoridad tributaria no está disponible en este momento. Intente nuevamente más tarde.',
   authorityBadGateway: 'No se obtuvo una respuesta válida de la autoridad tributaria.',
   authorityRefused: 'La autoridad tributaria rechazó la consulta.',
+  storageUnavailable: 'El servicio no puede acceder a su base de datos en este momento. Intente nuevamente en unos segundos.',
 } as const;
 
 /** Human size for messages: `12 MB`. */
@@ -88,6 +91,11 @@ export function toErrorEnvelope(err: unknown, logger?: Logger): { status: Conten
     logger?.warn({ err: { name: err.name, code: err.code, status: err.status, message: err.message } }, 'authority refused a query');
     const mensajes = err.mensajes.map((m) => ({ codigo: m.codigo, valor: m.valor }));
     return out(502, MESSAGES.authorityRefused, { errors: authorityMessages(mensajes), mensajes_autoridad: mensajes });
+  }
+  if (isStorageUnavailable(err)) {
+    // The database restarts or the connection dropped: nothing was wrong with the request, try again shortly.
+    logger?.warn({ err: { name: (err as Error).name, code: (err as { code?: unknown }).code, message: (err as Error).message } }, 'storage unavailable');
+    return out(503, MESSAGES.storageUnavailable, { errors: [MESSAGES.storageUnavailable] }, { 'Retry-After': '2' });
   }
   if (err instanceof HTTPException) {
     const status = err.status as ContentfulStatusCode;

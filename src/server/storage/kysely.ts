@@ -14,6 +14,7 @@
  */
 import { sql, type Generated, type Kysely } from 'kysely';
 import type { EcfType } from '../../index.js';
+import { isStorageUnavailable } from './errors.js';
 import { runMigrations, type Dialect } from './migrations.js';
 import type {
   ApprovalState, DocumentApproval, DocumentFilter, DocumentPatch, DocumentRecord, EncfRefusal, InboundStorage, InboundToken, Issuer,
@@ -319,6 +320,9 @@ export interface KyselyStorageOptions {
  * Builds the Storage over a Kysely instance. Returns a plain object of functions (not a class instance),
  * so callers may wrap it with `{ ...storage, method }`.
  */
+/** How long a COMMIT whose connection was lost waits for the database to tell whether it happened. */
+const COMMIT_CONFIRM_MS = 15_000;
+
 export function createKyselyStorage(options: KyselyStorageOptions): Storage {
   const { db, dialect } = options;
   const pg = dialect === 'postgres';
@@ -328,24 +332,54 @@ export function createKyselyStorage(options: KyselyStorageOptions): Storage {
   const blob = (v: Uint8Array | null): Uint8Array | null => (v === null ? null : Buffer.from(v.buffer, v.byteOffset, v.byteLength));
   let closed = false;
 
-  async function tx<T>(fn: (q: Kysely<Database>) => Promise<T>): Promise<T> {
-    return db.connection().execute(async (q) => {
-      await sql.raw(pg ? 'BEGIN' : 'BEGIN IMMEDIATE').execute(q);
-      let result: T;
-      try {
-        result = await fn(q);
-      } catch (e) {
-        await sql.raw('ROLLBACK').execute(q).catch(() => undefined);
-        throw e;
+  /**
+   * Runs `fn` in one transaction. When the connection is lost during COMMIT (the database restarts or
+   * crashes), the commit may or may not have happened; with `confirm`, the outcome is then looked up once the
+   * database answers again (for up to COMMIT_CONFIRM_MS), and a commit that did happen returns its result
+   * instead of an error, so a caller is never told "failed" about data that was stored.
+   */
+  async function tx<T>(fn: (q: Kysely<Database>) => Promise<T>, confirm?: (result: T) => Promise<boolean>): Promise<T> {
+    let committing: { result: T } | null = null;
+    try {
+      return await db.connection().execute(async (q) => {
+        await sql.raw(pg ? 'BEGIN' : 'BEGIN IMMEDIATE').execute(q);
+        let result: T;
+        try {
+          result = await fn(q);
+        } catch (e) {
+          await sql.raw('ROLLBACK').execute(q).catch(() => undefined);
+          throw e;
+        }
+        try {
+          committing = { result };
+          await sql.raw('COMMIT').execute(q);
+        } catch (e) {
+          await sql.raw('ROLLBACK').execute(q).catch(() => undefined);
+          throw e;
+        }
+        return result;
+      });
+    } catch (e) {
+      const pending = committing as { result: T } | null;
+      if (!pending || !confirm || !isStorageUnavailable(e)) throw e;
+      const deadline = Date.now() + COMMIT_CONFIRM_MS;
+      for (let attempt = 0; Date.now() < deadline; attempt++) {
+        try {
+          if (await confirm(pending.result)) return pending.result;
+          throw e; // the database answers and the data is not there: the commit did not happen
+        } catch (inner) {
+          if (inner === e || !isStorageUnavailable(inner)) throw e;
+          await new Promise((r) => setTimeout(r, Math.min(1_000, 100 * 2 ** attempt)));
+        }
       }
-      try {
-        await sql.raw('COMMIT').execute(q);
-      } catch (e) {
-        await sql.raw('ROLLBACK').execute(q).catch(() => undefined);
-        throw e;
-      }
-      return result;
-    });
+      throw e;
+    }
+  }
+
+  /** Whether `rec` was committed: the same row (id, e-NCF, XML, creation instant) is there. */
+  async function documentStored(rec: DocumentRecord): Promise<boolean> {
+    const row = await db.selectFrom('documents').select(['encf', 'unsigned_xml', 'created_at']).where('id', '=', rec.id).executeTakeFirst();
+    return !!row && row.encf === rec.encf && row.unsigned_xml === rec.unsignedXml && Number(row.created_at) === rec.createdAt;
   }
 
   async function issuerById(q: Kysely<Database>, id: number): Promise<Issuer | null> {
@@ -594,7 +628,7 @@ export function createKyselyStorage(options: KyselyStorageOptions): Storage {
           return insertDocument(q, issuerId, tipo, encf, n, doc);
         }
         return null;
-      });
+      }, (rec) => (rec ? documentStored(rec) : Promise.resolve(false)));
     },
 
     async insertWithEncf(issuerId, tipo, encf, today, doc) {
@@ -616,7 +650,7 @@ export function createKyselyStorage(options: KyselyStorageOptions): Storage {
           if (dup) return { refused: 'duplicate' };
           if ((await blockingRanges(q, issuerId, tipo, n, n)).length > 0) return { refused: 'voided' };
           return insertDocument(q, issuerId, tipo, encf, n, doc);
-        });
+        }, (r) => ('refused' in r ? Promise.resolve(false) : documentStored(r)));
       } catch (e) {
         if (isUniqueViolation(e)) return { refused: 'duplicate' };
         throw e;

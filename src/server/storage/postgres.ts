@@ -38,6 +38,12 @@ export function createPostgresStorage(options: PostgresStorageOptions): Storage 
   });
   // An idle client losing its server (restart, network) must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
+  // Nor may a checked-out client between two queries (inside a transaction, while the XML is built): pg emits
+  // the server's FATAL (57P01 on `pg_ctl restart`) as an 'error' event, fatal without a listener. The next
+  // query on that client then fails normally and the pool discards it on release.
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+  });
   const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
   return createKyselyStorage({ db, dialect: 'postgres', schema: options.schema, destroy: () => db.destroy() });
 }

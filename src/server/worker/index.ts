@@ -212,13 +212,16 @@ export function createWorker(deps: WorkerDeps): Worker {
       const kind = doc.summary ? 'rfce' : 'ecf';
       log?.info({ documentId: doc.id, encf: doc.encf, kind, sendAttempt: doc.sendAttempts }, 'sending to the authority');
       try {
+        // The submission is recorded before the state that says "sent": a crash in between leaves `sending`,
+        // and the reconciliation then finds the record instead of adding a second one (recordSubmission).
         if (doc.summary) {
           const verdict = await transport.sendRfce(who, { fileName: fileName(issuer), xml: doc.rfceXml! });
-          await persist({ transmission: 'sent', attempts: 0 });
           await storage.addSubmission(doc.id, 'rfce', verdict.trackId, verdict.estado);
+          await persist({ transmission: 'sent', attempts: 0 });
           await applyVerdict(verdict, who, issuer);
         } else {
           const receipt = await transport.sendEcf(who, { fileName: fileName(issuer), xml: doc.signedXml! });
+          await storage.addSubmission(doc.id, 'ecf', receipt.trackId, null);
           await finish({
             trackId: receipt.trackId,
             transmission: 'sent',
@@ -228,7 +231,6 @@ export function createWorker(deps: WorkerDeps): Worker {
             attempts: 0,
             nextAttemptAt: now() + poll(0),
           });
-          await storage.addSubmission(doc.id, 'ecf', receipt.trackId, null);
         }
       } catch (e) {
         if (e instanceof LeaseLost) throw e;
@@ -241,6 +243,7 @@ export function createWorker(deps: WorkerDeps): Worker {
         if (e.code === 'rejected') {
           // A definitive refusal at reception: nothing was registered, the e-NCF may be used again.
           const texts = e.mensajes.map((m) => m.valor.trim()).filter((t) => t !== '');
+          await storage.addSubmission(doc.id, kind, e.trackId, 'Rechazado');
           await finish({
             status: 'rejected_authority',
             authorityState: 'Rechazado',
@@ -251,7 +254,6 @@ export function createWorker(deps: WorkerDeps): Worker {
             attempts: doc.attempts + 1,
             nextAttemptAt: null,
           });
-          await storage.addSubmission(doc.id, kind, e.trackId, 'Rechazado');
           return;
         }
         // 401/403 (certificate not delegated, …) or 404 (wrong endpoint): not about this document; the
@@ -275,6 +277,16 @@ export function createWorker(deps: WorkerDeps): Worker {
       await systemError(e);
     };
 
+    /**
+     * Records a transmission the authority holds, unless it is recorded already (the send that made it may
+     * have recorded it just before a crash or a lost answer).
+     */
+    const recordSubmission = async (kind: 'ecf' | 'rfce', trackId: string | null, state: string | null): Promise<void> => {
+      const known = await storage.listSubmissions(doc.id);
+      if (known.some((x) => x.kind === kind && (kind === 'rfce' || x.trackId === trackId))) return;
+      await storage.addSubmission(doc.id, kind, trackId, state);
+    };
+
     /** The outcome of an earlier send is unknown: ask the authority before sending again. */
     const reconcile = async (who: AuthorityIdentity, issuer: Issuer): Promise<void> => {
       try {
@@ -287,8 +299,8 @@ export function createWorker(deps: WorkerDeps): Worker {
           }
           if (verdict && verdict.codigo !== 0) {
             log?.info({ documentId: doc.id, encf: doc.encf, estado: verdict.estado }, 'authority already holds the summary; adopting its verdict');
+            await recordSubmission('rfce', verdict.trackId, verdict.estado);
             await persist({ transmission: 'sent' });
-            await storage.addSubmission(doc.id, 'rfce', verdict.trackId, verdict.estado);
             await applyVerdict(verdict, who, issuer);
             return;
           }
@@ -303,9 +315,8 @@ export function createWorker(deps: WorkerDeps): Worker {
           if (known.length > 0) {
             const latest = known.reduce((a, b) => ((b.fechaRecepcion?.getTime() ?? 0) >= (a.fechaRecepcion?.getTime() ?? 0) ? b : a));
             log?.info({ documentId: doc.id, encf: doc.encf, trackId: latest.trackId, submissions: known.length }, 'authority already holds the e-CF; adopting its track id');
-            const adopted = latest.trackId !== doc.trackId;
+            await recordSubmission('ecf', latest.trackId, latest.estado);
             await persist({ trackId: latest.trackId, transmission: 'sent', status: 'in_process_authority', errors: null, attempts: 0 });
-            if (adopted) await storage.addSubmission(doc.id, 'ecf', latest.trackId, latest.estado);
             await pollResult(who, issuer);
             return;
           }
