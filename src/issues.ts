@@ -41,12 +41,16 @@ export interface IssueReport {
 /** Groups issues into the service's `{errors, detailed_errors}` shape (errors only; warnings are left out). */
 export function toIssueReport(issues: readonly Issue[]): IssueReport {
   const errors: string[] = [];
-  const detailed: Record<string, string[]> = {};
+  // A Map, not `{}`: paths come from the input's own keys, and `constructor` or `__proto__` must not reach
+  // Object.prototype. `fromEntries` defines own properties, whatever their names.
+  const detailed = new Map<string, string[]>();
   for (const i of issues) {
     if (i.severity !== 'error') continue;
     const key = i.path === '' ? '_' : i.path;
     errors.push(i.path === '' ? i.message : `${i.path}: ${i.message}`);
-    (detailed[key] ??= []).push(i.message);
+    const list = detailed.get(key);
+    if (list) list.push(i.message);
+    else detailed.set(key, [i.message]);
   }
-  return { errors, detailed_errors: detailed };
+  return { errors, detailed_errors: Object.fromEntries(detailed) };
 }

@@ -58,6 +58,8 @@ export function verifyXml(xml: string): VerifyResult {
   }
   const signature = signatures[0]!;
   const certificate = embeddedCertificate(signature);
+  const shape = structureProblem(signature);
+  if (shape) return fail('unsupported', `The Signature does not have the XMLDSig structure: ${shape}`, certificate);
   const references = Array.from(signature.getElementsByTagNameNS(DSIG_NS, 'Reference'));
   if (references.length !== 1 || references[0]!.getAttribute('URI') !== '') {
     const uris = references.map((r) => JSON.stringify(r.getAttribute('URI'))).join(', ');
@@ -79,6 +81,43 @@ export function verifyXml(xml: string): VerifyResult {
     }
     return fail('unsupported', `The signature cannot be checked: ${message}`, certificate);
   }
+}
+
+/** Most elements a Signature may contain, all levels counted (DGII's carry about a dozen). */
+const MAX_SIGNATURE_ELEMENTS = 64;
+
+function childElements(el: Element): Element[] {
+  const out: Element[] = [];
+  for (let n = el.firstChild; n; n = n.nextSibling) if (n.nodeType === 1) out.push(n as Element);
+  return out;
+}
+
+/**
+ * The element sequence of xmldsig-core-schema, checked before xml-crypto sees the signature (Signature =
+ * SignedInfo, SignatureValue, KeyInfo?, Object*), and a bound on its size. Besides refusing what is not an
+ * XMLDSig signature, this keeps xml-crypto's XPath lookups, which take time quadratic in the number of
+ * siblings, away from signatures padded with thousands of SignatureValue, KeyInfo, Transform or unknown
+ * elements (minutes of CPU for one 12 MB request).
+ */
+function structureProblem(signature: Element): string | null {
+  let count = 0;
+  const stack: Element[] = [signature];
+  while (stack.length > 0) {
+    for (let n = stack.pop()!.firstChild; n; n = n.nextSibling) {
+      if (n.nodeType !== 1) continue;
+      if (++count > MAX_SIGNATURE_ELEMENTS) return `more than ${MAX_SIGNATURE_ELEMENTS} elements.`;
+      stack.push(n as Element);
+    }
+  }
+  const names = childElements(signature).map((c) => c.localName ?? c.nodeName);
+  let i = 0;
+  if (names[i] === 'SignedInfo') i++;
+  else return 'it must start with one SignedInfo.';
+  if (names[i] === 'SignatureValue') i++;
+  else return 'SignedInfo must be followed by one SignatureValue.';
+  if (names[i] === 'KeyInfo') i++;
+  const extra = names.slice(i).find((n) => n !== 'Object');
+  return extra ? `unexpected ${extra} after SignatureValue/KeyInfo.` : null;
 }
 
 function embeddedCertificate(signature: Element): string | undefined {

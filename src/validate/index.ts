@@ -35,7 +35,8 @@ export function safeValidateEcf(tipo: string, json: unknown, options: ValidateOp
   const all = [...issues];
   for (const rule of RULES) {
     if (rule.appliesTo !== 'all' && !rule.appliesTo.includes(tipo as EcfType)) continue;
-    all.push(...rule.check({ tipo, doc: clean, fechaEmision: options.fechaEmision }));
+    // A loop, not push(...): a rule over 10,000 lines can return more issues than a call may take arguments.
+    for (const issue of rule.check({ tipo, doc: clean, fechaEmision: options.fechaEmision })) all.push(issue);
   }
   const errors = all.filter((i) => i.severity === 'error');
   const warnings = all.filter((i) => i.severity === 'warning');

@@ -52,7 +52,15 @@ export async function readLimited(req: Request, limit: number, tooBig: (limit: n
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    let next: ReadableStreamReadResult<Uint8Array>;
+    try {
+      next = await reader.read();
+    } catch {
+      // The client went away or broke the framing mid-body (Node reports ECONNRESET "aborted"): the request's
+      // fault, not the server's (nor the storage's); the HTTP server has already answered it.
+      throw new ApiError(400, MESSAGES.unreadableBody);
+    }
+    const { done, value } = next;
     if (done) break;
     total += value.byteLength;
     if (total > limit) {
@@ -78,3 +86,32 @@ export function utf8Text(bytes: Uint8Array): string | null {
     return null;
   }
 }
+
+/** Deepest JSON nesting accepted. A canonical e-CF nests about 5 levels; deeper input is refused before parsing. */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * True when `text`, read as JSON, opens more than `max` arrays/objects at once. A linear scan that allocates
+ * nothing: it runs before `JSON.parse`, which would otherwise spend seconds and hundreds of MB on a body of
+ * millions of `[`, and leave a value that recursive code (null stripping, validation) cannot walk.
+ */
+export function jsonDepthExceeds(text: string, max: number = MAX_JSON_DEPTH): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+      continue;
+    }
+    if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
+
+/** Spanish reason for a body refused by `jsonDepthExceeds`. */
+export const TOO_DEEP_MESSAGE = `El JSON excede la profundidad máxima de anidamiento (${MAX_JSON_DEPTH} niveles).`;

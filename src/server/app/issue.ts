@@ -15,6 +15,8 @@ import {
 } from '../../index.js';
 import type { EncfRefusal, Issuer, NewDocument, SequenceRecord, Storage } from '../storage/types.js';
 import { statusInfo } from '../statuses.js';
+import { TOO_MANY_ATTRIBUTES_MESSAGE, tooManyAttributes } from '../inbound/xml.js';
+import { jsonDepthExceeds, TOO_DEEP_MESSAGE } from './body.js';
 import { ApiError } from './errors.js';
 import { amountText, doToIso, isoToDo } from './record.js';
 
@@ -43,8 +45,16 @@ export function rejected(message: string, errors: string[], detailed?: Record<st
   return new ApiError(422, message, { document: rejectedDocument(errors, detailed) });
 }
 
+/** Most issues listed in one 422; the rest are counted in a last message (a hostile body can produce millions). */
+export const MAX_REPORTED_ISSUES = 1000;
+
 function rejectedIssues(message: string, issues: readonly Issue[]): ApiError {
-  const report = toIssueReport(issues);
+  const errors = issues.filter((i) => i.severity === 'error');
+  const shown = errors.length <= MAX_REPORTED_ISSUES ? errors : [
+    ...errors.slice(0, MAX_REPORTED_ISSUES),
+    { code: 'too_many' as const, path: '', message: `Se muestran los primeros ${MAX_REPORTED_ISSUES} problemas de ${errors.length}.`, severity: 'error' as const },
+  ];
+  const report = toIssueReport(shown);
   return rejected(message, report.errors, report.detailed_errors);
 }
 
@@ -77,12 +87,67 @@ function isSummary(tipo: EcfType, doc: Record<string, any>): boolean {
   return typeof total === 'number' && isBelowSummaryThreshold(total);
 }
 
+// Array fields of each type with their largest count (the XSD's maxOccurs; `items`: see below),
+// shallowest first, read from the field table.
+const ARRAYS = new Map<EcfType, { segments: string[]; max: number }[][]>();
+function arraysOf(tipo: EcfType): { segments: string[]; max: number }[][] {
+  let levels = ARRAYS.get(tipo);
+  if (!levels) {
+    const info = ECF_TYPE_INFO[tipo];
+    const maxLines = Math.max(info.maxLines, info.maxLinesBelowThreshold ?? 0);
+    levels = [];
+    for (const row of ECF_TABLE.rows) {
+      const occurs = row.occurs[tipo];
+      if (row.source !== 'doc' || !row.json?.endsWith('[]') || !occurs) continue;
+      const segments = row.json.split('.');
+      // `items` only beyond twice its largest limit: near it, the validator's rule says precisely which limit applies.
+      (levels[segments.length - 1] ??= []).push({ segments, max: row.json === 'items[]' ? 2 * maxLines : occurs[1] });
+    }
+    ARRAYS.set(tipo, (levels = levels.filter(Boolean)));
+  }
+  return levels;
+}
+
+/**
+ * Arrays longer than the type ever admits (`items`: twice that), found before validation. The validator reports every issue of every
+ * element, so a body of millions of `{}` lines would otherwise cost seconds of CPU and gigabytes of issues for
+ * one 422. Walks the known array fields only, shallowest first (an oversized parent is not walked into).
+ */
+export function oversizedArrays(tipo: EcfType, doc: unknown): Issue[] {
+  const issues: Issue[] = [];
+  const visit = (node: unknown, segments: string[], i: number, path: string, max: number): void => {
+    if (node === null || typeof node !== 'object' || Array.isArray(node)) return;
+    const segment = segments[i]!;
+    const key = segment.replace(/\[\]$/, '');
+    if (!Object.hasOwn(node, key)) return;
+    const value = (node as Record<string, unknown>)[key];
+    const p = path === '' ? key : `${path}.${key}`;
+    if (i === segments.length - 1) {
+      if (Array.isArray(value) && value.length > max) {
+        issues.push({ code: 'too_many', path: p, message: `Admite como máximo ${max} elemento(s); se recibieron ${value.length}.`, severity: 'error' });
+      }
+    } else if (!segment.endsWith('[]')) visit(value, segments, i + 1, p, max);
+    else if (Array.isArray(value)) for (let k = 0; k < value.length; k++) visit(value[k], segments, i + 1, `${p}.${k}`, max);
+  };
+  for (const level of arraysOf(tipo)) {
+    for (const a of level) visit(doc, a.segments, 0, '', a.max);
+    if (issues.length) break;
+  }
+  return issues;
+}
+
 /** Object members that are `null` are dropped (the spec: `null` equals omitting); array slots are kept. */
 export function stripNulls(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(stripNulls);
   if (v !== null && typeof v === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) if (x !== null) out[k] = stripNulls(x);
+    // defineProperty, not assignment: a member named `__proto__` stays an own (unknown) member instead of
+    // replacing the prototype, so validation sees it and refuses it.
+    for (const [k, x] of Object.entries(v)) {
+      if (x === null) continue;
+      if (k === '__proto__') Object.defineProperty(out, k, { value: stripNulls(x), enumerable: true, writable: true, configurable: true });
+      else out[k] = stripNulls(x);
+    }
     return out;
   }
   return v;
@@ -132,6 +197,7 @@ function totalsOf(doc: Record<string, any>): { totalAmount: string; totalItbis: 
 
 /** JSON mode. Returns the stored record. */
 export async function issueJson(deps: IssueDeps, issuer: Issuer, tipo: EcfType, text: string) {
+  if (jsonDepthExceeds(text)) throw rejected(ISSUE_MESSAGES.malformedJson, [TOO_DEEP_MESSAGE]);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -143,6 +209,8 @@ export async function issueJson(deps: IssueDeps, issuer: Issuer, tipo: EcfType, 
     throw rejected(ISSUE_MESSAGES.malformedJson, [reason]);
   }
   const doc = stripNulls(parsed) as Record<string, any>;
+  const oversized = oversizedArrays(tipo, doc);
+  if (oversized.length) throw rejectedIssues(ISSUE_MESSAGES.validation, oversized);
   const now = deps.clock();
   const fecha = formatDateDO(now);
   const result = safeValidateEcf(tipo, doc, { fechaEmision: fecha });
@@ -186,6 +254,7 @@ function check(ok: boolean, reason: string, path?: string): void {
 export async function issueXml(deps: IssueDeps, issuer: Issuer, tipo: EcfType, xml: string) {
   // DTDs are refused outright: no entity expansion (billion laughs) and no external entities (XXE).
   check(!/<!DOCTYPE/i.test(xml) && !/<!ENTITY/i.test(xml), 'El XML no puede contener declaraciones DOCTYPE ni ENTITY.');
+  check(!tooManyAttributes(xml), TOO_MANY_ATTRIBUTES_MESSAGE);
   const declared = ENCODING_RE.exec(xml)?.[1];
   check(!declared || /^utf-?8$/i.test(declared), `El XML declara la codificación ${declared}; debe ser UTF-8.`);
   let parsed;
@@ -204,6 +273,9 @@ export async function issueXml(deps: IssueDeps, issuer: Issuer, tipo: EcfType, x
 
   const now = deps.clock();
   const doc = parsed.document as Record<string, any>;
+  // Too many elements (repeated or unknown) to be an e-CF: refuse before the rules and the XSD multiply the issues.
+  const oversized = oversizedArrays(tipo, doc);
+  if (oversized.length || parsed.issues.length > MAX_REPORTED_ISSUES) throw rejectedIssues(ISSUE_MESSAGES.passthrough, [...oversized, ...parsed.issues]);
   const summary = isSummary(tipo, doc);
   const fechaEmision = parsed.context.fecha_emision;
   const rules = safeValidateEcf(tipo, doc, { fechaEmision });

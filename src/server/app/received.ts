@@ -17,7 +17,7 @@ import {
 } from '../../dgii/index.js';
 import { signXml } from '../../sign/index.js';
 import type { Issuer, ReceivedDocument } from '../storage/types.js';
-import { ApiError, authorityMessages, MESSAGES } from './errors.js';
+import { ApiError, authorityMessages, formatBytes, MESSAGES } from './errors.js';
 import type { AppEnv } from './index.js';
 import { amountText, dateTimeDO, doToIso, isRealDate } from './record.js';
 import { invalid, issuesReport, readJsonBody, type RouteContext } from './route-context.js';
@@ -25,6 +25,8 @@ import { AUTHORITY_FAILURES, COMMON, error, json, SECURED } from './routes.js';
 import { AuthorityStatusEnvelopeSchema, DEFAULT_LIST_LIMIT, EcfTypeSchema, EncfParams, EncfSchema, ListQuery } from './schemas.js';
 import { RncSchema, type DirectoryLookup } from './directory.js';
 
+/** Largest commercial-approval request body (`{estado, motivo_rechazo}` is a few hundred bytes). */
+export const APPROVAL_MAX_BYTES = 64 * 1024;
 /** Longest `motivo_rechazo` (ACECF `DetalleMotivoRechazo`). */
 export const MAX_REJECTION_REASON = 250;
 // A stored receiver answer is only for diagnosis.
@@ -215,6 +217,7 @@ export const approvalRoute = createRoute({
     ...COMMON,
     ...NOT_FOUND,
     409: error('Ya existe otra aprobación comercial para el e-CF (o ya fue entregada); varios emisores enviaron el e-NCF; o el emisor del token no tiene un certificado utilizable.'),
+    413: error(`El cuerpo excede ${formatBytes(APPROVAL_MAX_BYTES)}.`),
     415: error('Content-Type distinto de application/json.'),
     422: error('estado inválido, motivo_rechazo ausente (estado 2) o de más de 250 caracteres, tipo de e-CF que no admite aprobación comercial, o e-CF no recibido.'),
     502: json(ApprovalFailedEnvelopeSchema, 'Registrada y firmada, pero el emisor o la autoridad no la aceptaron (o no respondieron); `document` trae ambos resultados.'),
@@ -439,7 +442,7 @@ export function registerReceived(ctx: RouteContext, directory: DirectoryLookup):
 
   ctx.add(approvalRoute, async (c) => {
     const issuer = c.get('issuer');
-    const body = await readJsonBody(c.req.raw, 64 * 1024, RECEIVED_MESSAGES.invalidApproval);
+    const body = await readJsonBody(c.req.raw, APPROVAL_MAX_BYTES, RECEIVED_MESSAGES.invalidApproval);
     const parsed = ApprovalRequestSchema.safeParse(body);
     if (!parsed.success) throw new ApiError(422, RECEIVED_MESSAGES.invalidApproval, { document: issuesReport(parsed.error.issues) });
     const estado = parsed.data.estado;

@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../../index.js';
 import type { AuthorityIdentity } from '../../dgii/index.js';
 import type { Issuer } from '../storage/types.js';
-import { bodyKind, readLimited, utf8Text, type BodyLimits } from './body.js';
+import { bodyKind, jsonDepthExceeds, readLimited, TOO_DEEP_MESSAGE, utf8Text, type BodyLimits } from './body.js';
 import { ApiError } from './errors.js';
 import type { AppDeps, AppEnv } from './index.js';
 
@@ -60,6 +60,7 @@ export async function readJsonBody(req: Request, limit: number, message: string)
   bodyKind(contentType); // a charset other than UTF-8 → 415
   const text = utf8Text(await readLimited(req, limit));
   if (text === null) throw new ApiError(422, message, { document: { errors: ['El cuerpo no es texto UTF-8 válido.'] } });
+  if (jsonDepthExceeds(text)) throw new ApiError(422, message, { document: { errors: [TOO_DEEP_MESSAGE] } });
   try {
     return JSON.parse(text);
   } catch {

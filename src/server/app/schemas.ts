@@ -20,7 +20,7 @@ export const EcfTypeSchema = z.enum(ECF_TYPES, { error: 'Tipo de e-CF inválido:
 export const EncfSchema = z.string().regex(/^E\d{12}$/, { error: 'e-NCF inválido: E + tipo (2 dígitos) + 10 dígitos.' })
   .openapi({ description: 'e-NCF de 13 caracteres: E + tipo (2 dígitos) + secuencial (10 dígitos).', example: 'E310000000001' });
 
-export const StatusNameSchema = z.enum(STATUS_NAMES).openapi({ description: 'Estado interno (ver GET /api/v1/statuses).', example: 'received' });
+export const StatusNameSchema = z.enum(STATUS_NAMES, { error: `Estado inválido: use ${STATUS_NAMES.join(', ')}.` }).openapi({ description: 'Estado interno (ver GET /api/v1/statuses).', example: 'received' });
 
 // ---------------------------------------------------------------------------------------------- parameters
 

@@ -55,7 +55,9 @@ function boundaryOf(contentType: string | null, text: string): string | null {
   const m = /boundary\s*=\s*(?:"([^"]+)"|([^;\s]+))/i.exec(contentType ?? '');
   const declared = m ? (m[1] ?? m[2]!) : null;
   if (declared && text.includes(`--${declared}`)) return declared;
-  const first = /^(?:\s*\r?\n)*--([^\r\n]{1,200}?)[ \t]*\r?\n/.exec(text);
+  // Blank lines, then `--boundary`. Each blank line ends at its own LF ([^\S\n] excludes it): a pattern like
+  // (?:\s*\r?\n)* could split a run of line ends in exponentially many ways and hang on a body of newlines.
+  const first = /^(?:[^\S\n]*\n)*--([^\r\n]{1,200}?)[ \t]*\r?\n/.exec(text);
   return first ? first[1]! : null;
 }
 

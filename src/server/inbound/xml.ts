@@ -10,11 +10,54 @@ export class XmlInputError extends Error {
   override readonly name = 'XmlInputError';
 }
 
+/** Most attributes (namespace declarations included) one element may carry; e-CF, seeds and ACECF carry a few. */
+export const MAX_XML_ATTRIBUTES = 64;
+
+/** Spanish reason for a document refused by `tooManyAttributes`. */
+export const TOO_MANY_ATTRIBUTES_MESSAGE = `El XML tiene un elemento con más de ${MAX_XML_ATTRIBUTES} atributos.`;
+
+/**
+ * True when a tag of `xml` carries more than `max` attributes (counted by their `=` outside quoted values;
+ * comments, CDATA sections and processing instructions are skipped). A linear scan run before parsing:
+ * libxml2's schema validation takes time quadratic in the attributes of one element, so a document with a
+ * million attributes on one element would block the process for minutes.
+ */
+export function tooManyAttributes(xml: string, max: number = MAX_XML_ATTRIBUTES): boolean {
+  const n = xml.length;
+  let i = 0;
+  while (i < n) {
+    const lt = xml.indexOf('<', i);
+    if (lt < 0) return false;
+    const skip = xml.startsWith('<!--', lt) ? '-->' : xml.startsWith('<![CDATA[', lt) ? ']]>' : xml.startsWith('<?', lt) ? '?>' : null;
+    if (skip) {
+      const end = xml.indexOf(skip, lt + 2);
+      if (end < 0) return false;
+      i = end + skip.length;
+      continue;
+    }
+    let count = 0;
+    let quote = 0;
+    let j = lt + 1;
+    for (; j < n; j++) {
+      const c = xml.charCodeAt(j);
+      if (quote !== 0) {
+        if (c === quote) quote = 0;
+      } else if (c === 0x22 || c === 0x27) quote = c;
+      else if (c === 0x3d) {
+        if (++count > max) return true;
+      } else if (c === 0x3e) break;
+    }
+    i = j + 1;
+  }
+  return false;
+}
+
 /** Parses untrusted XML text into a DOM document. @throws XmlInputError */
 export function parseUntrustedXml(xml: string): Document {
   if (/<!DOCTYPE|<!ENTITY/i.test(xml)) {
     throw new XmlInputError('El XML contiene una declaración DOCTYPE o ENTITY, que no se admite.');
   }
+  if (tooManyAttributes(xml)) throw new XmlInputError(TOO_MANY_ATTRIBUTES_MESSAGE);
   const errors: string[] = [];
   let doc: Document | undefined;
   try {
@@ -65,8 +108,14 @@ export function textAt(doc: Document, path: readonly string[]): string | null {
  * acknowledgment ("not received, specification error") to the right sender and document.
  */
 export function scrapeText(xml: string, name: string): string | null {
-  const m = new RegExp(`<${name}>\\s*([^<]{1,100}?)\\s*</${name}>`).exec(xml);
-  return m ? m[1]! : null;
+  // Linear: each match scans to the next '<' only. (A pattern like `\\s*([^<]{1,100}?)\\s*` backtracks
+  // quadratically over a long run of spaces, and this runs on documents that did not even parse.)
+  const re = new RegExp(`<${name}>([^<]*)</${name}>`, 'g');
+  for (let m = re.exec(xml); m; m = re.exec(xml)) {
+    const value = m[1]!.trim();
+    if (value.length >= 1 && value.length <= 100) return value;
+  }
+  return null;
 }
 
 /** Exact decimal equality of two amounts as written (`1180`, `1180.0`, `1180.00`); false when either is not a plain decimal. */
