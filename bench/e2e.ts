@@ -5,17 +5,17 @@
  * first result poll after 0.5 s). N 10-line type 31 documents are posted by autocannon (16 connections);
  * this process then watches the database until all are accepted. Once on SQLite, once on PostgreSQL, with
  * the peak RSS of the server process (which holds the simulator too).
- * `npx tsx bench/e2e.ts` (N from BENCH_E2E_DOCS, default 1000)
+ * `npx tsx bench/e2e.ts` (N from BENCH_E2E_DOCS, default 1000, 100 under BENCH_QUICK=1)
  */
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { doc31 } from './docs.js';
-import { machineLine, round, startServerProcess, writeResults, type ServerProcess } from './lib.js';
+import { machineLine, quick, round, startServerProcess, writeResults, type ServerProcess } from './lib.js';
 import { autocannon, loadAverage, postgresReachable, prepare, printServerTable } from './server.js';
 
 const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const DOCS = Number(process.env.BENCH_E2E_DOCS ?? 1000);
+const DOCS = Number(process.env.BENCH_E2E_DOCS ?? quick(1000, 100));
 const CONNECTIONS = 16;
 const TIMEOUT_MS = 300_000;
 

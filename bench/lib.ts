@@ -1,10 +1,37 @@
 /** Tiny benchmark helpers: time a function on one core, print a table row, collect JSON results. */
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import os from 'node:os';
 
-export interface Measurement {
+/** `BENCH_QUICK=1`: short measurement windows and small N, to smoke-test the harness (figures are not comparable). */
+export const QUICK = process.env.BENCH_QUICK === '1';
+
+/** `full` normally, `quick` under BENCH_QUICK=1. */
+export function quick<T>(full: T, quickValue: T): T {
+  return QUICK ? quickValue : full;
+}
+
+/** Where results go: BENCH_RESULTS_DIR, else bench/results/. */
+export function resultsDir(): string {
+  return process.env.BENCH_RESULTS_DIR ? resolve(process.env.BENCH_RESULTS_DIR) : resolve(dirname(fileURLToPath(import.meta.url)), 'results');
+}
+
+/**
+ * Memory figures attached to a result. `memory_scope` says whose peak it is: `own process` (the case ran
+ * alone in a child process; `peak_rss_mb` is the kernel's peak RSS of that process, Node, tsx and the loaded
+ * modules included, and `rss_before_mb` its RSS just before the timed case) or `sampled` (the case ran in a
+ * process shared with other cases; `peak_rss_mb` is the highest RSS sampled every few ms between iterations
+ * and `rss_before_mb` the RSS when the case started, so the growth is the case's own).
+ */
+export interface MemoryFigures {
+  peak_rss_mb: number;
+  rss_before_mb: number;
+  memory_scope: 'own process' | 'sampled';
+}
+
+export interface Measurement extends Partial<MemoryFigures> {
   name: string;
   iterations: number;
   ms_per_op: number;
@@ -12,9 +39,43 @@ export interface Measurement {
   [extra: string]: unknown;
 }
 
-/** Runs `fn` for at least `minMs` after a warm-up and returns the mean time per call. */
+const MB = 2 ** 20;
+/** Current resident set size in MB. */
+export function rssMb(): number {
+  return round(process.memoryUsage.rss() / MB, 1);
+}
+
+/** Peak resident set size of this process so far (kernel maxRSS), in MB. */
+export function peakRssMb(): number {
+  return round((process.resourceUsage().maxRSS * 1024) / MB, 1);
+}
+
+const SAMPLE_EVERY_MS = 5;
+
+/** Samples the RSS between iterations (at most every 5 ms, a few microseconds each). */
+function memorySampler(): { sample(now: number): void; figures(): MemoryFigures } {
+  const before = process.memoryUsage.rss();
+  let peak = before;
+  let next = 0;
+  return {
+    sample(now) {
+      if (now < next) return;
+      next = now + SAMPLE_EVERY_MS;
+      const r = process.memoryUsage.rss();
+      if (r > peak) peak = r;
+    },
+    figures: () => ({ peak_rss_mb: round(Math.max(peak, process.memoryUsage.rss()) / MB, 1), rss_before_mb: round(before / MB, 1), memory_scope: 'sampled' }),
+  };
+}
+
+/** Runs `fn` for at least `minMs` after a warm-up and returns the mean time per call (and sampled memory). */
 export function measure(name: string, fn: () => unknown, { minMs = 1500, warmup = 20 } = {}): Measurement {
-  for (let i = 0; i < warmup; i++) fn();
+  if (QUICK) minMs = Math.min(minMs, 150);
+  const mem = memorySampler();
+  for (let i = 0; i < warmup; i++) {
+    fn();
+    mem.sample(performance.now());
+  }
   let n = 0;
   const start = performance.now();
   let now = start;
@@ -22,13 +83,19 @@ export function measure(name: string, fn: () => unknown, { minMs = 1500, warmup 
     fn();
     n++;
     now = performance.now();
+    mem.sample(now);
   }
   const ms = (now - start) / n;
-  return { name, iterations: n, ms_per_op: round(ms, 4), ops_per_second: round(1000 / ms, 1) };
+  return { name, iterations: n, ms_per_op: round(ms, 4), ops_per_second: round(1000 / ms, 1), ...mem.figures() };
 }
 
 export async function measureAsync(name: string, fn: () => Promise<unknown>, { minMs = 1500, warmup = 10 } = {}): Promise<Measurement> {
-  for (let i = 0; i < warmup; i++) await fn();
+  if (QUICK) minMs = Math.min(minMs, 150);
+  const mem = memorySampler();
+  for (let i = 0; i < warmup; i++) {
+    await fn();
+    mem.sample(performance.now());
+  }
   let n = 0;
   const start = performance.now();
   let now = start;
@@ -36,9 +103,49 @@ export async function measureAsync(name: string, fn: () => Promise<unknown>, { m
     await fn();
     n++;
     now = performance.now();
+    mem.sample(now);
   }
   const ms = (now - start) / n;
-  return { name, iterations: n, ms_per_op: round(ms, 4), ops_per_second: round(1000 / ms, 1) };
+  return { name, iterations: n, ms_per_op: round(ms, 4), ops_per_second: round(1000 / ms, 1), ...mem.figures() };
+}
+
+/** Median of a non-empty list. */
+export function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+// ---- One case per child process (so each case's peak RSS is its own) ----
+
+const CASE_ENV = 'BENCH_CHILD_CASE';
+const CASE_MARK = '@@bench-case ';
+
+/** The case this process was started to run (by `runInChild`), or undefined in the parent. */
+export const CHILD_CASE: string | undefined = process.env[CASE_ENV];
+
+/**
+ * Runs the bench script `scriptUrl` (pass `import.meta.url`) in a fresh process (`node --import tsx`) with
+ * BENCH_CHILD_CASE=`name`; returns what that process passed to `reportCase`, with its memory figures.
+ * The child's other output is passed through; a failing child throws.
+ */
+export function runInChild<T extends object>(scriptUrl: string, name: string): T & MemoryFigures {
+  const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+  const r = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(scriptUrl)], {
+    cwd: root, env: { ...process.env, [CASE_ENV]: name }, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8', maxBuffer: 64 * MB,
+  });
+  const lines = (r.stdout ?? '').split('\n');
+  const mark = lines.find((l) => l.startsWith(CASE_MARK));
+  const rest = lines.filter((l) => !l.startsWith(CASE_MARK)).join('\n').trim();
+  if (rest) console.log(rest);
+  if (r.status !== 0 || !mark) throw new Error(`bench case ${name} failed (exit ${r.status ?? r.signal})`);
+  return JSON.parse(mark.slice(CASE_MARK.length)) as T & MemoryFigures;
+}
+
+/** In a child started by `runInChild`: hands `result` to the parent, with this process's peak RSS. */
+export function reportCase(result: object, rssBeforeMb: number): void {
+  const memory: MemoryFigures = { peak_rss_mb: peakRssMb(), rss_before_mb: rssBeforeMb, memory_scope: 'own process' };
+  process.stdout.write(`${CASE_MARK}${JSON.stringify({ ...result, ...memory })}\n`);
 }
 
 export function round(x: number, d = 2): number {
@@ -48,17 +155,24 @@ export function round(x: number, d = 2): number {
 
 export function printTable(title: string, rows: Measurement[]): void {
   console.log(`\n${title}`);
-  console.log('| benchmark | ms/op | ops/s |');
-  console.log('|---|---:|---:|');
-  for (const r of rows) console.log(`| ${r.name} | ${r.ms_per_op} | ${r.ops_per_second} |`);
+  console.log('| benchmark | ms/op | ops/s | peak RSS MB | RSS before MB | memory |');
+  console.log('|---|---:|---:|---:|---:|---|');
+  for (const r of rows) console.log(`| ${r.name} | ${r.ms_per_op} | ${r.ops_per_second} | ${r.peak_rss_mb ?? 'n/a'} | ${r.rss_before_mb ?? 'n/a'} | ${r.memory_scope ?? ''} |`);
 }
 
+/**
+ * Writes `data` as JSON to `file` in `resultsDir()`, with the machine, the 1-minute load average, the quick
+ * flag and `process_peak_rss_mb` (peak RSS of the process that wrote the file, i.e. of the whole script).
+ */
 export function writeResults(file: string, data: Record<string, unknown>): void {
-  const dir = resolve(dirname(fileURLToPath(import.meta.url)), 'results');
+  const dir = resultsDir();
   mkdirSync(dir, { recursive: true });
   const payload = {
     ...data,
-    machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, node: process.version, platform: `${os.platform()} ${os.arch()}` },
+    quick: QUICK,
+    process_peak_rss_mb: peakRssMb(),
+    load_average_1m: round(os.loadavg()[0] ?? 0, 2),
+    machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, node: process.version, platform: `${os.platform()} ${os.arch()}`, line: machineLine() },
     date: new Date().toISOString(),
   };
   writeFileSync(resolve(dir, file), `${JSON.stringify(payload, null, 2)}\n`);

@@ -5,7 +5,7 @@
  * (autocannon, in this process) does not share its event loop; on a 2-core machine they still share the CPU.
  * Every response must be a 202: each one is a validated, built, XSD-checked document with its e-NCF taken
  * from the sequence in a storage transaction.
- * `npx tsx bench/server.ts` (PostgreSQL from BENCH_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test;
+ * `npx tsx bench/server.ts` (BENCH_QUICK=1: 3 s after a 1 s warm-up; PostgreSQL from BENCH_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test;
  * skipped when unreachable)
  */
 import { randomBytes } from 'node:crypto';
@@ -21,14 +21,14 @@ import { createPostgresStorage } from '../src/server/storage/postgres.js';
 import type { Storage } from '../src/server/storage/types.js';
 import { generateToken, hashToken } from '../src/server/tokens.js';
 import { doc31 } from './docs.js';
-import { machineLine, round, startServerProcess, writeResults, type ServerProcess } from './lib.js';
+import { machineLine, quick, round, startServerProcess, writeResults, type ServerProcess } from './lib.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const XSD_DIR = process.env.ECF_XSD_DIR ?? resolve(root, '../shared/dgii-xsd');
 const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const CONNECTIONS = 16;
-const DURATION_S = 10;
-const WARMUP_S = 2;
+const DURATION_S = quick(10, 3);
+const WARMUP_S = quick(2, 1);
 
 /** The part of autocannon's programmatic API used here (the package ships no types). */
 interface AutocannonResult {

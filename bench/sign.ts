@@ -6,7 +6,7 @@ import { createHash, sign as rsaSign, verify as rsaVerify, X509Certificate } fro
 import { SignedXml } from 'xml-crypto';
 import { p12Signer, readP12, signEcf, signXml, verifyXml } from '../src/sign/index.js';
 import { modernP12, TEST_PASSWORD } from '../test/helpers/certs.js';
-import { measure, measureAsync, printTable, round, writeResults } from './lib.js';
+import { measure, measureAsync, printTable, quick, round, writeResults } from './lib.js';
 
 const DECL = '<?xml version="1.0" encoding="utf-8"?>';
 const item = (n: number) =>
@@ -75,7 +75,7 @@ const verification = measure('verifyXml (xml-crypto 6)', () => verifyXml(signed)
  * The ratio fast path / floor, measured in alternating short rounds so that load from other jobs on
  * a shared machine hits both sides alike; the median of the per-round ratios is reported.
  */
-async function interleavedRatio(rounds = 40, perRound = 100): Promise<{ median: number; min: number; max: number }> {
+async function interleavedRatio(rounds = quick(40, 6), perRound = quick(100, 20)): Promise<{ median: number; min: number; max: number }> {
   const ratios: number[] = [];
   for (let r = 0; r < rounds; r++) {
     let t = performance.now();
