@@ -363,14 +363,18 @@ export function createWorker(deps: WorkerDeps): Worker {
       let signed = doc.signedXml;
       if (!signed) {
         signed = await signEcf(doc.unsignedXml, signer, clock);
+        await turn();
         checkSignature(signed, 'e-CF');
+        await turn();
         checkSchema(schemas, signed, `ECF-${doc.tipo}` as SchemaId, doc.summary, 'e-CF firmado');
         patch.signedXml = signed;
         patch.securityCode = securityCode(signed);
         patch.signedAt = signingTimeOf(signed);
       }
       if (doc.summary && !doc.rfceXml) {
+        await turn();
         const rfce = await signXml(deriveRfceXml(signed), signer);
+        await turn();
         checkSignature(rfce, 'RFCE');
         checkSchema(schemas, rfce, 'RFCE', false, 'RFCE firmado');
         patch.rfceXml = rfce;
@@ -424,6 +428,7 @@ export function createWorker(deps: WorkerDeps): Worker {
     const lanes = Array.from({ length: Math.min(concurrency, docs.length) }, async () => {
       while (next < docs.length) {
         const doc = docs[next++]!;
+        await turn();
         await handle(doc);
       }
     });
@@ -516,6 +521,14 @@ function isAuthorityError(e: unknown): e is AuthorityErrorLike {
 
 function messageTexts(r: TrackResult): string[] {
   return r.mensajes.map((m) => m.valor.trim()).filter((t) => t !== '');
+}
+
+/**
+ * Lets the event loop run I/O callbacks (HTTP requests of an in-process server) between CPU-heavy steps.
+ * Without it the lanes' sign → verify → XSD steps chain as microtasks and a POST waits behind a whole batch.
+ */
+function turn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 function checkSignature(xml: string, what: string): void {
