@@ -20,7 +20,7 @@
  *    Per 10 s window: answers/s, p50, p99, max, errors, backlog, server RSS (VmRSS), load average. At the
  *    end the backlog must drain, every answer must have been a 202, every document accepted_authority, the
  *    e-NCF consecutive from E310000000001 with no gap, and the server log free of errors.
- *    Memory is "flat" when both hold:
+ *    Memory is judged on runs of 5 minutes or more; it is "flat" when both hold:
  *    - the V8 heap used after each full GC (the server runs with --trace-gc; LOAD_TRACE_GC=0 turns it off)
  *      has a least-squares slope after the first 60 s below LOAD_HEAP_SLOPE_MB_MIN (default 0.5 MB/min):
  *      the direct sign of a JS leak, steady to ±2 MB from one collection to the next;
@@ -60,6 +60,8 @@ const XSD_DIR = process.env.ECF_XSD_DIR ?? resolve(root, '../shared/dgii-xsd');
 const P99_TARGET_MS = 100;
 const WINDOW_S = 10;
 const RSS_WARMUP_S = 60;
+/** Memory is judged only on runs at least this long (5 minutes: 4 of them after the first 60 s). */
+const MEMORY_MIN_RUN_S = 300;
 
 // ---------------------------------------------------------------------------------------------
 // Statistics
@@ -680,7 +682,7 @@ export interface SustainResult {
     /** Least-squares slope of the 1 s samples after the first 60 s. */
     slope_mb_per_min: number;
     slope_limit_mb_per_min: number;
-    /** Slope below the limit; null when fewer than 60 samples follow the first 60 s. */
+    /** Slope below the limit; null for a run shorter than MEMORY_MIN_RUN_S. */
     flat: boolean | null;
   };
   /** V8 heap used after each full GC (server run with --trace-gc), null without it. */
@@ -782,6 +784,8 @@ export async function sustain(rig: LoadRig, opts: { rate: number; durationS: num
   const allAccepted = (finalStatuses.accepted_authority ?? 0) === warm202 + ok202 && Object.keys(finalStatuses).length === 1;
   const errorsLogged = serverErrors(rig.serverLog).errors;
   const rssValues = rssPoints.map((p) => p.y);
+  // Both slopes still hold the climb to the plateau in a short run: judge only runs long enough.
+  const judged = opts.durationS >= MEMORY_MIN_RUN_S;
   let heap: SustainResult['heap_after_full_gc'] = null;
   const gcs = fullGcs(rig.serverLog).map((g) => ({ ...g, t: (g.atMs - runOffsetMs) / 1000 })).filter((g) => g.t <= opts.durationS);
   if (gcs.length > 0) {
@@ -797,7 +801,7 @@ export async function sustain(rig: LoadRig, opts: { rate: number; durationS: num
       slope_mb_per_min: round(heapSlope, 3),
       slope_limit_mb_per_min: opts.heapSlopeLimit,
       max_pause_ms: round(Math.max(...gcs.map((g) => g.pauseMs)), 1),
-      flat: afterGc.length >= 5 ? heapSlope < opts.heapSlopeLimit : null,
+      flat: judged && afterGc.length >= 5 ? heapSlope < opts.heapSlopeLimit : null,
       series: gcs.map((g) => [round(g.t, 1), g.heapAfterMb]),
     };
   }
@@ -838,7 +842,7 @@ export async function sustain(rig: LoadRig, opts: { rate: number; durationS: num
       max_mb: rssValues.length ? Math.max(...rssValues) : 0,
       slope_mb_per_min: round(rssSlope, 3),
       slope_limit_mb_per_min: opts.rssSlopeLimit,
-      flat: after.length >= 60 ? rssSlope < opts.rssSlopeLimit : null,
+      flat: judged ? rssSlope < opts.rssSlopeLimit : null,
     },
     heap_after_full_gc: heap,
     simulator_rss_end_mb: rssMb(rig.simulator.pid),
@@ -922,7 +926,7 @@ async function main(): Promise<void> {
     const h = r.heap_after_full_gc;
     log(`\n| server RSS first / after ${RSS_WARMUP_S} s / last MB | RSS min–max MB | RSS slope MB/min | heap after full GC first / last MB (n) | heap slope MB/min | max full-GC pause ms | memory flat |`);
     log('|---|---|---:|---|---:|---:|---|');
-    log(`| ${r.rss.first_window_mb} / ${r.rss.first_window_after_warmup_mb} / ${r.rss.last_window_mb} | ${r.rss.min_mb}–${r.rss.max_mb} | ${r.rss.slope_mb_per_min} | ${h ? `${h.first_after_warmup_mb} / ${h.last_mb} (${h.collections})` : 'n/a'} | ${h?.slope_mb_per_min ?? 'n/a'} | ${h?.max_pause_ms ?? 'n/a'} | ${r.verdict.memory_flat ?? 'n/a (run too short)'} |`);
+    log(`| ${r.rss.first_window_mb} / ${r.rss.first_window_after_warmup_mb} / ${r.rss.last_window_mb} | ${r.rss.min_mb}–${r.rss.max_mb} | ${r.rss.slope_mb_per_min} | ${h ? `${h.first_after_warmup_mb} / ${h.last_mb} (${h.collections})` : 'n/a'} | ${h?.slope_mb_per_min ?? 'n/a'} | ${h?.max_pause_ms ?? 'n/a'} | ${r.verdict.memory_flat ?? `n/a (run shorter than ${MEMORY_MIN_RUN_S} s)`} |`);
     if (!r.verdict.correct) console.error(`correctness: ${JSON.stringify({ statuses: r.statuses, errors: r.transport_errors, aborted: r.aborted, final: r.final_statuses, numbering: r.numbering_problem, logged: r.server_error_log_lines.slice(0, 3) })}`);
     if (r.verdict.memory_flat === false) console.error(`memory not flat: RSS slope ${r.rss.slope_mb_per_min} MB/min (limit ${rssSlopeLimit}), heap slope ${h?.slope_mb_per_min ?? 'n/a'} MB/min (limit ${heapSlopeLimit})`);
     if (!r.verdict.p99_under_target) console.error(`p99 ${r.p99_ms} ms over the ${durationS} s is not under ${P99_TARGET_MS} ms`);

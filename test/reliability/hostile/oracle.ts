@@ -71,6 +71,9 @@ export interface Answer {
 }
 
 export async function read(res: Response): Promise<Answer> {
+  // In process, a run of requests can be one long chain of microtasks (SQLite is synchronous): yield to the
+  // event loop so the test runner's own messages get through (else vitest reports an RPC timeout).
+  await new Promise((r) => setImmediate(r));
   const contentType = res.headers.get('content-type') ?? '';
   const bytes = new Uint8Array(await res.arrayBuffer());
   const text = contentType.includes('pdf') ? '' : new TextDecoder().decode(bytes);
