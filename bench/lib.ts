@@ -184,21 +184,24 @@ export interface ServerProcess {
   pid: number;
   /** Peak resident set size of the server process so far (VmHWM, Linux), in MB; null elsewhere. */
   peakRssMb(): number | null;
-  /** SIGTERM and wait for the exit code (SIGKILL after 15 s). */
+  /** SIGTERM and wait for the exit code (SIGKILL after `stopTimeoutMs`, default 15 s). */
   stop(): Promise<number | null>;
 }
 
 /**
  * Starts the reference server (`node --import tsx src/server/start.ts`) with `env` added to this
  * process's environment (an undefined value removes the variable); its stdout and stderr (logs included)
- * go to `logFile`. Resolves once it listens.
+ * go to `logFile`. Resolves once it listens. `nodeArgs` go before the script (flags such as `--cpu-prof`, which
+ * NODE_OPTIONS does not allow).
  */
-export async function startServerProcess(env: Record<string, string | undefined>, logFile: string): Promise<ServerProcess> {
+export async function startServerProcess(
+  env: Record<string, string | undefined>, logFile: string, { nodeArgs = [], stopTimeoutMs = 15_000 }: { nodeArgs?: string[]; stopTimeoutMs?: number } = {},
+): Promise<ServerProcess> {
   const { spawn } = await import('node:child_process');
   const { openSync, closeSync, readFileSync } = await import('node:fs');
   const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
   const fd = openSync(logFile, 'w');
-  const child = spawn(process.execPath, ['--import', 'tsx', resolve(root, 'src/server/start.ts')], {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', resolve(root, 'src/server/start.ts')], {
     cwd: root, env: Object.fromEntries(Object.entries({ ...process.env, ...env }).filter(([, v]) => v !== undefined)), stdio: ['ignore', fd, fd],
   });
   closeSync(fd);
@@ -227,7 +230,7 @@ export async function startServerProcess(env: Record<string, string | undefined>
     },
     stop: async () => {
       if (child.exitCode === null) child.kill('SIGTERM');
-      const force = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      const force = setTimeout(() => child.kill('SIGKILL'), stopTimeoutMs);
       const code = await exited;
       clearTimeout(force);
       return code;

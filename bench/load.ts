@@ -101,50 +101,6 @@ export function rssMb(pid: number): number | null {
   }
 }
 
-/**
- * bench/lib.ts `startServerProcess` with extra node flags (`--cpu-prof` is not allowed in NODE_OPTIONS):
- * `node <nodeArgs> --import tsx src/server/start.ts`, logs to `logFile`, resolves once it listens.
- */
-async function startServerWithFlags(env: Record<string, string | undefined>, logFile: string, nodeArgs: string[]): Promise<ServerProcess> {
-  if (nodeArgs.length === 0) return startServerProcess(env, logFile);
-  const fd = openSync(logFile, 'w');
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', resolve(root, 'src/server/start.ts')], {
-    cwd: root, env: Object.fromEntries(Object.entries({ ...process.env, ...env }).filter(([, v]) => v !== undefined)), stdio: ['ignore', fd, fd],
-  });
-  closeSync(fd);
-  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-  const deadline = Date.now() + 60_000;
-  let url: string | undefined;
-  while (!url) {
-    if (child.exitCode !== null || Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`server did not start:\n${readFileSync(logFile, 'utf8')}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
-    url = /listening on (http:\/\/\S+)/.exec(readFileSync(logFile, 'utf8'))?.[1];
-  }
-  const pid = child.pid!;
-  return {
-    url,
-    pid,
-    peakRssMb: () => {
-      try {
-        const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-        return kb ? round(Number(kb) / 1024, 1) : null;
-      } catch {
-        return null;
-      }
-    },
-    stop: async () => {
-      if (child.exitCode === null) child.kill('SIGTERM');
-      const force = setTimeout(() => child.kill('SIGKILL'), 30_000);
-      const code = await exited;
-      clearTimeout(force);
-      return code;
-    },
-  };
-}
-
 // ---------------------------------------------------------------------------------------------
 // The rig: simulator process, server process, a database reader
 
@@ -285,14 +241,14 @@ export async function startRig(options: RigOptions): Promise<LoadRig> {
       ...(options.heapSnapshotDir ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${options.heapSnapshotDir}`] : []),
       ...(options.traceGc ? ['--trace-gc'] : []),
     ];
-    server = await startServerWithFlags({
+    server = await startServerProcess({
       ...prep.env,
       ECF_WORKER: 'on',
       ECF_AUTHORITY: simulator.url,
       ECF_ENVIRONMENT: 'testecf',
       ECF_PROVIDER_P12: p12File,
       ECF_PROVIDER_P12_PASSWORD: provider.password,
-    }, serverLog, nodeArgs);
+    }, serverLog, { nodeArgs, stopTimeoutMs: 30_000 });
     const db = openDbReader(options.adapter, prep.dataDir, prep.databaseUrl);
     const srv = server;
     const sim = simulator;
