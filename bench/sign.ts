@@ -3,7 +3,7 @@
  * the floor (one node:crypto RSA-2048 SHA-256 signature). Run: `npx tsx bench/sign.ts`.
  */
 import { createHash, sign as rsaSign, verify as rsaVerify, X509Certificate } from 'node:crypto';
-import { SignedXml } from 'xml-crypto';
+import { signWithXmlCrypto } from '../test/sign/reference.js';
 import { p12Signer, readP12, signEcf, signXml, verifyXml } from '../src/sign/index.js';
 import { modernP12, TEST_PASSWORD } from '../test/helpers/certs.js';
 import { measure, measureAsync, printTable, quick, round, writeResults } from './lib.js';
@@ -32,22 +32,7 @@ const identity = readP12(t.p12, TEST_PASSWORD);
 const signer = p12Signer(identity);
 const clock = () => new Date('2026-01-10T12:00:00Z');
 
-function xmlCryptoSign(xml: string): string {
-  const sig = new SignedXml({
-    privateKey: t.keyPem,
-    publicCert: t.certificatePem,
-    signatureAlgorithm: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
-    canonicalizationAlgorithm: 'http://www.w3.org/TR/2001/REC-xml-c14n-20010315',
-  });
-  sig.addReference({
-    xpath: '/*',
-    transforms: ['http://www.w3.org/2000/09/xmldsig#enveloped-signature'],
-    digestAlgorithm: 'http://www.w3.org/2001/04/xmlenc#sha256',
-    isEmptyUri: true,
-  });
-  sig.computeSignature(xml, { location: { reference: '/*', action: 'append' } });
-  return sig.getSignedXml();
-}
+const xmlCryptoSign = (xml: string) => signWithXmlCrypto(xml, t.keyPem, t.certificatePem);
 
 const signed = await signXml(doc, signer);
 // The fast path keeps the document's bytes and writes xml-crypto's Signature element, byte for byte.
