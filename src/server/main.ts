@@ -105,7 +105,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
 
     const a = config.authority;
     if (a.kind === 'simulator') {
-      simulator = await startSimulator({ xsdDir: config.xsdDir, dataFile: join(config.dataDir, 'simulator.json'), clock });
+      simulator = await startSimulator({ xsdDir: config.xsdDir, dataFile: join(config.dataDir, 'simulator.json'), clock, logger });
       transport = createDgiiClient({ environment: 'testecf', baseUrl: simulator.url, clock, logger });
       logger.info({ url: simulator.url }, 'in-process authority simulator started (TesteCF)');
     } else if (a.kind === 'dgii') {

@@ -48,7 +48,10 @@ function simulatorIdentity(): SelfSignedIdentity {
  */
 export async function startSimulator(options: SimulatorOptions): Promise<Simulator> {
   const schemas = createSchemaValidator(options.xsdDir);
-  const store = openStore(options.dataFile);
+  const logger = options.logger;
+  const store = openStore(options.dataFile, logger
+    ? (err) => logger.warn({ err, dataFile: options.dataFile }, 'simulator: saving the state failed; will retry')
+    : undefined);
   const host = options.host ?? '127.0.0.1';
   const timers = new Map<string, NodeJS.Timeout>();
   let baseUrl = '';

@@ -2,8 +2,13 @@
  * The simulator's state: plain JSON, kept in memory and, with `dataFile`, saved atomically (temporary
  * file + rename) shortly after each change and on close. Lookups by document go through in-memory
  * indexes rebuilt at load.
+ *
+ * A save that fails (a full disk: ENOSPC, EDQUOT, EIO, a read-only mount) never throws out of a timer, which
+ * would end the process hosting the simulator (the embedded server): it is reported through `onSaveError`,
+ * the state stays dirty in memory and the save is tried again with a growing delay (1 s doubling to 30 s).
+ * The file is written with mode 0600 in a directory created 0700 (it holds tokens and documents).
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { AuthorityMessage, AuthorityState, AuthorityStateCode, DirectoryEntry } from '../dgii/types.js';
 import type { SimulatorStats } from './types.js';
@@ -178,9 +183,15 @@ export interface Store {
 
 // Saves are coalesced: under load the whole state is written at most every 100 ms, and on close.
 const SAVE_DELAY_MS = 100;
+/** After a failed save: first retry after 1 s, doubling up to 30 s. */
+const RETRY_FIRST_MS = 1_000;
+const RETRY_MAX_MS = 30_000;
 
-/** Opens the state: loads `dataFile` when it exists, else starts empty. */
-export function openStore(dataFile?: string): Store {
+/**
+ * Opens the state: loads `dataFile` when it exists, else starts empty. `onSaveError` hears about each failed
+ * save (default: one line on stderr).
+ */
+export function openStore(dataFile?: string, onSaveError: (err: unknown) => void = defaultSaveError): Store {
   const state = dataFile ? load(dataFile) : emptyState();
   const byDoc = new Map<string, EcfSubmission[]>();
   const rfceByDoc = new Map<string, RfceRecord[]>();
@@ -195,6 +206,7 @@ export function openStore(dataFile?: string): Store {
 
   let dirty = false;
   let timer: NodeJS.Timeout | null = null;
+  let failures = 0;
   const flush = () => {
     if (timer) {
       clearTimeout(timer);
@@ -202,7 +214,21 @@ export function openStore(dataFile?: string): Store {
     }
     if (!dataFile || !dirty) return;
     dirty = false;
-    save(dataFile, state);
+    try {
+      save(dataFile, state);
+      failures = 0;
+    } catch (err) {
+      // Keep the changes in memory and try again later; never throw out of the timer.
+      dirty = true;
+      failures++;
+      try {
+        onSaveError(err);
+      } catch {
+        // a failing reporter must not end the process either
+      }
+      timer = setTimeout(flush, Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** Math.min(failures - 1, 10)));
+      timer.unref();
+    }
   };
   return {
     state,
@@ -222,8 +248,17 @@ export function openStore(dataFile?: string): Store {
       timer ??= setTimeout(flush, SAVE_DELAY_MS);
     },
     flush,
-    close: flush,
+    close() {
+      flush();
+      // A save that failed at close stays unsaved (reported above); no retry after close.
+      if (timer) clearTimeout(timer);
+      timer = null;
+    },
   };
+}
+
+function defaultSaveError(err: unknown): void {
+  process.stderr.write(`ecf-kit simulator: saving the state failed (${err instanceof Error ? err.message : String(err)}); will retry\n`);
 }
 
 function load(file: string): SimState {
@@ -255,9 +290,21 @@ function load(file: string): SimState {
 }
 
 function save(file: string, state: SimState): void {
-  mkdirSync(dirname(file), { recursive: true });
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   // Write beside the target and rename over it: a reader (or a crash) never sees half a file.
   const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(state));
-  renameSync(tmp, file);
+  try {
+    writeFileSync(tmp, JSON.stringify(state), { mode: 0o600 });
+    // The mode given to open() is filtered by the umask, and an existing file keeps its mode: set it.
+    chmodSync(tmp, 0o600);
+    renameSync(tmp, file);
+  } catch (e) {
+    try {
+      // No half-written temporary file left to fill the disk further (only a plain file this code wrote).
+      if (lstatSync(tmp).isFile()) unlinkSync(tmp);
+    } catch {
+      // not there
+    }
+    throw e;
+  }
 }

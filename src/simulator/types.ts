@@ -89,6 +89,8 @@ export interface SimulatorOptions {
   seed?: number;
   /** Directory entries served by `consultadirectorio` (added to the simulator's own test receptor). */
   directory?: DirectoryEntry[];
+  /** Where failures to save `dataFile` are reported (they never end the process). Default: a line on stderr. */
+  logger?: { warn(obj: { err: unknown; dataFile?: string }, msg?: string): void };
 }
 
 /** Counters since the state was created (persisted with `dataFile`). */

@@ -19,6 +19,11 @@ export interface SqliteStorageOptions {
   file: string;
   /** How long to wait for another process's write lock (ms); default 10,000. */
   busyTimeoutMs?: number;
+  /**
+   * Largest size of the database in pages (SQLite's `max_page_count`; a page is 4 KB): beyond it every write
+   * fails with SQLITE_FULL, exactly as on a full disk, and the server answers 503. Default: unlimited.
+   */
+  maxPageCount?: number;
 }
 
 interface Shared {
@@ -38,9 +43,10 @@ function fileKey(file: string): string {
   }
 }
 
-function open(file: string, busyTimeoutMs: number): Kysely<Schema> {
+function open(file: string, busyTimeoutMs: number, maxPageCount?: number): Kysely<Schema> {
   const database = new Database(file, { timeout: busyTimeoutMs });
   database.pragma(`busy_timeout = ${Math.floor(busyTimeoutMs)}`);
+  if (maxPageCount !== undefined) database.pragma(`max_page_count = ${Math.max(1, Math.floor(maxPageCount))}`);
   if (file !== ':memory:') database.pragma('journal_mode = WAL');
   // WAL + NORMAL is durable against application crashes; an OS crash may lose the last commits only.
   database.pragma('synchronous = NORMAL');
@@ -51,13 +57,13 @@ function open(file: string, busyTimeoutMs: number): Kysely<Schema> {
 export function createSqliteStorage(options: SqliteStorageOptions): Storage {
   const busy = options.busyTimeoutMs ?? 10_000;
   if (options.file === ':memory:' || options.file === '') {
-    const db = open(':memory:', busy);
+    const db = open(':memory:', busy, options.maxPageCount);
     return createKyselyStorage({ db, dialect: 'sqlite', destroy: () => db.destroy() });
   }
   const key = fileKey(options.file);
   let entry = shared.get(key);
   if (!entry) {
-    entry = { db: open(options.file, busy), refs: 0 };
+    entry = { db: open(options.file, busy, options.maxPageCount), refs: 0 };
     shared.set(key, entry);
   }
   entry.refs++;
