@@ -79,6 +79,7 @@ interface DocumentsTable {
   transmission: string;
   send_attempts: number;
   attempts: number;
+  not_found_polls: Generated<number>;
   next_attempt_at: number | null;
   lease_owner: string | null;
   lease_until: number | null;
@@ -275,6 +276,7 @@ function toDocument(r: DocumentRow): DocumentRecord {
     transmission: r.transmission as DocumentRecord['transmission'],
     sendAttempts: num(r.send_attempts),
     attempts: num(r.attempts),
+    notFoundPolls: num(r.not_found_polls),
     nextAttemptAt: numOrNull(r.next_attempt_at),
     leaseOwner: r.lease_owner,
     leaseUntil: numOrNull(r.lease_until),
@@ -693,6 +695,7 @@ export function createKyselyStorage(options: KyselyStorageOptions): Storage {
       if (patch.transmission !== undefined) set.transmission = patch.transmission;
       if (patch.sendAttempts !== undefined) set.send_attempts = patch.sendAttempts;
       if (patch.attempts !== undefined) set.attempts = patch.attempts;
+      if (patch.notFoundPolls !== undefined) set.not_found_polls = patch.notFoundPolls;
       if (patch.nextAttemptAt !== undefined) set.next_attempt_at = patch.nextAttemptAt;
       if (patch.leaseOwner !== undefined) set.lease_owner = patch.leaseOwner;
       if (patch.leaseUntil !== undefined) set.lease_until = patch.leaseUntil;

@@ -203,6 +203,14 @@ export const MIGRATIONS: Migration[] = [
       ];
     },
   },
+  {
+    version: 4,
+    name: 'worker: "No encontrado" answers in a row, stored per document',
+    statements() {
+      // Kept in memory before, so a restarted worker started the count over (issue 13, finding 13).
+      return ['ALTER TABLE documents ADD COLUMN not_found_polls INTEGER NOT NULL DEFAULT 0'];
+    },
+  },
 ];
 
 /** A fixed advisory-lock key for migrations ("ecfmigr" folded into a signed 32-bit integer). */

@@ -114,6 +114,11 @@ export interface DocumentRecord {
   sendAttempts: number;
   /** Number of polls / retries done, for growing intervals. */
   attempts: number;
+  /**
+   * "No encontrado" answers in a row for the track id we hold (the worker asks the track ids again after a
+   * few). Stored, so a restarted worker continues the count instead of starting over.
+   */
+  notFoundPolls: number;
   /** When the worker should next look at it (ms), or null when terminal. */
   nextAttemptAt: number | null;
   leaseOwner: string | null;
@@ -137,7 +142,7 @@ export interface NewDocument {
 /** Fields the worker may change. `undefined` = unchanged. */
 export type DocumentPatch = Partial<Pick<DocumentRecord,
   'status' | 'signedXml' | 'rfceXml' | 'securityCode' | 'trackId' | 'signedAt' | 'sequenceReusable' | 'errors'
-  | 'authorityState' | 'transmission' | 'sendAttempts' | 'attempts' | 'nextAttemptAt' | 'leaseOwner' | 'leaseUntil'>>;
+  | 'authorityState' | 'transmission' | 'sendAttempts' | 'attempts' | 'notFoundPolls' | 'nextAttemptAt' | 'leaseOwner' | 'leaseUntil'>>;
 
 /** One hand-over to the authority (track-ids history as this server saw it). */
 export interface SubmissionRecord {

@@ -22,9 +22,9 @@ import { signEcf, signXml, verifyXml } from '../../sign/index.js';
 import type { AuthorityIdentity, AuthorityTransport, TrackResult } from '../../dgii/index.js';
 import type { DocumentPatch, DocumentRecord, DocumentStatus, Issuer, Storage } from '../storage/types.js';
 import type { SignerProvider } from '../signers.js';
-import { pollDelay, retryDelay, type PollSchedule, type RetrySchedule } from './schedule.js';
+import { NOT_FOUND_MAX_MS, notFoundDelay, pollDelay, retryDelay, type PollSchedule, type RetrySchedule } from './schedule.js';
 
-export { pollDelay, retryDelay, DEFAULT_POLL, DEFAULT_RETRY, type PollSchedule, type RetrySchedule } from './schedule.js';
+export { pollDelay, retryDelay, notFoundDelay, DEFAULT_POLL, DEFAULT_RETRY, NOT_FOUND_MAX_MS, type PollSchedule, type RetrySchedule } from './schedule.js';
 
 /** The subset of a pino logger the worker uses (a pino `Logger` fits). */
 export interface WorkerLogger {
@@ -59,6 +59,8 @@ export interface WorkerDeps {
   retry?: RetrySchedule;
   /** "No encontrado" answers tolerated for a track id we hold before asking the track ids again (default 3). */
   notFoundRetries?: number;
+  /** Longest wait between those polls (default NOT_FOUND_MAX_MS, 30 s). */
+  notFoundMaxMs?: number;
   /** Random source of the jitter (tests). */
   random?: () => number;
   logger?: WorkerLogger;
@@ -97,10 +99,9 @@ export function createWorker(deps: WorkerDeps): Worker {
   const idleMs = deps.pollIntervalMs ?? 250;
   const concurrency = Math.max(1, deps.concurrency ?? 8);
   const notFoundRetries = deps.notFoundRetries ?? 3;
+  const notFoundMaxMs = deps.notFoundMaxMs ?? NOT_FOUND_MAX_MS;
   const random = deps.random ?? Math.random;
   const log = deps.logger;
-  // "No encontrado" answers in a row per document (a heuristic: lost on restart, which only costs polls).
-  const notFound = new Map<number, number>();
 
   const poll = (n: number) => pollDelay(n, deps.pollSchedule);
   const backoff = (n: number) => retryDelay(n, deps.retry, random);
@@ -150,7 +151,6 @@ export function createWorker(deps: WorkerDeps): Worker {
       switch (r.codigo) {
         case 1:
         case 4: {
-          notFound.delete(doc.id);
           const texts = messageTexts(r);
           await finish({
             status: 'accepted_authority',
@@ -165,7 +165,6 @@ export function createWorker(deps: WorkerDeps): Worker {
           return;
         }
         case 2: {
-          notFound.delete(doc.id);
           const texts = messageTexts(r);
           await finish({
             status: 'rejected_authority',
@@ -180,10 +179,10 @@ export function createWorker(deps: WorkerDeps): Worker {
           return;
         }
         case 3:
-          notFound.delete(doc.id);
           await finish({
             status: 'in_process_authority',
             authorityState: r.estado,
+            notFoundPolls: 0,
             trackId,
             errors: null,
             attempts: doc.attempts + 1,
@@ -193,15 +192,19 @@ export function createWorker(deps: WorkerDeps): Worker {
         default: {
           // "No encontrado" for something the authority acknowledged: it may lag a moment; after a few tries,
           // go back to asking what it holds for the e-NCF (and resend only if nothing).
-          const count = (notFound.get(doc.id) ?? 0) + 1;
+          // The count is stored with the document, so a restarted worker continues it.
+          const count = doc.notFoundPolls + 1;
           if (count <= notFoundRetries) {
-            notFound.set(doc.id, count);
-            await finish({ authorityState: r.estado, attempts: doc.attempts + 1, nextAttemptAt: now() + poll(doc.attempts + 1) });
+            await finish({
+              authorityState: r.estado,
+              notFoundPolls: count,
+              attempts: doc.attempts + 1,
+              nextAttemptAt: now() + notFoundDelay(count, deps.pollSchedule, notFoundMaxMs),
+            });
             return;
           }
-          notFound.delete(doc.id);
           log?.warn({ documentId: doc.id, encf: doc.encf, trackId: doc.trackId }, 'authority does not find the transmission; checking its track ids');
-          await persist({ transmission: 'sending', authorityState: r.estado });
+          await persist({ transmission: 'sending', authorityState: r.estado, notFoundPolls: 0 });
           await reconcile(who, issuer);
         }
       }
@@ -227,6 +230,7 @@ export function createWorker(deps: WorkerDeps): Worker {
             transmission: 'sent',
             status: 'in_process_authority',
             authorityState: null,
+            notFoundPolls: 0,
             errors: null,
             attempts: 0,
             nextAttemptAt: now() + poll(0),

@@ -25,6 +25,18 @@ export interface RetrySchedule {
 }
 
 export const DEFAULT_POLL: Required<PollSchedule> = { initialMs: 500, factor: 2, maxMs: 300_000 };
+
+/**
+ * Longest wait between polls of a transmission the authority answered "No encontrado" for (30 s). Those polls
+ * grow with the count of such answers in a row (not with the document's earlier polls), so the few of them
+ * before the worker asks the track ids take seconds, never the 5-minute regular maximum.
+ */
+export const NOT_FOUND_MAX_MS = 30_000;
+
+/** Delay before the next poll after `count` "No encontrado" answers in a row (1 = the first). */
+export function notFoundDelay(count: number, schedule: PollSchedule = {}, maxMs: number = NOT_FOUND_MAX_MS): number {
+  return Math.min(maxMs, pollDelay(count, schedule));
+}
 export const DEFAULT_RETRY: Required<RetrySchedule> = { baseMs: 1_000, capMs: 300_000, jitter: 0.5 };
 
 /** Delay before poll number `n` (0 = the first poll after the transmission). */
