@@ -30,7 +30,8 @@ import { registerDirectory } from './directory.js';
 import { registerReceived } from './received.js';
 import type { RouteContext } from './route-context.js';
 import { registerVoiding } from './voiding.js';
-import { createInboundHandler } from '../inbound/index.js';
+import { createInboundHandler, seedKeyFrom } from '../inbound/index.js';
+import { SecretKey } from '../secrets.js';
 
 export { DEFAULT_LIMITS, type BodyLimits } from './body.js';
 export { ApiError, toErrorEnvelope } from './errors.js';
@@ -123,7 +124,13 @@ export function createApp(deps: AppDeps): App {
   });
 
   if (deps.inbound !== false) {
-    const inbound = createInboundHandler({ storage, signers, schemas, clock, logger, maxBodyBytes: limits.xmlBytes, ...(deps.inbound ?? {}) });
+    // Seeds are MACed under a key derived from the certificate key (and its previous keys, during a rotation),
+    // so every process sharing the database accepts them; without one, a random key for this process.
+    const certKey = deps.certificateKey;
+    const seedKey = certKey ? [certKey, ...(certKey instanceof SecretKey ? certKey.previous : [])].map(seedKeyFrom) : undefined;
+    const inbound = createInboundHandler({
+      storage, signers, schemas, clock, logger, maxBodyBytes: limits.xmlBytes, ...(seedKey ? { seedKey } : {}), ...(deps.inbound ?? {}),
+    });
     app.use('*', async (c, next) => {
       if (c.req.path.startsWith('/api/')) return next();
       const res = await inbound(c.req.raw);

@@ -1,10 +1,11 @@
 /**
- * Seed authentication of the parties that call our receptor (DT pp. 52–55, §2.7/§2.12): a seed with a
- * random value, recorded; the caller signs it and returns it to `validacioncertificado`; we check the XSD,
- * verify the XMLDSig signature for real (xml-crypto over the embedded certificate, not a digest compare,
- * §3 item 12), that the certificate is within its validity, and that the seed is one we issued, unused and
- * fresh (consumed atomically in storage, so several server processes agree); then a short-lived bearer token,
- * of which only the SHA-256 is stored.
+ * Seed authentication of the parties that call our receptor (DT pp. 52–55, §2.7/§2.12): a stateless seed
+ * (issue time, nonce and a MAC over them and the scope, see seed-mac.ts; requesting one writes nothing); the
+ * caller signs it and returns it to `validacioncertificado`; we check the XSD, verify the XMLDSig signature
+ * for real (xml-crypto over the embedded certificate, not a digest compare, §3 item 12), that the certificate
+ * is within its validity, and that the seed is one we issued for this scope and fresh (its MAC and time);
+ * only then is its use recorded, atomically in storage until it expires, so several server processes agree
+ * it is used once. Then a short-lived bearer token, of which only the SHA-256 is stored.
  */
 import { randomBytes, X509Certificate } from 'node:crypto';
 import { buildSemillaXml } from '../../index.js';
@@ -38,12 +39,23 @@ export function createSeedService(ctx: InboundContext): SeedService {
     }
   }
 
+  /** Checks the seed's MAC and age, then records its use (the only write, after the signature was verified). */
+  async function useSeed(valor: string | null, scope: string, now: number): Promise<'ok' | 'unknown' | 'used' | 'expired'> {
+    if (valor === null) return 'unknown';
+    const check = ctx.seedMac.check(valor.trim(), scope, now);
+    if (!check.ok) return check.reason;
+    await pruneMaybe(now);
+    const first = await ctx.storage.useInboundSeed({ valor: valor.trim(), scope, createdAt: check.issuedAt, expiresAt: check.expiresAt, usedAt: now });
+    return first ? 'ok' : 'used';
+  }
+
   return {
     async issueSeed(route) {
+      // Nothing is written: a request without credentials must not cost a database row (pruning deletes
+      // expired rows at most once a minute).
       const now = ctx.clock();
       await pruneMaybe(now.getTime());
-      const valor = randomBytes(48).toString('base64');
-      await ctx.storage.addInboundSeed({ valor, scope: route.scope, createdAt: now.getTime(), expiresAt: now.getTime() + ctx.seedTtlMs });
+      const valor = ctx.seedMac.issue(route.scope, now.getTime());
       // Compact (not pretty-printed like DGII's): whitespace in a seed is the classic signing pitfall (§3 item 1).
       return new Response(buildSemillaXml({ valor, fecha: seedDate(now) }), { status: 200, headers: { 'content-type': 'text/xml; charset=utf-8' } });
     },
@@ -80,7 +92,7 @@ export function createSeedService(ctx: InboundContext): SeedService {
       } catch {
         return failure(401, ['El certificado que firmó la semilla no se puede leer.'], format);
       }
-      const outcome = valor === null ? 'unknown' : await ctx.storage.consumeInboundSeed(valor, route.scope, now.getTime());
+      const outcome = await useSeed(valor, route.scope, now.getTime());
       if (outcome !== 'ok') {
         ctx.log.warn({ scope: route.scope, outcome, subject }, 'inbound: seed refused');
         const why = {

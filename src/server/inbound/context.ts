@@ -1,6 +1,7 @@
 /** What every inbound service gets: the dependencies with their defaults resolved. */
 import type { Clock, SchemaValidator } from '../../index.js';
 import type { SignerProvider } from '../signers.js';
+import type { SeedMac } from './seed-mac.js';
 import type { Issuer, Storage } from '../storage/types.js';
 
 /** The subset of a pino logger the inbound services use (a pino `Logger` fits). */
@@ -17,6 +18,8 @@ export interface InboundContext {
   clock: Clock;
   tokenTtlMs: number;
   seedTtlMs: number;
+  /** Issues and checks stateless seeds. */
+  seedMac: SeedMac;
   requireAuth: boolean;
   maxBodyBytes: number;
   log: InboundLogger;

@@ -9,11 +9,13 @@
  *
  * Mount it in front of the app: `(req) => inbound(req).then((r) => r ?? app.fetch(req))`.
  */
+import { randomBytes } from 'node:crypto';
 import { readLimited } from '../app/body.js';
 import type { Clock, SchemaValidator } from '../../index.js';
 import type { SignerProvider } from '../signers.js';
 import type { Storage } from '../storage/types.js';
 import { createSeedService } from './auth.js';
+import { createSeedMac } from './seed-mac.js';
 import type { InboundContext, InboundLogger, Route } from './context.js';
 import { receiveApproval } from './approval.js';
 import { receiveEcf } from './reception.js';
@@ -22,6 +24,7 @@ import { failure, formatOf } from './respond.js';
 export type { InboundLogger } from './context.js';
 export { NOT_RECEIVED_TYPES, RECEIVED_TYPES } from './reception.js';
 export { readXmlUpload, type XmlUpload } from './multipart.js';
+export { seedKeyFrom } from './seed-mac.js';
 
 export interface InboundDeps {
   storage: Storage;
@@ -32,6 +35,11 @@ export interface InboundDeps {
   tokenTtlMs?: number;
   /** How long a seed may be signed and returned (default 5 minutes). */
   seedTtlMs?: number;
+  /**
+   * Key(s) of the seed MAC (the first signs, all verify): pass `seedKeyFrom(certificateKey)` so that every
+   * process sharing the database accepts the others' seeds. Default: a random key for this handler only.
+   */
+  seedKey?: Uint8Array | readonly Uint8Array[];
   /** Require `Authorization: Bearer` (a token from validacioncertificado) on reception and approval (default true). */
   requireAuth?: boolean;
   /** Largest request body accepted (default 12 MB); larger → 413. */
@@ -82,13 +90,16 @@ const NO_LOG: InboundLogger = { info: () => undefined, warn: () => undefined, er
  * const fetch = async (req: Request) => (await inbound(req)) ?? app.fetch(req);
  */
 export function createInboundHandler(deps: InboundDeps): InboundHandler {
+  const seedTtlMs = deps.seedTtlMs ?? 300_000;
+  const seedKeys = deps.seedKey === undefined ? [randomBytes(32)] : deps.seedKey instanceof Uint8Array ? [deps.seedKey] : [...deps.seedKey];
   const ctx: InboundContext = {
     storage: deps.storage,
     signers: deps.signers,
     schemas: deps.schemas,
     clock: deps.clock ?? (() => new Date()),
     tokenTtlMs: deps.tokenTtlMs ?? 3_600_000,
-    seedTtlMs: deps.seedTtlMs ?? 300_000,
+    seedTtlMs,
+    seedMac: createSeedMac(seedKeys, seedTtlMs),
     requireAuth: deps.requireAuth ?? true,
     maxBodyBytes: deps.maxBodyBytes ?? DEFAULT_INBOUND_BODY_BYTES,
     log: deps.logger ?? NO_LOG,

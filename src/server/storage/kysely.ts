@@ -959,6 +959,14 @@ function createInboundQueries(db: Kysely<Database>): InboundStorage {
       return (await db.selectFrom('document_approvals').selectAll().where('document_id', '=', documentId).orderBy('id').execute()).map(toApproval);
     },
 
+    async useInboundSeed(seed) {
+      // The primary key is the whole decision: of concurrent users only one inserts the row.
+      const row = await db.insertInto('inbound_seeds').values({
+        valor: seed.valor, scope: seed.scope, created_at: seed.createdAt, expires_at: seed.expiresAt, used_at: seed.usedAt,
+      }).onConflict((oc) => oc.column('valor').doNothing()).returning('valor').executeTakeFirst();
+      return row !== undefined;
+    },
+
     async addInboundSeed(seed) {
       await db.insertInto('inbound_seeds').values({
         valor: seed.valor, scope: seed.scope, created_at: seed.createdAt, expires_at: seed.expiresAt, used_at: null,

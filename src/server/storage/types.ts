@@ -387,7 +387,12 @@ export interface InboundStorage {
   /** Approvals received for one of our documents, oldest first. */
   getDocumentApprovals(documentId: number): Promise<DocumentApproval[]>;
 
-  /** Records a seed we handed out (`valor` is unique). */
+  /**
+   * Records the use of a stateless seed (its MAC already checked) until it expires: true for the first use,
+   * false when it was used already (of concurrent calls, across processes, exactly one gets true).
+   */
+  useInboundSeed(seed: { valor: string; scope: string; createdAt: number; expiresAt: number; usedAt: number }): Promise<boolean>;
+  /** Records a seed we handed out (`valor` is unique). Seeds stored before they are used; the server now uses `useInboundSeed`. */
   addInboundSeed(seed: { valor: string; scope: string; createdAt: number; expiresAt: number }): Promise<void>;
   /** Marks the seed used, atomically (of concurrent calls, across processes, exactly one gets `ok`). */
   consumeInboundSeed(valor: string, scope: string, now: number): Promise<SeedConsumption>;
