@@ -15,6 +15,11 @@
  * | `ECF_PROVIDER_P12`, `ECF_PROVIDER_P12_PASSWORD` | none | Provider certificate for issuers that delegate signing |
  * | `ECF_WORKER` | on | `off` to run the HTTP app without the in-process worker |
  * | `ECF_MAX_JSON_BYTES`, `ECF_MAX_XML_BYTES` | 12MB | Body limits (bytes, or with a `KB`/`MB` suffix) |
+ * | `ECF_HEADERS_TIMEOUT_MS` | 20000 | Time a client has to send the request headers |
+ * | `ECF_REQUEST_TIMEOUT_MS` | 120000 | Time a client has to send the whole request (headers and body) |
+ * | `ECF_KEEP_ALIVE_TIMEOUT_MS` | 5000 | Idle time of a kept-alive connection between requests |
+ * | `ECF_MAX_CONNECTIONS` | 512 | Open connections at once; further ones are closed at once |
+ * | `ECF_MIN_BODY_RATE` | 1024 | Slowest average body (bytes/s) after `ECF_BODY_GRACE_MS` (10000); slower → 408; 0 = off |
  * | `LOG_LEVEL` | info | pino level (`silent` to disable) |
  * | `NODE_ENV` | | `production` requires ECF_CERT_KEY and ECF_AUTHORITY |
  */
@@ -50,10 +55,21 @@ export interface ServerConfig {
   /** Run the worker in this process. */
   worker: boolean;
   limits: BodyLimits;
+  /** Connection limits of the HTTP server (slow clients, descriptor exhaustion). */
+  http: HttpLimits;
   logLevel: LogLevel;
   /** The `ECF_CERT_KEY*` variables, for the certificate key loader (nothing else of the environment is kept). */
   env: Readonly<Record<string, string | undefined>>;
 }
+
+export interface HttpLimits {
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+  maxConnections: number;
+}
+
+export const DEFAULT_HTTP_LIMITS: HttpLimits = { headersTimeoutMs: 20_000, requestTimeoutMs: 120_000, keepAliveTimeoutMs: 5_000, maxConnections: 512 };
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -75,6 +91,16 @@ function bytes(name: string, raw: string | undefined, fallback: number, problems
   const n = m ? Number(m[1]) * (unit?.startsWith('m') ? 1024 * 1024 : unit?.startsWith('k') ? 1024 : 1) : NaN;
   if (!Number.isSafeInteger(n) || n < 1024) {
     problems.push(`${name} must be a size of at least 1024 bytes, like 12MB, 512KB or 1048576 (got "${raw}")`);
+    return fallback;
+  }
+  return n;
+}
+
+function integer(name: string, raw: string | undefined, fallback: number, min: number, max: number, problems: string[]): number {
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const n = /^\s*\d+\s*$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(n) || n < min || n > max) {
+    problems.push(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
     return fallback;
   }
   return n;
@@ -168,7 +194,18 @@ export function loadConfig(env: Record<string, string | undefined>): ServerConfi
   const limits: BodyLimits = {
     jsonBytes: bytes('ECF_MAX_JSON_BYTES', env.ECF_MAX_JSON_BYTES, DEFAULT_LIMITS.jsonBytes, problems),
     xmlBytes: bytes('ECF_MAX_XML_BYTES', env.ECF_MAX_XML_BYTES, DEFAULT_LIMITS.xmlBytes, problems),
+    minBytesPerSecond: integer('ECF_MIN_BODY_RATE', env.ECF_MIN_BODY_RATE, DEFAULT_LIMITS.minBytesPerSecond!, 0, 1024 * 1024 * 1024, problems),
+    bodyGraceMs: integer('ECF_BODY_GRACE_MS', env.ECF_BODY_GRACE_MS, DEFAULT_LIMITS.bodyGraceMs!, 0, 3_600_000, problems),
   };
+  const http: HttpLimits = {
+    headersTimeoutMs: integer('ECF_HEADERS_TIMEOUT_MS', env.ECF_HEADERS_TIMEOUT_MS, DEFAULT_HTTP_LIMITS.headersTimeoutMs, 100, 3_600_000, problems),
+    requestTimeoutMs: integer('ECF_REQUEST_TIMEOUT_MS', env.ECF_REQUEST_TIMEOUT_MS, DEFAULT_HTTP_LIMITS.requestTimeoutMs, 100, 3_600_000, problems),
+    keepAliveTimeoutMs: integer('ECF_KEEP_ALIVE_TIMEOUT_MS', env.ECF_KEEP_ALIVE_TIMEOUT_MS, DEFAULT_HTTP_LIMITS.keepAliveTimeoutMs, 100, 3_600_000, problems),
+    maxConnections: integer('ECF_MAX_CONNECTIONS', env.ECF_MAX_CONNECTIONS, DEFAULT_HTTP_LIMITS.maxConnections, 1, 1_000_000, problems),
+  };
+  if (http.headersTimeoutMs > http.requestTimeoutMs) {
+    problems.push(`ECF_HEADERS_TIMEOUT_MS (${http.headersTimeoutMs}) must not exceed ECF_REQUEST_TIMEOUT_MS (${http.requestTimeoutMs})`);
+  }
 
   let logLevel: LogLevel = 'info';
   const rawLevel = get('LOG_LEVEL');
@@ -181,7 +218,7 @@ export function loadConfig(env: Record<string, string | undefined>): ServerConfi
   return {
     port, host, dataDir, databaseUrl, xsdDir, authority, environment,
     providerP12: providerP12 === null ? null : resolve(providerP12),
-    providerP12Password, production, worker, limits, logLevel,
+    providerP12Password, production, worker, limits, http, logLevel,
     env: Object.fromEntries(Object.entries(env).filter(([k]) => k.startsWith('ECF_CERT_KEY'))),
   };
 }

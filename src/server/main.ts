@@ -14,7 +14,7 @@ import { createSelfSignedIdentity } from '../sign/index.js';
 import { startSimulator, type Simulator } from '../simulator/index.js';
 import { assertXsdDir, createSchemaValidator } from '../xsd/index.js';
 import { createApp } from './app/index.js';
-import type { ServerConfig } from './config.js';
+import { DEFAULT_HTTP_LIMITS, type ServerConfig } from './config.js';
 import { LOG_SERIALIZERS, REDACT_PATHS } from './logging.js';
 import { loadCertificateKey } from './secrets.js';
 import { createSignerProvider } from './signers.js';
@@ -137,8 +137,23 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       onReceived: () => worker?.wake(),
     });
 
+    // Slow clients must not hold connections (issue 13, finding 6): a deadline for the headers and for the whole
+    // request (Node answers 408 and closes), a short keep-alive, a cap on open connections (further ones are
+    // closed as they arrive), and the minimum body rate of the body reader (app/body.ts). A buffering reverse
+    // proxy in front remains the real defence against many slow clients (docs/server.md).
+    const http = config.http ?? DEFAULT_HTTP_LIMITS;
     server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-      const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s));
+      const s = serve({
+        fetch: app.fetch, port: config.port, hostname: config.host,
+        serverOptions: {
+          headersTimeout: http.headersTimeoutMs,
+          requestTimeout: http.requestTimeoutMs,
+          keepAliveTimeout: http.keepAliveTimeoutMs,
+          // How often Node checks those two deadlines (its default, 30 s, would let them overrun by that much).
+          connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(http.headersTimeoutMs / 4))),
+        },
+      }, () => resolve(s));
+      (s as unknown as import('node:http').Server).maxConnections = http.maxConnections;
       s.once('error', reject);
     });
     worker?.start();

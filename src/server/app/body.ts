@@ -1,15 +1,50 @@
 /** Request bodies: media type selection and reading under a size limit (checked before and while reading). */
 import { ApiError, MESSAGES, tooLarge } from './errors.js';
 
-/** Body size limits in bytes. */
+/** Body size limits in bytes, and the slowest body accepted. */
 export interface BodyLimits {
   /** JSON requests (canonical e-CF). Default 12 MB: a 10,000-line type 32 is about 2 MB. */
   jsonBytes: number;
   /** XML requests (passthrough). Default 12 MB: a 10,000-line type 32 is 3–4 MB. */
   xmlBytes: number;
+  /**
+   * Minimum average body rate, bytes per second, once `bodyGraceMs` have passed (default 1,024; 0 = off): a
+   * body arriving slower is answered 408 and its connection closed, so slow senders cannot hold connections.
+   */
+  minBytesPerSecond?: number;
+  /** Time a body may take before the minimum rate applies (default 10 s). */
+  bodyGraceMs?: number;
 }
 
-export const DEFAULT_LIMITS: BodyLimits = { jsonBytes: 12 * 1024 * 1024, xmlBytes: 12 * 1024 * 1024 };
+/** The slowest body accepted: on average `bytesPerSecond` once `graceMs` have passed since reading began. */
+export interface BodyRate {
+  bytesPerSecond: number;
+  graceMs: number;
+}
+
+export const DEFAULT_BODY_RATE: BodyRate = { bytesPerSecond: 1024, graceMs: 10_000 };
+
+export const DEFAULT_LIMITS: BodyLimits = {
+  jsonBytes: 12 * 1024 * 1024, xmlBytes: 12 * 1024 * 1024,
+  minBytesPerSecond: DEFAULT_BODY_RATE.bytesPerSecond, bodyGraceMs: DEFAULT_BODY_RATE.graceMs,
+};
+
+/** Spanish reason of the 408 for a body slower than the minimum rate. */
+export const TOO_SLOW_MESSAGE = 'El cuerpo de la solicitud llega demasiado lento; la conexión se cerró. Reintente con una conexión más rápida.';
+
+const rates = new WeakMap<Request, BodyRate>();
+
+/** Sets the minimum body rate `readLimited` applies to this request (the app does it for every request). */
+export function setBodyRate(req: Request, rate: BodyRate): void {
+  rates.set(req, rate);
+}
+
+/** The body rate of `limits` (its defaults where unset). */
+export function bodyRateOf(limits: Partial<BodyLimits>): BodyRate {
+  return { bytesPerSecond: limits.minBytesPerSecond ?? DEFAULT_BODY_RATE.bytesPerSecond, graceMs: limits.bodyGraceMs ?? DEFAULT_BODY_RATE.graceMs };
+}
+
+const TIMED_OUT = Symbol('timed out');
 
 export type BodyKind = 'json' | 'xml';
 
@@ -42,20 +77,43 @@ export function bodyKind(contentType: string | undefined): BodyKind {
 
 /**
  * Reads the whole body, refusing more than `limit` bytes (by Content-Length first, then while streaming) with
- * the error `tooBig` makes (default: the API's 413).
+ * the error `tooBig` makes (default: the API's 413), and a body slower than the request's minimum rate (see
+ * `setBodyRate`; default DEFAULT_BODY_RATE) with a 408 that closes the connection.
  */
 export async function readLimited(req: Request, limit: number, tooBig: (limit: number) => Error = tooLarge): Promise<Uint8Array> {
   const declared = req.headers.get('content-length');
   if (declared !== null && /^\d+$/.test(declared) && Number(declared) > limit) throw tooBig(limit);
   if (!req.body) return new Uint8Array(0);
+  const rate = rates.get(req) ?? DEFAULT_BODY_RATE;
+  const started = Date.now();
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
     let next: ReadableStreamReadResult<Uint8Array>;
     try {
-      next = await reader.read();
-    } catch {
+      const read = reader.read();
+      if (rate.bytesPerSecond > 0) {
+        // Behind schedule once more time has passed than the grace plus what `total` bytes allow at the rate.
+        const wait = started + rate.graceMs + (total * 1000) / rate.bytesPerSecond - Date.now();
+        let timer: NodeJS.Timeout | undefined;
+        const outcome = await Promise.race([
+          read,
+          new Promise<typeof TIMED_OUT>((resolve) => {
+            timer = setTimeout(() => resolve(TIMED_OUT), Math.max(0, wait));
+          }),
+        ]).finally(() => clearTimeout(timer));
+        if (outcome === TIMED_OUT) {
+          read.catch(() => undefined);
+          await reader.cancel().catch(() => {});
+          throw new ApiError(408, TOO_SLOW_MESSAGE, { headers: { connection: 'close' } });
+        }
+        next = outcome;
+      } else {
+        next = await read;
+      }
+    } catch (e) {
+      if (e instanceof ApiError) throw e;
       // The client went away or broke the framing mid-body (Node reports ECONNRESET "aborted"): the request's
       // fault, not the server's (nor the storage's); the HTTP server has already answered it.
       throw new ApiError(400, MESSAGES.unreadableBody);

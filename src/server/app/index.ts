@@ -16,7 +16,7 @@ import type { SignerProvider } from '../signers.js';
 import type { DocumentRecord, Issuer, Storage } from '../storage/types.js';
 import { hashToken } from '../tokens.js';
 import { STATUSES } from '../statuses.js';
-import { bodyKind, DEFAULT_LIMITS, readLimited, utf8Text, type BodyLimits } from './body.js';
+import { bodyKind, bodyRateOf, DEFAULT_LIMITS, readLimited, setBodyRate, utf8Text, type BodyLimits } from './body.js';
 import { DOCS_PAGE_CSP, DOCS_PAGE_HTML } from './docs-page.js';
 import { ApiError, errorResponse, toErrorEnvelope, unauthorized } from './errors.js';
 import { invalidTipo, ISSUE_MESSAGES, issueJson, issueXml, rejected, type IssueDeps } from './issue.js';
@@ -114,8 +114,11 @@ export function createApp(deps: AppDeps): App {
   app.notFound((c) => errorResponse(new ApiError(404, `Recurso no encontrado: ${c.req.method} ${c.req.path}.`), logger));
 
   // Access log: method, path, status and time only (never headers or bodies: tokens and documents stay out of logs).
+  const bodyRate = bodyRateOf(limits);
   app.use('*', async (c, next) => {
     const t0 = performance.now();
+    // Every body reader of this request (API and inbound services) refuses a body slower than this.
+    setBodyRate(c.req.raw, bodyRate);
     await next();
     c.res.headers.set('X-Content-Type-Options', 'nosniff');
     // Answers carry tenant data and tokens (validacioncertificado): no cache, shared or private, keeps them.

@@ -11,6 +11,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { readLimited } from '../app/body.js';
+import { ApiError } from '../app/errors.js';
 import type { Clock, SchemaValidator } from '../../index.js';
 import type { SignerProvider } from '../signers.js';
 import type { Storage } from '../storage/types.js';
@@ -139,6 +140,8 @@ export function createInboundHandler(deps: InboundDeps): InboundHandler {
         body = await readLimited(req, limit, () => new TooLarge());
       } catch (e) {
         if (e instanceof TooLarge) return failure(413, [`El cuerpo de la solicitud excede el límite de ${limit} bytes.`], format);
+        // A body slower than the minimum rate: 408, and the connection is closed.
+        if (e instanceof ApiError && e.status === 408) return failure(408, [e.message], format, e.headers);
         return failure(400, ['No se pudo leer el cuerpo de la solicitud.'], format);
       }
       switch (match.service) {
