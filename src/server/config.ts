@@ -5,7 +5,7 @@
  * | Variable | Default | Meaning |
  * |---|---|---|
  * | `PORT` | 8080 | HTTP port (0 = any free port) |
- * | `HOST` | 0.0.0.0 | Interface to listen on |
+ * | `HOST` | 0.0.0.0; 127.0.0.1 in production | Interface to listen on |
  * | `ECF_DATA_DIR` | ./data | SQLite file, simulator state, development certificate key |
  * | `DATABASE_URL` | (SQLite) | `postgres://…` to use PostgreSQL |
  * | `ECF_XSD_DIR` | `${ECF_DATA_DIR}/xsd` | Official DGII XSD set (`ecf xsd install`) |
@@ -22,6 +22,10 @@
  * | `ECF_MIN_BODY_RATE` | 1024 | Slowest average body (bytes/s) after `ECF_BODY_GRACE_MS` (10000); slower → 408; 0 = off |
  * | `LOG_LEVEL` | info | pino level (`silent` to disable) |
  * | `NODE_ENV` | | `production` requires ECF_CERT_KEY and ECF_AUTHORITY |
+ *
+ * Production: `NODE_ENV=production`, or `ECF_AUTHORITY` naming a real DGII environment (testecf, certecf, ecf)
+ * whatever NODE_ENV says. Production requires ECF_CERT_KEY (no development key file) and listens on
+ * 127.0.0.1 unless HOST is set (put a reverse proxy in front; set HOST=0.0.0.0 in a container).
  */
 import { resolve } from 'node:path';
 import { DEFAULT_LIMITS, type BodyLimits } from './app/body.js';
@@ -122,7 +126,12 @@ export function loadConfig(env: Record<string, string | undefined>): ServerConfi
     const v = env[k];
     return v === undefined || v.trim() === '' ? undefined : v.trim();
   };
-  const production = get('NODE_ENV') === 'production';
+  const rawAuthorityName = get('ECF_AUTHORITY');
+  // A real DGII environment is production whatever NODE_ENV says (issue 13, finding 11).
+  const realAuthority = rawAuthorityName !== undefined && (ENVIRONMENTS as readonly string[]).includes(rawAuthorityName);
+  const nodeProduction = get('NODE_ENV') === 'production';
+  const production = nodeProduction || realAuthority;
+  const why = nodeProduction ? 'NODE_ENV=production' : `ECF_AUTHORITY=${rawAuthorityName} (a real DGII environment)`;
 
   let port = 8080;
   const rawPort = get('PORT');
@@ -133,7 +142,7 @@ export function loadConfig(env: Record<string, string | undefined>): ServerConfi
       port = 8080;
     }
   }
-  const host = get('HOST') ?? '0.0.0.0';
+  const host = get('HOST') ?? (production ? '127.0.0.1' : '0.0.0.0');
   const dataDir = resolve(get('ECF_DATA_DIR') ?? './data');
 
   const databaseUrl = get('DATABASE_URL') ?? null;
@@ -182,7 +191,7 @@ export function loadConfig(env: Record<string, string | undefined>): ServerConfi
       problems.push((e as Error).message);
     }
   } else if (production) {
-    problems.push('NODE_ENV=production requires ECF_CERT_KEY (64 hex characters or base64 of 32 bytes, e.g. `openssl rand -hex 32`)');
+    problems.push(`${why} requires ECF_CERT_KEY (64 hex characters or base64 of 32 bytes, e.g. \`openssl rand -hex 32\`): no development key file is written for a real authority`);
   }
 
   const providerP12 = get('ECF_PROVIDER_P12') ?? null;

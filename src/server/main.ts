@@ -3,7 +3,8 @@
  * HTTP app, and serves it with @hono/node-server. `close()` stops them in reverse dependency order.
  */
 import { waitForStop } from './shutdown.js';
-import { readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { serve } from '@hono/node-server';
@@ -18,7 +19,7 @@ import { DEFAULT_HTTP_LIMITS, type ServerConfig } from './config.js';
 import { LOG_SERIALIZERS, REDACT_PATHS } from './logging.js';
 import { loadCertificateKey } from './secrets.js';
 import { createSignerProvider } from './signers.js';
-import { openStorage } from './storage/open.js';
+import { ensurePrivateDir, openStorage } from './storage/open.js';
 import type { Storage } from './storage/types.js';
 import { createWorker, type Worker } from './worker/index.js';
 
@@ -28,11 +29,19 @@ export interface RunningServer {
   port: number;
   /** URL of the in-process simulator, or null when talking to DGII or an external URL. */
   simulatorUrl: string | null;
+  /**
+   * Bearer token of the in-process simulator's control API (`/_simulator/*`), random per process; also
+   * written to `${ECF_DATA_DIR}/simulator-control.token` (0600) for local tools of the same user. Null without it.
+   */
+  simulatorControlToken: string | null;
   /** True when storage held no issuer at start (a fresh data directory). */
   fresh: boolean;
   /** Stops the worker, the HTTP server, the authority client, the simulator and the storage, in that order. Idempotent. */
   close(): Promise<void>;
 }
+
+/** File in the data directory holding the in-process simulator's control token (mode 0600). */
+export const SIMULATOR_CONTROL_TOKEN_FILE = 'simulator-control.token';
 
 export interface StartOptions {
   logger?: Logger;
@@ -74,6 +83,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   const clock = options.clock ?? (() => new Date());
   let storage: Storage | null = null;
   let simulator: Simulator | null = null;
+  let simulatorControlToken: string | null = null;
   let worker: Worker | null = null;
   let server: ReturnType<typeof serve> | null = null;
   let transport: DgiiClient | null = null;
@@ -105,7 +115,15 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
 
     const a = config.authority;
     if (a.kind === 'simulator') {
-      simulator = await startSimulator({ xsdDir: config.xsdDir, dataFile: join(config.dataDir, 'simulator.json'), clock, logger });
+      // The control API changes verdicts and the directory: only holders of this process's token may use it.
+      simulatorControlToken = randomBytes(24).toString('base64url');
+      ensurePrivateDir(config.dataDir);
+      const tokenFile = join(config.dataDir, SIMULATOR_CONTROL_TOKEN_FILE);
+      writeFileSync(tokenFile, `${simulatorControlToken}\n`, { mode: 0o600 });
+      chmodSync(tokenFile, 0o600);
+      simulator = await startSimulator({
+        xsdDir: config.xsdDir, dataFile: join(config.dataDir, 'simulator.json'), clock, logger, controlToken: simulatorControlToken,
+      });
       transport = createDgiiClient({ environment: 'testecf', baseUrl: simulator.url, clock, logger });
       logger.info({ url: simulator.url }, 'in-process authority simulator started (TesteCF)');
     } else if (a.kind === 'dgii') {
@@ -169,6 +187,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       url,
       port,
       simulatorUrl: simulator?.url ?? null,
+      simulatorControlToken,
       fresh,
       close: () => (closing ??= shutdown().then(() => logger.info('ecf-kit server stopped'))),
     };
@@ -191,7 +210,10 @@ export async function runServer(
   const server = await startServer(config, options);
   io.stdout(`ecf-kit server listening on ${server.url}\n`);
   io.stdout(`  API docs:  ${server.url}/api/v1/docs\n`);
-  if (server.simulatorUrl) io.stdout(`  authority: in-process simulator (TesteCF) at ${server.simulatorUrl}\n`);
+  if (server.simulatorUrl) {
+    io.stdout(`  authority: in-process simulator (TesteCF) at ${server.simulatorUrl}\n`);
+    io.stdout(`  control:   ${server.simulatorUrl}/_simulator/* with the bearer token in ${join(config.dataDir, SIMULATOR_CONTROL_TOKEN_FILE)}\n`);
+  }
   if (server.fresh && server.simulatorUrl) io.stdout(FRESH_HINT(config.dataDir));
   await waitForStop(io, signal, 'shutting down');
   await server.close();

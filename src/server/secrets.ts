@@ -19,7 +19,7 @@
  * decrypting old blobs during a rotation.
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EcfError } from '../index.js';
 
@@ -196,7 +196,10 @@ function devKey(dataDir: string): Uint8Array {
   const file = join(dataDir, DEV_KEY_FILE);
   const existing = readKeyFile(file);
   if (existing) return existing;
-  mkdirSync(dataDir, { recursive: true });
+  if (!existsSync(dataDir)) {
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    chmodSync(dataDir, 0o700);
+  }
   const key = randomBytes(KEY_BYTES);
   try {
     // `wx`: never overwrite a key another process created meanwhile (it may already protect stored data).

@@ -23,6 +23,8 @@ export interface SimContext {
   baseUrl(): string;
   /** Starts the processing timer of an e-CF in process. */
   schedule(trackId: string): void;
+  /** Bearer token the control API (`/_simulator/*`) requires; undefined = open (a standalone simulator). */
+  controlToken?: string;
 }
 
 /** One request, parsed once for the routes. */

@@ -2,6 +2,7 @@
  * The control API (`/_simulator/*`), for a simulator running in another process: faults, scenarios,
  * stats, directory entries. Always JSON; never subject to faults; not counted in `stats.requests`.
  */
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { normalizeEntry } from './directory.js';
 import { normalizeFaults } from './faults.js';
 import { normalizeScenarios } from './scenarios.js';
@@ -21,8 +22,22 @@ function json(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8' } });
 }
 
-/** Handles `/_simulator/…` (path already lower-cased, without trailing slash). */
-export async function control(target: ControlTarget, method: string, path: string, req: Request): Promise<Response> {
+/** True when `req` carries `Authorization: Bearer <token>` (compared in constant time). */
+function hasToken(req: Request, token: string): boolean {
+  const m = /^\s*bearer\s+(\S+)\s*$/i.exec(req.headers.get('authorization') ?? '');
+  if (!m) return false;
+  const given = createHash('sha256').update(m[1]!).digest();
+  return timingSafeEqual(given, createHash('sha256').update(token).digest());
+}
+
+/**
+ * Handles `/_simulator/…` (path already lower-cased, without trailing slash). With `token` (the server's
+ * in-process simulator sets one per process), every control request must carry it as a bearer token.
+ */
+export async function control(target: ControlTarget, method: string, path: string, req: Request, token?: string): Promise<Response> {
+  if (token !== undefined && !hasToken(req, token)) {
+    return json(401, { error: 'No autorizado: la API de control de este simulador requiere el token del proceso (Authorization: Bearer …).' });
+  }
   const name = path.slice('/_simulator/'.length);
   const read = async (): Promise<unknown> => JSON.parse(await req.text()) as unknown;
   try {

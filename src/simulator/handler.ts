@@ -97,7 +97,7 @@ export function createHandler(ctx: SimContext, target: ControlTarget): (req: Req
     const url = new URL(req.url);
     const path = normalizePath(url.pathname);
     const method = req.method.toUpperCase();
-    if (path === '/_simulator' || path.startsWith('/_simulator/')) return { response: await control(target, method, path, req) };
+    if (path === '/_simulator' || path.startsWith('/_simulator/')) return { response: await control(target, method, path, req, ctx.controlToken) };
 
     const stats = ctx.store.state.stats;
     stats.requests++;

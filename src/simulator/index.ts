@@ -67,6 +67,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     scenarios: normalizeScenarios(options.scenarios),
     rng: seededRng(options.seed ?? Math.floor(Math.random() * 2 ** 32)),
     identity: simulatorIdentity,
+    ...(options.controlToken !== undefined ? { controlToken: options.controlToken } : {}),
     baseUrl: () => baseUrl,
     schedule(trackId) {
       if (closed || timers.has(trackId)) return;

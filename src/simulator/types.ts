@@ -89,6 +89,12 @@ export interface SimulatorOptions {
   seed?: number;
   /** Directory entries served by `consultadirectorio` (added to the simulator's own test receptor). */
   directory?: DirectoryEntry[];
+  /**
+   * Require `Authorization: Bearer <controlToken>` on the control API (`/_simulator/*`). The server's
+   * in-process simulator sets a random one per process, so other local processes cannot change faults,
+   * scenarios or the directory. Default: open (the standalone development simulator on loopback).
+   */
+  controlToken?: string;
   /** Where failures to save `dataFile` are reported (they never end the process). Default: a line on stderr. */
   logger?: { warn(obj: { err: unknown; dataFile?: string }, msg?: string): void };
 }

@@ -42,7 +42,8 @@ describe('loadConfig', () => {
   });
 
   it('ECF_AUTHORITY: the three environments, a URL (with ECF_ENVIRONMENT), or the simulator', () => {
-    for (const e of ['testecf', 'certecf', 'ecf'] as const) expect(loadConfig({ ECF_AUTHORITY: e }).authority).toEqual({ kind: 'dgii', environment: e });
+    // A real authority is production and needs ECF_CERT_KEY (issue 13, finding 11).
+    for (const e of ['testecf', 'certecf', 'ecf'] as const) expect(loadConfig({ ECF_AUTHORITY: e, ECF_CERT_KEY: HEX_KEY }).authority).toEqual({ kind: 'dgii', environment: e });
     expect(loadConfig({ ECF_AUTHORITY: 'http://127.0.0.1:9090/' }).authority).toEqual({ kind: 'url', baseUrl: 'http://127.0.0.1:9090', environment: 'testecf' });
     const url = loadConfig({ ECF_AUTHORITY: 'https://gateway.example/dgii', ECF_ENVIRONMENT: 'ecf' });
     expect(url.authority).toEqual({ kind: 'url', baseUrl: 'https://gateway.example/dgii', environment: 'ecf' });

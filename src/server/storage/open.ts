@@ -1,5 +1,5 @@
 /** Opens the configured storage and brings its schema up to date. */
-import { mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { isStorageUnavailable } from './errors.js';
 import { createPostgresStorage } from './postgres.js';
@@ -18,13 +18,23 @@ export interface OpenStorageOptions {
   waitMs?: number;
 }
 
+/**
+ * Creates the data directory (and missing parents) with mode 0700 when it does not exist: it holds the
+ * database, the development key and the simulator state. An existing directory keeps its mode (the operator's).
+ */
+export function ensurePrivateDir(dir: string): void {
+  if (existsSync(dir)) return;
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  chmodSync(dir, 0o700); // the mode given to mkdir is filtered by the umask
+}
+
 export async function openStorage(options: OpenStorageOptions): Promise<Storage> {
   let storage: Storage;
   if (options.databaseUrl) {
     storage = createPostgresStorage({ connectionString: options.databaseUrl });
   } else {
-    mkdirSync(options.dataDir, { recursive: true });
-    storage = createSqliteStorage({ file: join(options.dataDir, 'ecf.sqlite') });
+    ensurePrivateDir(options.dataDir);
+    storage = createSqliteStorage({ file: join(options.dataDir, 'ecf.sqlite'), private: true });
   }
   const deadline = Date.now() + (options.waitMs ?? 10_000);
   for (let attempt = 0; ; attempt++) {

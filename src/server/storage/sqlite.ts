@@ -7,7 +7,7 @@
  * one process share one connection (reference counted) and queue on its mutex; separate processes are
  * serialised by SQLite's file lock, waiting up to busy_timeout.
  */
-import { realpathSync } from 'node:fs';
+import { chmodSync, closeSync, openSync, realpathSync } from 'node:fs';
 import { dirname, basename, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
@@ -24,6 +24,11 @@ export interface SqliteStorageOptions {
    * fails with SQLITE_FULL, exactly as on a full disk, and the server answers 503. Default: unlimited.
    */
   maxPageCount?: number;
+  /**
+   * Create the database file with mode 0600 and keep it (and its -wal/-shm files, which SQLite creates with
+   * the database file's mode) readable by the owner only. Default false (the process umask applies).
+   */
+  private?: boolean;
 }
 
 interface Shared {
@@ -54,6 +59,18 @@ function open(file: string, busyTimeoutMs: number, maxPageCount?: number): Kysel
   return new Kysely<Schema>({ dialect: new SqliteDialect({ database }) });
 }
 
+/** Creates `file` 0600 if missing and sets 0600 on it and on existing -wal / -shm files. */
+function makePrivate(file: string): void {
+  closeSync(openSync(file, 'a', 0o600));
+  for (const f of [file, `${file}-wal`, `${file}-shm`]) {
+    try {
+      chmodSync(f, 0o600);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    }
+  }
+}
+
 export function createSqliteStorage(options: SqliteStorageOptions): Storage {
   const busy = options.busyTimeoutMs ?? 10_000;
   if (options.file === ':memory:' || options.file === '') {
@@ -63,6 +80,7 @@ export function createSqliteStorage(options: SqliteStorageOptions): Storage {
   const key = fileKey(options.file);
   let entry = shared.get(key);
   if (!entry) {
+    if (options.private) makePrivate(options.file);
     entry = { db: open(options.file, busy, options.maxPageCount), refs: 0 };
     shared.set(key, entry);
   }

@@ -66,7 +66,8 @@ describe('two issuers on one server', () => {
       for (const p of [A, B]) {
         const base = `${server.url}/t/${p.rnc}`;
         const res = await fetch(`${server.simulatorUrl}/_simulator/directory`, {
-          method: 'POST', headers: { 'content-type': 'application/json' },
+          // The in-process simulator's control API takes the server's per-process token (issue 13, finding 11).
+          method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${server.simulatorControlToken}` },
           body: JSON.stringify({ nombre: p.razon_social, rnc: p.rnc, urlRecepcion: base, urlAceptacion: base, urlOpcional: base }),
         });
         expect(res.status).toBe(200);
