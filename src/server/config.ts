@@ -15,6 +15,11 @@
  * | `ECF_PROVIDER_P12`, `ECF_PROVIDER_P12_PASSWORD` | none | Provider certificate for issuers that delegate signing |
  * | `ECF_WORKER` | on | `off` to run the HTTP app without the in-process worker |
  * | `ECF_MAX_JSON_BYTES`, `ECF_MAX_XML_BYTES` | 12MB | Body limits (bytes, or with a `KB`/`MB` suffix) |
+ * | `ECF_OFFLOAD_PROCESSES` | 2 | Child processes for heavy steps (XSD, signature verification, RFCE, PDF); `0` runs them in-process |
+ * | `ECF_OFFLOAD_QUEUE` | 64 | Heavy steps waiting for a process beyond which requests get 503 + Retry-After |
+ * | `ECF_OFFLOAD_REQUEST_MS` | 20000 | Time budget of a heavy step a request waits for (then the process is killed) |
+ * | `ECF_OFFLOAD_WORKER_MS` | 120000 | Time budget of a heavy step of the worker |
+ * | `ECF_PDF_CACHE_BYTES` | 64MB | In-memory cache of rendered PDFs (bytes, or with a `KB`/`MB` suffix) |
  * | `LOG_LEVEL` | info | pino level (`silent` to disable) |
  * | `NODE_ENV` | | `production` requires ECF_CERT_KEY and ECF_AUTHORITY |
  */
@@ -50,6 +55,8 @@ export interface ServerConfig {
   /** Run the worker in this process. */
   worker: boolean;
   limits: BodyLimits;
+  /** Child-process pool of the heavy steps (see src/server/offload). `processes` 0 = in-process. */
+  offload: { processes: number; queue: number; requestBudgetMs: number; workerBudgetMs: number; pdfCacheBytes: number };
   logLevel: LogLevel;
   /** The `ECF_CERT_KEY*` variables, for the certificate key loader (nothing else of the environment is kept). */
   env: Readonly<Record<string, string | undefined>>;
@@ -75,6 +82,16 @@ function bytes(name: string, raw: string | undefined, fallback: number, problems
   const n = m ? Number(m[1]) * (unit?.startsWith('m') ? 1024 * 1024 : unit?.startsWith('k') ? 1024 : 1) : NaN;
   if (!Number.isSafeInteger(n) || n < 1024) {
     problems.push(`${name} must be a size of at least 1024 bytes, like 12MB, 512KB or 1048576 (got "${raw}")`);
+    return fallback;
+  }
+  return n;
+}
+
+function integer(name: string, raw: string | undefined, fallback: number, min: number, max: number, problems: string[]): number {
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const n = /^\s*\d+\s*$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(n) || n < min || n > max) {
+    problems.push(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
     return fallback;
   }
   return n;
@@ -170,6 +187,14 @@ export function loadConfig(env: Record<string, string | undefined>): ServerConfi
     xmlBytes: bytes('ECF_MAX_XML_BYTES', env.ECF_MAX_XML_BYTES, DEFAULT_LIMITS.xmlBytes, problems),
   };
 
+  const offload = {
+    processes: integer('ECF_OFFLOAD_PROCESSES', env.ECF_OFFLOAD_PROCESSES, 2, 0, 64, problems),
+    queue: integer('ECF_OFFLOAD_QUEUE', env.ECF_OFFLOAD_QUEUE, 64, 0, 100_000, problems),
+    requestBudgetMs: integer('ECF_OFFLOAD_REQUEST_MS', env.ECF_OFFLOAD_REQUEST_MS, 20_000, 100, 3_600_000, problems),
+    workerBudgetMs: integer('ECF_OFFLOAD_WORKER_MS', env.ECF_OFFLOAD_WORKER_MS, 120_000, 100, 3_600_000, problems),
+    pdfCacheBytes: bytes('ECF_PDF_CACHE_BYTES', env.ECF_PDF_CACHE_BYTES, 64 * 1024 * 1024, problems),
+  };
+
   let logLevel: LogLevel = 'info';
   const rawLevel = get('LOG_LEVEL');
   if (rawLevel !== undefined) {
@@ -181,7 +206,7 @@ export function loadConfig(env: Record<string, string | undefined>): ServerConfi
   return {
     port, host, dataDir, databaseUrl, xsdDir, authority, environment,
     providerP12: providerP12 === null ? null : resolve(providerP12),
-    providerP12Password, production, worker, limits, logLevel,
+    providerP12Password, production, worker, limits, offload, logLevel,
     env: Object.fromEntries(Object.entries(env).filter(([k]) => k.startsWith('ECF_CERT_KEY'))),
   };
 }
