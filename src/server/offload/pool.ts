@@ -67,7 +67,7 @@ export interface OffloadPool {
   close(): Promise<void>;
   /** Live child process ids (tests check none is left after `close`). */
   pids(): number[];
-  stats(): { size: number; busy: number; queued: number; started: number; killed: number };
+  stats(): { size: number; busy: number; queued: number; started: number; killed: number; completed: number };
 }
 
 interface Job {
@@ -116,6 +116,7 @@ export function createOffloadPool(options: OffloadPoolOptions = {}): OffloadPool
   let closed = false;
   let started = 0;
   let killed = 0;
+  let completed = 0;
 
   const spawn = (slot: Slot): Promise<void> => {
     const { path, execArgv } = childCommand();
@@ -133,6 +134,7 @@ export function createOffloadPool(options: OffloadPoolOptions = {}): OffloadPool
         const job = slot.job;
         if (!job || m.id !== job.id || slot.child !== child) return;
         finish(slot);
+        completed++;
         if (m.ok) job.resolve(m.value);
         else job.reject(Object.assign(new Error(m.error!.message), { name: m.error!.name, code: m.error!.code, issues: m.error!.issues }));
         dispatch();
@@ -232,6 +234,6 @@ export function createOffloadPool(options: OffloadPoolOptions = {}): OffloadPool
       }));
     },
     pids: () => slots.flatMap((s) => (s.child?.pid !== undefined && s.child.exitCode === null && s.child.signalCode === null ? [s.child.pid] : [])),
-    stats: () => ({ size, busy: slots.filter((s) => s.job).length, queued: queues.request.length + queues.background.length, started, killed }),
+    stats: () => ({ size, busy: slots.filter((s) => s.job).length, queued: queues.request.length + queues.background.length, started, killed, completed }),
   };
 }
