@@ -25,25 +25,28 @@ afterAll(() => {
 
 const LINES = 400;
 
-/** An issuer, a token and one accepted type-31 document of LINES lines, signed, in the server's database. */
-async function provision(dataDir: string): Promise<{ token: string; encf: string }> {
+/** An issuer, a token and two accepted type-31 documents (1 line, LINES lines), signed, in the server's database. */
+async function provision(dataDir: string): Promise<{ token: string; small: string; encf: string }> {
   const storage = await openStorage({ dataDir });
   try {
     const issuer = await storage.createIssuer({ rnc: ISSUER_PROFILE.rnc!, name: ISSUER_PROFILE.razon_social!, profile: ISSUER_PROFILE, signingMode: 'provider' });
     const token = generateToken();
     await storage.addToken(issuer.id, hashToken(token));
     await storage.addSequence(issuer.id, { tipo: '31', from: 1, to: 100, expiresOn: '2099-12-31' });
-    const doc = withLines('31', LINES);
+    const id = createSelfSignedIdentity({ commonName: 'EMISOR', serialNumber: ISSUER_PROFILE.rnc! });
+    const accepted = async (lines: number) => {
+    const doc = withLines('31', lines);
     const fecha = formatDateDO(new Date());
     const record = await storage.reserveAndInsert(issuer.id, '31', new Date().toISOString().slice(0, 10), (encf) => ({
       source: 'json',
       unsignedXml: buildEcfXml('31', doc, { ...baseContext('31'), emisor: { rnc: ISSUER_PROFILE.rnc!, razon_social: ISSUER_PROFILE.razon_social!, direccion: ISSUER_PROFILE.direccion! }, encf, fecha_emision: fecha }),
       summary: false, issuedAt: fecha, totalAmount: '1.00', totalItbis: '0.00',
     }));
-    const id = createSelfSignedIdentity({ commonName: 'EMISOR', serialNumber: ISSUER_PROFILE.rnc! });
     const signedXml = await signEcf(record!.unsignedXml, p12Signer(readP12(id.p12, id.password)), () => new Date());
     await storage.updateDocument(record!.id, { status: 'accepted_authority', transmission: 'sent', signedXml, trackId: 'track-1' });
-    return { token, encf: record!.encf };
+    return record!.encf;
+    };
+    return { token, small: await accepted(1), encf: await accepted(LINES) };
   } finally {
     await storage.close();
   }
@@ -62,13 +65,15 @@ describe('server with the offload pool', () => {
   it('answers a cheap GET while a big PDF renders, caches the PDF, and stops its processes on close', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'ecf-offload-'));
     dirs.push(dataDir);
-    const { token, encf } = await provision(dataDir);
+    const { token, small, encf } = await provision(dataDir);
     let pool: OffloadPool | null = null;
     const server = await startServer(loadConfig({ PORT: '0', HOST: '127.0.0.1', ECF_DATA_DIR: dataDir, ECF_XSD_DIR: xsdDir(), LOG_LEVEL: 'silent', ECF_WORKER: 'off' }),
       { onOffloadPool: (p) => { pool = p; } });
     let pids: number[] = [];
     try {
       const auth = { authorization: `Bearer ${token}` };
+      // Warm-up: the PDF modules loaded (in-process before, in an offload process now).
+      expect((await fetch(`${server.url}/api/v1/documents/${small}/pdf`, { headers: auth })).status).toBe(200);
       const order: string[] = [];
       const pdfUrl = `${server.url}/api/v1/documents/${encf}/pdf`;
       const first = fetch(pdfUrl, { headers: auth }).then(async (r) => { const b = new Uint8Array(await r.arrayBuffer()); order.push('pdf'); return { status: r.status, b }; });
