@@ -54,7 +54,9 @@ export function poolOffload(pool: OffloadPool, options: PoolOffloadOptions): Off
     verify: (xml, lane) => pool.run('verify', { xml }, opts(lane)),
     deriveRfce: (signedXml, lane) => pool.run('rfce', { signedXml }, opts(lane)),
     renderPdf: async (signedXml, environment, lane) => {
-      const out = await pool.run('pdf', { signedXml, environment }, opts(lane));
+      // Our own accepted document, not hostile input: served first but with the worker's longer budget
+      // (a 10,000-line PDF takes 5–25 s on a loaded 2-core machine).
+      const out = await pool.run('pdf', { signedXml, environment }, { priority: lane ?? 'request', budgetMs: budget('background') });
       // Structured clone hands back a Uint8Array; keep the type exact for callers that check it.
       return out instanceof Uint8Array ? out : new Uint8Array(out as ArrayLike<number>);
     },
