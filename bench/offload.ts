@@ -87,7 +87,7 @@ try {
   for (const round_ of ['pdf_first', 'pdf_cached']) {
     let finished = 0;
     const t = performance.now();
-    const heavy = accepted.map((e) => fetch(`${server.url}/api/v1/documents/${e}/pdf`, { headers: auth }).then(async (r) => { await r.arrayBuffer(); finished++; return r.status; }));
+    const heavy = accepted.map((e) => fetch(`${server.url}/api/v1/documents/${e}/pdf`, { headers: auth }).then(async (r) => { await r.arrayBuffer(); return r.status as number | string; }, () => 'reset').finally(() => { finished++; }));
     const lat = await probe(cheap, auth, () => finished === PARALLEL);
     const statuses = await Promise.all(heavy);
     results[round_] = { seconds: round((performance.now() - t) / 1000, 2), statuses, gets: lat.length, p50_ms: pct(lat, 50), p99_ms: pct(lat, 99), max_ms: pct(lat, 100) };
@@ -95,12 +95,18 @@ try {
 
   const body = JSON.stringify(doc);
   const t = performance.now();
-  const issued = await Promise.all(Array.from({ length: PARALLEL }, () => fetch(`${server.url}/api/v1/documents/32`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body }).then(async (r) => (await r.json()).document?.e_ncf as string)));
+  const issued = await Promise.all(Array.from({ length: PARALLEL }, () => fetch(`${server.url}/api/v1/documents/32`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body }).then(async (r) => (await r.json()).document?.e_ncf as string, () => null)));
   let settled = false;
   const watcher = (async () => {
     const deadline = Date.now() + WINDOW_S * 1000;
     while (Date.now() < deadline) {
-      const states = await Promise.all(issued.map(async (e) => (await (await fetch(`${server.url}/api/v1/documents/${e}`, { headers: auth })).json()).document?.status as string));
+      const states = await Promise.all(issued.filter((e) => e !== null).map(async (e) => {
+        try {
+          return (await (await fetch(`${server.url}/api/v1/documents/${e}`, { headers: auth })).json()).document?.status as string;
+        } catch {
+          return 'received';
+        }
+      }));
       if (states.every((s) => s !== 'received')) break;
       await new Promise((r) => setTimeout(r, 500));
     }
@@ -110,6 +116,7 @@ try {
   await watcher;
   results.issue_and_process = { seconds: round((performance.now() - t) / 1000, 2), gets: lat.length, p50_ms: pct(lat, 50), p99_ms: pct(lat, 99), max_ms: pct(lat, 100) };
 } finally {
+  console.log((await import('node:fs')).readFileSync(join(dataDir, 'server.log'), 'utf8').split('\n').filter((l) => /"level":(40|50|60)|Error|exit/.test(l)).slice(-5).join('\n'));
   await server.stop();
   rmSync(dataDir, { recursive: true, force: true });
 }
