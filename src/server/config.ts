@@ -20,6 +20,11 @@
  * | `ECF_KEEP_ALIVE_TIMEOUT_MS` | 5000 | Idle time of a kept-alive connection between requests |
  * | `ECF_MAX_CONNECTIONS` | 512 | Open connections at once; further ones are closed at once |
  * | `ECF_MIN_BODY_RATE` | 1024 | Slowest average body (bytes/s) after `ECF_BODY_GRACE_MS` (10000); slower → 408; 0 = off |
+ * | `ECF_OFFLOAD_PROCESSES` | 2 | Child processes for heavy steps (XSD, signature verification, RFCE, PDF); `0` runs them in-process |
+ * | `ECF_OFFLOAD_QUEUE` | 64 | Heavy steps waiting for a process beyond which requests get 503 + Retry-After |
+ * | `ECF_OFFLOAD_REQUEST_MS` | 20000 | Time budget of a heavy step a request waits for (then the process is killed) |
+ * | `ECF_OFFLOAD_WORKER_MS` | 120000 | Time budget of a heavy step of the worker |
+ * | `ECF_PDF_CACHE_BYTES` | 64MB | In-memory cache of rendered PDFs (bytes, or with a `KB`/`MB` suffix) |
  * | `LOG_LEVEL` | info | pino level (`silent` to disable) |
  * | `NODE_ENV` | | `production` requires ECF_CERT_KEY and ECF_AUTHORITY |
  *
@@ -61,6 +66,8 @@ export interface ServerConfig {
   limits: BodyLimits;
   /** Connection limits of the HTTP server (slow clients, descriptor exhaustion). */
   http: HttpLimits;
+  /** Child-process pool of the heavy steps (see src/server/offload). `processes` 0 = in-process. */
+  offload: { processes: number; queue: number; requestBudgetMs: number; workerBudgetMs: number; pdfCacheBytes: number };
   logLevel: LogLevel;
   /** The `ECF_CERT_KEY*` variables, for the certificate key loader (nothing else of the environment is kept). */
   env: Readonly<Record<string, string | undefined>>;
@@ -216,6 +223,14 @@ export function loadConfig(env: Record<string, string | undefined>): ServerConfi
     problems.push(`ECF_HEADERS_TIMEOUT_MS (${http.headersTimeoutMs}) must not exceed ECF_REQUEST_TIMEOUT_MS (${http.requestTimeoutMs})`);
   }
 
+  const offload = {
+    processes: integer('ECF_OFFLOAD_PROCESSES', env.ECF_OFFLOAD_PROCESSES, 2, 0, 64, problems),
+    queue: integer('ECF_OFFLOAD_QUEUE', env.ECF_OFFLOAD_QUEUE, 64, 0, 100_000, problems),
+    requestBudgetMs: integer('ECF_OFFLOAD_REQUEST_MS', env.ECF_OFFLOAD_REQUEST_MS, 20_000, 100, 3_600_000, problems),
+    workerBudgetMs: integer('ECF_OFFLOAD_WORKER_MS', env.ECF_OFFLOAD_WORKER_MS, 120_000, 100, 3_600_000, problems),
+    pdfCacheBytes: bytes('ECF_PDF_CACHE_BYTES', env.ECF_PDF_CACHE_BYTES, 64 * 1024 * 1024, problems),
+  };
+
   let logLevel: LogLevel = 'info';
   const rawLevel = get('LOG_LEVEL');
   if (rawLevel !== undefined) {
@@ -227,7 +242,7 @@ export function loadConfig(env: Record<string, string | undefined>): ServerConfi
   return {
     port, host, dataDir, databaseUrl, xsdDir, authority, environment,
     providerP12: providerP12 === null ? null : resolve(providerP12),
-    providerP12Password, production, worker, limits, http, logLevel,
+    providerP12Password, production, worker, limits, http, offload, logLevel,
     env: Object.fromEntries(Object.entries(env).filter(([k]) => k.startsWith('ECF_CERT_KEY'))),
   };
 }

@@ -1,6 +1,7 @@
 /**
  * Server startup: wires storage, the authority (DGII or an in-process simulator), signers, the worker and the
- * HTTP app, and serves it with @hono/node-server. `close()` stops them in reverse dependency order.
+ * HTTP app, and serves it with @hono/node-server. `close()` stops them in reverse dependency order. Heavy steps
+ * (XSD validation, signature verification, RFCE derivation, PDF rendering) run in a pool of child processes.
  */
 import { waitForStop } from './shutdown.js';
 import { randomBytes } from 'node:crypto';
@@ -22,6 +23,7 @@ import { createSignerProvider } from './signers.js';
 import { ensurePrivateDir, openStorage } from './storage/open.js';
 import type { Storage } from './storage/types.js';
 import { createWorker, type Worker } from './worker/index.js';
+import { createOffloadPool, createPdfCache, inlineOffload, poolOffload, type Offload, type OffloadPool, type OffloadPoolOptions } from './offload/index.js';
 
 export interface RunningServer {
   /** Base URL, e.g. `http://127.0.0.1:8080` (no trailing slash). */
@@ -36,7 +38,7 @@ export interface RunningServer {
   simulatorControlToken: string | null;
   /** True when storage held no issuer at start (a fresh data directory). */
   fresh: boolean;
-  /** Stops the worker, the HTTP server, the authority client, the simulator and the storage, in that order. Idempotent. */
+  /** Stops the worker, the HTTP server, the authority client, the simulator, the offload pool and the storage, in that order. Idempotent. */
   close(): Promise<void>;
 }
 
@@ -46,6 +48,10 @@ export const SIMULATOR_CONTROL_TOKEN_FILE = 'simulator-control.token';
 export interface StartOptions {
   logger?: Logger;
   clock?: Clock;
+  /** Extra options of the offload pool (tests: `testTasks`); size, queue and budgets come from the config. */
+  offloadPool?: Partial<OffloadPoolOptions>;
+  /** Called with the pool once it exists (tests inspect its processes). */
+  onOffloadPool?: (pool: OffloadPool) => void;
 }
 
 /** The server's pino logger: structured, with credentials redacted wherever they might appear. */
@@ -88,6 +94,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   let server: ReturnType<typeof serve> | null = null;
   let transport: DgiiClient | null = null;
   let receptor: ReceptorClient | null = null;
+  let pool: OffloadPool | null = null;
 
   // Stop order: no new work (worker), no new requests (HTTP), then what they used (authority client, simulator, storage).
   const shutdown = async () => {
@@ -103,6 +110,8 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     if (transport) await step('authority client', () => transport!.close());
     if (receptor) await step('receiver client', () => receptor!.close());
     if (simulator) await step('simulator', () => simulator!.close());
+    // After the HTTP server and the worker: nothing waits for the pool's processes any more.
+    if (pool) await step('offload pool', () => pool!.close());
     if (storage) await step('storage', () => storage!.close());
   };
 
@@ -144,12 +153,19 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     }
     const signers = createSignerProvider({ key, ...(provider ? { provider } : {}), clock });
 
-    if (config.worker) worker = createWorker({ storage: store, transport, signers, schemas, clock, logger });
+    let offload: Offload = inlineOffload(schemas);
+    if (config.offload.processes > 0) {
+      pool = createOffloadPool({ size: config.offload.processes, queueLimit: config.offload.queue, budgetMs: config.offload.requestBudgetMs, logger, ...options.offloadPool });
+      options.onOffloadPool?.(pool);
+      offload = poolOffload(pool, { xsdDir: config.xsdDir, requestBudgetMs: config.offload.requestBudgetMs, backgroundBudgetMs: config.offload.workerBudgetMs });
+    }
+
+    if (config.worker) worker = createWorker({ storage: store, transport, signers, schemas, offload, clock, logger });
 
     // Commercial approvals go to other taxpayers' receiver services.
     receptor = createReceptorClient({ clock, timeoutMs: 15_000, retries: 1, logger });
     const app = createApp({
-      storage: store, transport, signers, schemas, clock, logger, certificateKey: key, receptor,
+      storage: store, transport, signers, schemas, offload, pdfCache: createPdfCache(config.offload.pdfCacheBytes), clock, logger, certificateKey: key, receptor,
       environment: config.environment,
       limits: config.limits,
       onReceived: () => worker?.wake(),

@@ -42,6 +42,7 @@ export const MESSAGES = {
   authorityBadGateway: 'No se obtuvo una respuesta válida de la autoridad tributaria.',
   authorityRefused: 'La autoridad tributaria rechazó la consulta.',
   storageUnavailable: 'El servicio no puede acceder a su base de datos en este momento. Intente nuevamente en unos segundos.',
+  overloaded: 'El servicio está procesando demasiados documentos en este momento. Intente nuevamente en unos segundos.',
 } as const;
 
 /** Human size for messages: `12 MB`. */
@@ -96,6 +97,12 @@ export function toErrorEnvelope(err: unknown, logger?: Logger): { status: Conten
     // The database restarts or the connection dropped: nothing was wrong with the request, try again shortly.
     logger?.warn({ err: { name: (err as Error).name, code: (err as { code?: unknown }).code, message: (err as Error).message } }, 'storage unavailable');
     return out(503, MESSAGES.storageUnavailable, { errors: [MESSAGES.storageUnavailable] }, { 'Retry-After': '2' });
+  }
+  if (err instanceof Error && err.name === 'OffloadError') {
+    // The offload pool is full (or restarting / shutting down): a temporary refusal, never a backlog.
+    const retry = String((err as { retryAfterSeconds?: number }).retryAfterSeconds ?? 5);
+    logger?.warn({ err: { name: err.name, code: (err as { code?: unknown }).code, message: err.message } }, 'offload pool refused a task');
+    return out(503, MESSAGES.overloaded, { errors: [MESSAGES.overloaded] }, { 'Retry-After': retry });
   }
   if (err instanceof HTTPException) {
     const status = err.status as ContentfulStatusCode;

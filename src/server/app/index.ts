@@ -32,6 +32,7 @@ import type { RouteContext } from './route-context.js';
 import { registerVoiding } from './voiding.js';
 import { createInboundHandler, seedKeyFrom } from '../inbound/index.js';
 import { SecretKey } from '../secrets.js';
+import { createPdfCache, inlineOffload, isOffloadError, type Offload, type PdfCache } from '../offload/index.js';
 
 export { DEFAULT_LIMITS, type BodyLimits } from './body.js';
 export { ApiError, toErrorEnvelope } from './errors.js';
@@ -55,6 +56,13 @@ export interface AppDeps {
   certificateKey?: Uint8Array | null;
   /** Client for other taxpayers' receiver services (commercial approvals); default: one made on first use. */
   receptor?: ReceptorClient;
+  /**
+   * Where heavy steps run (passthrough and inbound XSD validation, signature verification, PDF rendering);
+   * default: in-process (`inlineOffload`). `startServer` passes its child-process pool (`poolOffload`).
+   */
+  offload?: Offload;
+  /** Rendered PDFs of accepted documents (default: an in-memory LRU of 64 MB, `createPdfCache`). */
+  pdfCache?: PdfCache;
   /** Lifetime of cached directory answers (default 5 minutes). */
   directoryTtlMs?: number;
   /**
@@ -101,7 +109,9 @@ export function createApp(deps: AppDeps): App {
   const logger = deps.logger ?? pino({ level: 'silent' });
   const clock = deps.clock ?? (() => new Date());
   const limits: BodyLimits = { ...DEFAULT_LIMITS, ...(deps.limits ?? {}) };
-  const issueDeps: IssueDeps = { storage, schemas, clock };
+  const offload = deps.offload ?? inlineOffload(schemas);
+  const pdfCache = deps.pdfCache ?? createPdfCache();
+  const issueDeps: IssueDeps = { storage, schemas, clock, offload };
   const app = new OpenAPIHono<AppEnv>();
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
@@ -132,7 +142,7 @@ export function createApp(deps: AppDeps): App {
     const certKey = deps.certificateKey;
     const seedKey = certKey ? [certKey, ...(certKey instanceof SecretKey ? certKey.previous : [])].map(seedKeyFrom) : undefined;
     const inbound = createInboundHandler({
-      storage, signers, schemas, clock, logger, maxBodyBytes: limits.xmlBytes, ...(seedKey ? { seedKey } : {}), ...(deps.inbound ?? {}),
+      storage, signers, schemas, offload, clock, logger, maxBodyBytes: limits.xmlBytes, ...(seedKey ? { seedKey } : {}), ...(deps.inbound ?? {}),
     });
     app.use('*', async (c, next) => {
       if (c.req.path.startsWith('/api/')) return next();
@@ -309,8 +319,19 @@ export function createApp(deps: AppDeps): App {
         document: recordBody(d),
       });
     }
-    const { renderPdf } = await import('../../pdf/index.js');
-    const pdf = await renderPdf(d.signedXml, { environment: deps.environment });
+    // An accepted document's signed XML never changes: one render per document (and environment), cached;
+    // the render itself runs in the offload pool, off the event loop.
+    const signedXml = d.signedXml;
+    const key = `${d.id}:${d.status}:${d.updatedAt}:${deps.environment}`;
+    let pdf: Uint8Array;
+    try {
+      pdf = await pdfCache.get(key, () => offload.renderPdf(signedXml, deps.environment, 'request'));
+    } catch (e) {
+      if (isOffloadError(e) && e.code === 'timeout') {
+        throw new ApiError(503, 'La representación impresa no pudo generarse dentro del tiempo permitido. Intente nuevamente más tarde.', { headers: { 'Retry-After': '30' } });
+      }
+      throw e;
+    }
     return c.body(pdf as Uint8Array<ArrayBuffer>, 200, {
       'Content-Type': 'application/pdf',
       'Content-Disposition': `inline; filename="${issuer.rnc}${d.encf}.pdf"`,

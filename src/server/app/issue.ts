@@ -11,8 +11,9 @@
 import {
   checkContext, ECF_TABLE, ECF_TYPE_INFO, EcfValidationError, formatDateDO, formatDateTimeDO, isBelowSummaryThreshold,
   parseEcfXml, renderEcfXml, safeValidateEcf, toIssueReport,
-  type BuildContext, type EcfType, type Issue, type IssuerProfile, type SchemaValidator,
+  type BuildContext, type EcfType, type Issue, type IssuerProfile, type SchemaValidationResult, type SchemaValidator,
 } from '../../index.js';
+import { isOffloadError, type Offload } from '../offload/index.js';
 import type { EncfRefusal, Issuer, NewDocument, SequenceRecord, Storage } from '../storage/types.js';
 import { statusInfo } from '../statuses.js';
 import { TOO_MANY_ATTRIBUTES_MESSAGE, tooManyAttributes } from '../inbound/xml.js';
@@ -72,6 +73,8 @@ export interface IssueDeps {
   storage: Storage;
   schemas: SchemaValidator;
   clock: () => Date;
+  /** Where the passthrough XML's XSD validation runs (the server: a child process, off the event loop). */
+  offload?: Offload;
 }
 
 // The sequence expiry exists in the XSD of some types only (not 32, 34): read it from the field table.
@@ -165,7 +168,26 @@ export function withSignaturePlaceholder(xml: string, signingTime: string): stri
 }
 
 function xsdIssues(schemas: SchemaValidator, tipo: EcfType, xml: string, summary: boolean, now: Date): Issue[] {
-  const r = schemas.validate(withSignaturePlaceholder(xml, formatDateTimeDO(now)), `ECF-${tipo}`, { relaxed32: summary });
+  return violationIssues(tipo, schemas.validate(withSignaturePlaceholder(xml, formatDateTimeDO(now)), `ECF-${tipo}`, { relaxed32: summary }));
+}
+
+/**
+ * The passthrough's XSD validation through the offload pool (off the event loop): a validation that exceeds
+ * the pool's time budget is a 422 (the document, not the service, is at fault); a full pool a 503.
+ */
+async function xsdIssuesOffloaded(deps: IssueDeps, tipo: EcfType, xml: string, summary: boolean, now: Date): Promise<Issue[]> {
+  if (!deps.offload) return xsdIssues(deps.schemas, tipo, xml, summary, now);
+  try {
+    return violationIssues(tipo, await deps.offload.validate(withSignaturePlaceholder(xml, formatDateTimeDO(now)), `ECF-${tipo}`, { relaxed32: summary }, 'request'));
+  } catch (e) {
+    if (isOffloadError(e) && e.code === 'timeout') {
+      throw rejected(ISSUE_MESSAGES.passthrough, ['El XML no pudo validarse contra el esquema XSD dentro del tiempo permitido; revise su tamaño y contenido.']);
+    }
+    throw e;
+  }
+}
+
+function violationIssues(tipo: EcfType, r: SchemaValidationResult): Issue[] {
   if (r.valid) return [];
   return r.violations.map((v) => ({
     code: 'xsd' as const,
@@ -283,7 +305,7 @@ export async function issueXml(deps: IssueDeps, issuer: Issuer, tipo: EcfType, x
     ...parsed.issues,
     ...contextIssues(tipo, parsed.context),
     ...(rules.success ? [] : rules.issues),
-    ...xsdIssues(deps.schemas, tipo, xml, summary, now),
+    ...(await xsdIssuesOffloaded(deps, tipo, xml, summary, now)),
   ];
   if (issues.some((i) => i.severity === 'error')) throw rejectedIssues(ISSUE_MESSAGES.passthrough, issues);
 

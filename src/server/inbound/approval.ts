@@ -8,7 +8,6 @@
  * the document was not definitively rejected; RNCComprador, FechaEmision and MontoTotal match the document.
  */
 import { ACECF_TYPES } from '../../index.js';
-import { verifyXml } from '../../sign/index.js';
 import type { ApprovalState } from '../storage/types.js';
 import type { InboundContext, Route } from './context.js';
 import { readXmlUpload } from './multipart.js';
@@ -35,11 +34,11 @@ export async function receiveApproval(ctx: InboundContext, req: Request, route: 
     throw e;
   }
   if (rootName(doc) !== 'ACECF') return bad([`Se esperaba una aprobación comercial (ACECF); el elemento raíz es ${rootName(doc)}.`]);
-  const schema = ctx.schemas.validate(xml, 'ACECF');
+  const schema = await ctx.offload.validate(xml, 'ACECF', undefined, 'request');
   if (!schema.valid) {
     return bad([`La aprobación comercial no es válida según el esquema ACECF: ${schema.violations.slice(0, 3).map((v) => `${v.xpath ?? ''} ${v.message.trim()}`.trim()).join('; ')}`]);
   }
-  const signature = verifyXml(xml);
+  const signature = await ctx.offload.verify(xml, 'request');
   if (!signature.valid) return bad([`La firma digital de la aprobación comercial no es válida (${signature.code}).`]);
 
   const at = (name: string) => textAt(doc, [DETAIL, name]);

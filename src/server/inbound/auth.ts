@@ -9,7 +9,6 @@
  */
 import { randomBytes, X509Certificate } from 'node:crypto';
 import { buildSemillaXml } from '../../index.js';
-import { verifyXml } from '../../sign/index.js';
 import { hashToken } from '../tokens.js';
 import type { InboundContext, Route } from './context.js';
 import { readXmlUpload } from './multipart.js';
@@ -73,11 +72,11 @@ export function createSeedService(ctx: InboundContext): SeedService {
         if (e instanceof XmlInputError) return failure(400, [e.message], format);
         throw e;
       }
-      const schema = ctx.schemas.validate(upload.xml, 'Semilla');
+      const schema = await ctx.offload.validate(upload.xml, 'Semilla', undefined, 'request');
       if (!schema.valid) {
         return failure(400, [`La semilla no es válida según el esquema: ${schema.violations.slice(0, 3).map((v) => v.message.trim()).join('; ')}`], format);
       }
-      const signature = verifyXml(upload.xml);
+      const signature = await ctx.offload.verify(upload.xml, 'request');
       if (!signature.valid) {
         ctx.log.warn({ scope: route.scope, code: signature.code, reason: signature.reason }, 'inbound: seed signature invalid');
         return failure(401, ['Firma del certificado inválida: la firma digital de la semilla no se verifica.'], format);

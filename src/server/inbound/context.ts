@@ -1,5 +1,6 @@
 /** What every inbound service gets: the dependencies with their defaults resolved. */
 import type { Clock, SchemaValidator } from '../../index.js';
+import type { Offload } from '../offload/index.js';
 import type { SignerProvider } from '../signers.js';
 import type { SeedMac } from './seed-mac.js';
 import type { Issuer, Storage } from '../storage/types.js';
@@ -15,6 +16,8 @@ export interface InboundContext {
   storage: Storage;
   signers: SignerProvider;
   schemas: SchemaValidator;
+  /** Where XSD validation and signature verification run (off the event loop in the server). */
+  offload: Offload;
   clock: Clock;
   tokenTtlMs: number;
   seedTtlMs: number;

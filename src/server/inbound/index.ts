@@ -20,6 +20,7 @@ import { createSeedMac } from './seed-mac.js';
 import type { InboundContext, InboundLogger, Route } from './context.js';
 import { receiveApproval } from './approval.js';
 import { receiveEcf } from './reception.js';
+import { inlineOffload, isOffloadError, type Offload } from '../offload/index.js';
 import { failure, formatOf } from './respond.js';
 
 export type { InboundLogger } from './context.js';
@@ -31,6 +32,8 @@ export interface InboundDeps {
   storage: Storage;
   signers: SignerProvider;
   schemas: SchemaValidator;
+  /** Where XSD validation and signature verification run (default: in-process, `inlineOffload(schemas)`). */
+  offload?: Offload;
   clock?: Clock;
   /** Lifetime of the bearer tokens we issue (default 1 hour, as DGII's). */
   tokenTtlMs?: number;
@@ -97,6 +100,7 @@ export function createInboundHandler(deps: InboundDeps): InboundHandler {
     storage: deps.storage,
     signers: deps.signers,
     schemas: deps.schemas,
+    offload: deps.offload ?? inlineOffload(deps.schemas),
     clock: deps.clock ?? (() => new Date()),
     tokenTtlMs: deps.tokenTtlMs ?? 3_600_000,
     seedTtlMs,
@@ -150,6 +154,15 @@ export function createInboundHandler(deps: InboundDeps): InboundHandler {
         case 'aprobacioncomercial': return await receiveApproval(ctx, req, route, body);
       }
     } catch (err) {
+      if (isOffloadError(err)) {
+        // Validation or verification ran past its time budget (the process was killed): refuse the document.
+        if (err.code === 'timeout') {
+          ctx.log.warn({ path: pathname }, 'inbound: validation exceeded its time budget');
+          return failure(400, ['El documento no pudo validarse dentro del tiempo permitido; no se emite acuse de recibo. Revise su tamaño y contenido.'], format);
+        }
+        // The pool is full or shutting down: a temporary refusal.
+        return failure(503, ['El receptor está procesando demasiados documentos en este momento; intente de nuevo en unos segundos.'], format, { 'retry-after': String(err.retryAfterSeconds) });
+      }
       // Bad input is answered above with 4xx; this is our failure (storage down, a bug).
       ctx.log.error({ err, path: pathname }, 'inbound service failed');
       return failure(500, ['Error interno del receptor; intente de nuevo más tarde.'], format);

@@ -11,7 +11,7 @@
  * refusals are logged.
  */
 import { buildArecfXml, ECF_TYPES, formatDateTimeDO, RECEPTOR_TYPES, isEcfType, type ArecfInput, type EcfType, type SchemaId } from '../../index.js';
-import { signXml, verifyXml } from '../../sign/index.js';
+import { signXml } from '../../sign/index.js';
 import type { Issuer, ReceiptReason } from '../storage/types.js';
 import type { InboundContext, Route } from './context.js';
 import { readXmlUpload } from './multipart.js';
@@ -86,12 +86,12 @@ export async function receiveEcf(ctx: InboundContext, req: Request, route: Route
     motivo = 1;
     detail = `El eNCF ${encf ?? '(ausente)'} no corresponde al tipo ${tipo}.`;
   } else {
-    const schema = ctx.schemas.validate(xml, `ECF-${tipo}` as SchemaId);
+    const schema = await ctx.offload.validate(xml, `ECF-${tipo}` as SchemaId, undefined, 'request');
     if (!schema.valid) {
       motivo = 1;
       detail = `No es válido según el esquema ECF-${tipo}: ${schema.violations.slice(0, 3).map((v) => `${v.xpath ?? ''} ${v.message.trim()}`.trim()).join('; ')}`;
     } else {
-      const signature = verifyXml(xml);
+      const signature = await ctx.offload.verify(xml, 'request');
       if (!signature.valid) {
         motivo = 2;
         detail = signature.reason ?? 'firma inválida';

@@ -17,10 +17,11 @@
  */
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { deriveRfceXml, dgiiFileName, isEcfError, securityCode, type Clock, type SchemaId, type SchemaValidator, type Signer } from '../../index.js';
-import { signEcf, signXml, verifyXml } from '../../sign/index.js';
+import { dgiiFileName, isEcfError, securityCode, type Clock, type SchemaId, type SchemaValidationResult, type SchemaValidator, type Signer } from '../../index.js';
+import { signEcf, signXml, type VerifyResult } from '../../sign/index.js';
 import type { AuthorityIdentity, AuthorityTransport, TrackResult } from '../../dgii/index.js';
 import type { DocumentPatch, DocumentRecord, DocumentStatus, Issuer, Storage } from '../storage/types.js';
+import { inlineOffload, type Offload } from '../offload/index.js';
 import type { SignerProvider } from '../signers.js';
 import { NOT_FOUND_MAX_MS, notFoundDelay, pollDelay, retryDelay, type PollSchedule, type RetrySchedule } from './schedule.js';
 
@@ -39,6 +40,12 @@ export interface WorkerDeps {
   transport: AuthorityTransport;
   signers: SignerProvider;
   schemas: SchemaValidator;
+  /**
+   * Where self-verification, XSD validation and RFCE derivation run (default: in-process). The server passes
+   * its child-process pool so a large document never blocks the event loop; signing stays here (linear, and
+   * the signer may be an HSM/KMS object that cannot leave the process).
+   */
+  offload?: Offload;
   clock?: Clock;
   /** Lease owner name; unique per worker (default: host, pid and a random suffix). */
   owner?: string;
@@ -91,6 +98,7 @@ class LeaseLost extends Error {}
  */
 export function createWorker(deps: WorkerDeps): Worker {
   const { storage, transport, signers, schemas } = deps;
+  const offload = deps.offload ?? inlineOffload(schemas);
   const clock = deps.clock ?? (() => new Date());
   const now = () => clock().getTime();
   const owner = deps.owner ?? `worker-${hostname()}-${process.pid}-${randomBytes(4).toString('hex')}`;
@@ -368,19 +376,18 @@ export function createWorker(deps: WorkerDeps): Worker {
       if (!signed) {
         signed = await signEcf(doc.unsignedXml, signer, clock);
         await turn();
-        checkSignature(signed, 'e-CF');
-        await turn();
-        checkSchema(schemas, signed, `ECF-${doc.tipo}` as SchemaId, doc.summary, 'e-CF firmado');
+        checkSignature(await offload.verify(signed, 'background'), 'e-CF');
+        checkSchema(await offload.validate(signed, `ECF-${doc.tipo}` as SchemaId, doc.summary ? { relaxed32: true } : undefined, 'background'), `ECF-${doc.tipo}` as SchemaId, 'e-CF firmado');
         patch.signedXml = signed;
         patch.securityCode = securityCode(signed);
         patch.signedAt = signingTimeOf(signed);
       }
       if (doc.summary && !doc.rfceXml) {
         await turn();
-        const rfce = await signXml(deriveRfceXml(signed), signer);
+        const rfce = await signXml(await offload.deriveRfce(signed, 'background'), signer);
         await turn();
-        checkSignature(rfce, 'RFCE');
-        checkSchema(schemas, rfce, 'RFCE', false, 'RFCE firmado');
+        checkSignature(await offload.verify(rfce, 'background'), 'RFCE');
+        checkSchema(await offload.validate(rfce, 'RFCE', undefined, 'background'), 'RFCE', 'RFCE firmado');
         patch.rfceXml = rfce;
       }
       // Persisted BEFORE the network call: after a crash from here on, the next pass asks the authority
@@ -535,13 +542,11 @@ function turn(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
-function checkSignature(xml: string, what: string): void {
-  const v = verifyXml(xml);
+function checkSignature(v: VerifyResult, what: string): void {
   if (!v.valid) throw new InternalFailure(`La firma del ${what} no se verificó después de firmar (${v.code}): ${v.reason ?? ''}`.trim());
 }
 
-function checkSchema(schemas: SchemaValidator, xml: string, schema: SchemaId, relaxed32: boolean, what: string): void {
-  const r = schemas.validate(xml, schema, relaxed32 ? { relaxed32: true } : undefined);
+function checkSchema(r: SchemaValidationResult, schema: SchemaId, what: string): void {
   if (r.valid) return;
   const first = r.violations.slice(0, 3).map((v) => `${v.xpath ?? '?'}: ${v.message.trim()}`).join('; ');
   throw new InternalFailure(`El ${what} no cumple el XSD ${schema} (${r.violations.length} error(es)): ${first}`);
@@ -557,6 +562,11 @@ function signingTimeOf(signed: string): string | null {
 /** The reason stored in `errors` of a `system_error` (Spanish; never XML, tokens or keys). */
 function reasonOf(e: unknown): string {
   if (e instanceof InternalFailure) return e.message;
+  if (e instanceof Error && e.name === 'OffloadError') {
+    return (e as { code?: unknown }).code === 'timeout'
+      ? 'La verificación del documento excedió el tiempo permitido. Se reintentará automáticamente.'
+      : 'El servicio estaba ocupado con otros documentos. Se reintentará automáticamente.';
+  }
   if (isEcfError(e) && e.name === 'SignerUnavailableError') return e.message;
   if (isAuthorityError(e)) {
     const texts = e.mensajes.map((m) => m.valor.trim()).filter(Boolean);

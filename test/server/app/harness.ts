@@ -52,6 +52,8 @@ export interface Harness {
 
 export interface HarnessOptions {
   transport?: AuthorityTransport;
+  /** More dependencies of the app (e.g. `offload`, `inbound`). */
+  app?: Partial<AppDeps>;
   limits?: AppDeps['limits'];
   /** Sequence size per type (default 1,000). */
   sequenceSize?: number;
@@ -109,6 +111,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
   const app = createApp({
     storage, transport, signers, schemas: schemaValidator(), clock: options.clock ?? (() => now.value), environment: 'testecf',
     ...(options.limits ? { limits: options.limits } : {}),
+    ...options.app,
   });
 
   const call = (path: string, init: RequestInit & { token?: string | null } = {}) => {
