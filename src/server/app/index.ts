@@ -31,6 +31,7 @@ import { registerReceived } from './received.js';
 import type { RouteContext } from './route-context.js';
 import { registerVoiding } from './voiding.js';
 import { createInboundHandler } from '../inbound/index.js';
+import { xmlValue } from '../inbound/xml.js';
 
 export { DEFAULT_LIMITS, type BodyLimits } from './body.js';
 export { ApiError, toErrorEnvelope } from './errors.js';
@@ -267,7 +268,8 @@ export function createApp(deps: AppDeps): App {
         mensajes: r.mensajes.map((m) => ({ codigo: m.codigo, valor: m.valor })), consultado_en,
       };
     } else {
-      const rncComprador = /<RNCComprador>\s*([^<\s]+)\s*<\/RNCComprador>/.exec(d.signedXml ?? d.unsignedXml)?.[1] ?? null;
+      // From the parsed document: a comment or CDATA in passthrough XML must not name another buyer.
+      const rncComprador = xmlValue(d.signedXml ?? d.unsignedXml, ['Encabezado', 'Comprador', 'RNCComprador']);
       const r: FiscalStatus = await transport.status(who, { rncEmisor: issuer.rnc, encf: d.encf, rncComprador, codigoSeguridad: d.securityCode });
       data = {
         e_ncf: d.encf, servicio: 'estado_ecf' as const, codigo: r.codigo, estado: r.estado, valido_fiscalmente: r.codigo === 1 || r.codigo === 4,

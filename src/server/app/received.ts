@@ -24,6 +24,9 @@ import { invalid, issuesReport, readJsonBody, type RouteContext } from './route-
 import { AUTHORITY_FAILURES, COMMON, error, json, SECURED } from './routes.js';
 import { AuthorityStatusEnvelopeSchema, DEFAULT_LIST_LIMIT, EcfTypeSchema, EncfParams, EncfSchema, ListQuery } from './schemas.js';
 import { RncSchema, type DirectoryLookup } from './directory.js';
+import { xmlValue } from '../inbound/xml.js';
+
+const BUYER_PATH = ['Encabezado', 'Comprador', 'RNCComprador'] as const;
 
 /** Largest commercial-approval request body (`{estado, motivo_rechazo}` is a few hundred bytes). */
 export const APPROVAL_MAX_BYTES = 64 * 1024;
@@ -285,9 +288,12 @@ export function receivedBody(d: ReceivedDocument) {
   };
 }
 
-/** RNCComprador of a received e-CF (the caller, normally). */
+/**
+ * RNCComprador of a received e-CF, read from the parsed document (`ECF/Encabezado/Comprador/RNCComprador`), so
+ * that a decoy in a comment, a CDATA section or a processing instruction is never taken for it.
+ */
 function buyerOf(xml: string): string | null {
-  return /<RNCComprador>\s*([^<\s]+)\s*<\/RNCComprador>/.exec(xml)?.[1] ?? null;
+  return xmlValue(xml, BUYER_PATH);
 }
 
 /** Spanish reason of a failed delivery to another taxpayer's service. */
@@ -378,12 +384,17 @@ export function registerReceived(ctx: RouteContext, directory: DirectoryLookup):
     if (!Number.isFinite(monto) || amountText(monto) !== amountText(d.montoTotal)) {
       throw new ApiError(422, `El MontoTotal del e-CF recibido (${d.montoTotal}) no puede expresarse con 2 decimales en la aprobación comercial.`);
     }
+    // The reception service records only e-CF whose buyer is the receiving issuer; never sign for anyone else.
+    const buyer = buyerOf(d.xml) ?? issuer.rnc;
+    if (buyer !== issuer.rnc) {
+      throw new ApiError(409, `El e-CF recibido no nombra como comprador al emisor ${issuer.rnc}: no se emite aprobación comercial.`);
+    }
     const xml = buildAcecfXml({
       rnc_emisor: d.emisorRnc,
       encf: d.encf,
       fecha_emision: d.fechaEmision,
       monto_total: monto,
-      rnc_comprador: buyerOf(d.xml) ?? issuer.rnc,
+      rnc_comprador: buyer,
       estado: estado === 1 ? '1' : '2',
       ...(motivo !== null ? { detalle_motivo_rechazo: motivo } : {}),
       fecha_hora_aprobacion_comercial: formatDateTimeDO(clock()),

@@ -22,6 +22,7 @@ import { signEcf, signXml, verifyXml } from '../../sign/index.js';
 import type { AuthorityIdentity, AuthorityTransport, TrackResult } from '../../dgii/index.js';
 import type { DocumentPatch, DocumentRecord, DocumentStatus, Issuer, Storage } from '../storage/types.js';
 import type { SignerProvider } from '../signers.js';
+import { xmlValue } from '../inbound/xml.js';
 import { pollDelay, retryDelay, type PollSchedule, type RetrySchedule } from './schedule.js';
 
 export { pollDelay, retryDelay, DEFAULT_POLL, DEFAULT_RETRY, type PollSchedule, type RetrySchedule } from './schedule.js';
@@ -547,7 +548,8 @@ function checkSchema(schemas: SchemaValidator, xml: string, schema: SchemaId, re
 class InternalFailure extends Error {}
 
 function signingTimeOf(signed: string): string | null {
-  return /<FechaHoraFirma>([^<]+)<\/FechaHoraFirma>/.exec(signed)?.[1]?.trim() ?? null;
+  // From the parsed document: a comment in passthrough XML must not stand for the signing time.
+  return xmlValue(signed, ['FechaHoraFirma']);
 }
 
 /** The reason stored in `errors` of a `system_error` (Spanish; never XML, tokens or keys). */
