@@ -10,7 +10,7 @@
  * caller asks for the document's track ids first.
  */
 import { randomBytes } from 'node:crypto';
-import { Agent, fetch, type Dispatcher } from 'undici';
+import { Agent, fetch, type buildConnector, type Dispatcher } from 'undici';
 import { AuthorityError, type AuthorityErrorCode } from '../errors/authority-error.js';
 import { TransportError } from '../errors/transport-error.js';
 import type { Clock } from '../ports.js';
@@ -84,6 +84,21 @@ const AUTO_RETRY = new Set(['network', 'timeout', 'server_error', 'rate_limited'
 
 class Deadline extends Error {}
 
+/** Error code of a connection the receiver guard refused (receiver-guard.ts); nothing was sent. */
+const ADDRESS_REFUSED = 'ERR_RECEIVER_ADDRESS_REFUSED';
+
+/** Transport settings that are not part of the public options (the receiver client's guard). */
+export interface HttpInternals {
+  /** Connector of the own Agent (address guard). Ignored when a dispatcher is passed. */
+  connector?: buildConnector.connector;
+  /** Follow redirects of idempotent requests. Default true; uploads never follow them. */
+  followRedirects?: boolean;
+  /** Largest answer read, in bytes; a longer one fails as `bad_response`. Default: unbounded. */
+  maxResponseBytes?: number;
+}
+
+class TooLarge extends Error {}
+
 /** One HTTP connection pool plus the retry policy. */
 export class HttpCore {
   readonly clock: Clock;
@@ -97,12 +112,16 @@ export class HttpCore {
   private readonly logger: DgiiLogger | undefined;
   private readonly dispatcher: Dispatcher;
   private readonly ownDispatcher: Agent | null;
+  private readonly followRedirects: boolean;
+  private readonly maxResponseBytes: number;
   /** `Retry-After` of a 429 or 503, by error. */
   private readonly retryAfter = new WeakMap<Error, number>();
   /** Errors that already went through a retry loop (nested loops must not multiply attempts). */
   private readonly exhausted = new WeakSet<Error>();
 
-  constructor(options: HttpOptions = {}) {
+  constructor(options: HttpOptions = {}, internals: HttpInternals = {}) {
+    this.followRedirects = internals.followRedirects ?? true;
+    this.maxResponseBytes = internals.maxResponseBytes ?? Infinity;
     this.clock = options.clock ?? (() => new Date());
     this.timeoutMs = positive(options.timeoutMs, DEFAULTS.timeoutMs, 'timeoutMs');
     this.retries = Math.floor(nonNegative(options.retries, DEFAULTS.retries, 'retries'));
@@ -116,7 +135,7 @@ export class HttpCore {
       this.dispatcher = options.dispatcher;
       this.ownDispatcher = null;
     } else {
-      this.ownDispatcher = new Agent({ connect: { minVersion: 'TLSv1.2', timeout: Math.min(10_000, this.timeoutMs) } });
+      this.ownDispatcher = new Agent({ connect: internals.connector ?? { minVersion: 'TLSv1.2', timeout: Math.min(10_000, this.timeoutMs) } });
       this.dispatcher = this.ownDispatcher;
     }
   }
@@ -135,16 +154,43 @@ export class HttpCore {
         signal: controller.signal,
         dispatcher: this.dispatcher,
         // An upload must not be replayed as a GET by a redirect; a 3xx is reported instead.
-        redirect: req.idempotent ? 'follow' : 'manual',
+        redirect: req.idempotent && this.followRedirects ? 'follow' : 'manual',
       });
-      const text = await res.text();
+      const text = await this.readText(res, controller);
       this.logger?.debug?.({ what: req.what, method: req.method, url: stripQuery(req.url), status: res.status, ms: Math.round(performance.now() - started) }, 'authority request');
       return { status: res.status, contentType: res.headers.get('content-type'), retryAfter: res.headers.get('retry-after'), text };
     } catch (e) {
+      if (e instanceof TooLarge) {
+        throw new TransportError(`The answer to ${req.what} exceeds ${this.maxResponseBytes} bytes; it was not read`, { code: 'bad_response', retryable: false, outcomeUnknown: !req.idempotent });
+      }
       throw this.networkError(req, e, controller.signal.aborted && controller.signal.reason === deadline);
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /** The body as UTF-8 text, at most `maxResponseBytes` (then the request is aborted and TooLarge thrown). */
+  private async readText(res: Awaited<ReturnType<typeof fetch>>, controller: AbortController): Promise<string> {
+    if (this.maxResponseBytes === Infinity || !res.body) return res.text();
+    const declared = Number(res.headers.get('content-length'));
+    if (Number.isFinite(declared) && declared > this.maxResponseBytes) {
+      controller.abort(new TooLarge());
+      throw new TooLarge();
+    }
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    const reader = res.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > this.maxResponseBytes) {
+        controller.abort(new TooLarge());
+        throw new TooLarge();
+      }
+      chunks.push(value);
+    }
+    return new TextDecoder().decode(Buffer.concat(chunks));
   }
 
   /**
@@ -220,6 +266,10 @@ export class HttpCore {
       });
     }
     const codes = errorCodes(e);
+    if (codes.includes(ADDRESS_REFUSED)) {
+      const reason = refusalReason(e);
+      return new TransportError(`Connection refused by the receiver address guard${reason ? ` (${reason})` : ''}: ${req.what}`, { code: 'network', retryable: false, cause: e });
+    }
     if (codes.some((c) => TLS_FATAL.test(c))) {
       return new TransportError(`TLS connection to the authority failed (${codes.join(', ')}): ${req.what}`, { code: 'network', retryable: false, cause: e });
     }
@@ -272,6 +322,15 @@ function errorCodes(e: unknown, depth = 0): string[] {
   if (Array.isArray(errors)) for (const inner of errors) out.push(...errorCodes(inner, depth + 1));
   out.push(...errorCodes((e as { cause?: unknown }).cause, depth + 1));
   return [...new Set(out)];
+}
+
+/** Message of the guard's error in a cause chain. */
+function refusalReason(e: unknown, depth = 0): string | null {
+  if (!e || typeof e !== 'object' || depth > 5) return null;
+  if ((e as { code?: unknown }).code === ADDRESS_REFUSED) return (e as Error).message;
+  const errors = (e as { errors?: unknown }).errors;
+  if (Array.isArray(errors)) for (const inner of errors) { const r = refusalReason(inner, depth + 1); if (r) return r; }
+  return refusalReason((e as { cause?: unknown }).cause, depth + 1);
 }
 
 function stripQuery(url: string): string {

@@ -25,7 +25,16 @@ export {
   type ReceptorUrls,
   type EcfDelivery,
   type ApprovalDelivery,
+  RECEIVER_MAX_RESPONSE_BYTES,
 } from './receptor-client.js';
+export {
+  LOOPBACK_RANGES,
+  RECEIVER_PATHS,
+  receiverAddressProblem,
+  ReceiverAddressError,
+  type ReceiverPolicy,
+  type ReceiverResolver,
+} from './receiver-guard.js';
 export type { HttpOptions, DgiiLogger } from './http.js';
 export { multipartXml } from './http.js';
 export { compactXml, TOKEN_RENEWAL_MARGIN_MS } from './auth.js';

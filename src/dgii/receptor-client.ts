@@ -16,6 +16,7 @@ import { parseXmlRoot } from '../xml/parse.js';
 import { exchangeSeed, TokenCache } from './auth.js';
 import { HttpCore, multipartXml, type HttpOptions, type HttpRequest, type HttpResponse } from './http.js';
 import type { AuthorityIdentity, AuthToken, XmlFile } from './types.js';
+import { checkAllowAddresses, receiverConnector, receiverBase, RECEIVER_PATHS, type ReceiverPolicy } from './receiver-guard.js';
 
 /** Where a receiver is reached: its directory entry, or the same three URLs from elsewhere. */
 export interface ReceptorTarget {
@@ -53,7 +54,18 @@ export interface ApprovalDelivery {
   body: string;
 }
 
-export type ReceptorClientOptions = HttpOptions;
+/** Largest receiver answer read by default (a signed ARECF is a few KB). */
+export const RECEIVER_MAX_RESPONSE_BYTES = 256 * 1024;
+
+export interface ReceptorClientOptions extends Omit<HttpOptions, 'dispatcher'> {
+  /**
+   * What may be reached (receiver-guard.ts). Default: https only, public addresses only. Development and tests
+   * that run receivers on loopback over http opt in: `{ allowHttp: true, allowAddresses: LOOPBACK_RANGES }`.
+   */
+  receivers?: ReceiverPolicy;
+  /** Largest answer read from a receiver, in bytes. Default {@link RECEIVER_MAX_RESPONSE_BYTES}. */
+  maxResponseBytes?: number;
+}
 
 export interface ReceptorClient {
   /** Token for `target` (cached per receiver and RNC); `null` when the receiver publishes no authentication URL. */
@@ -62,63 +74,34 @@ export interface ReceptorClient {
   deliverEcf(target: ReceptorTarget, who: AuthorityIdentity, file: XmlFile): Promise<EcfDelivery>;
   /** Delivers a signed ACECF to the issuer's commercial-approval service. */
   sendApproval(target: ReceptorTarget, who: AuthorityIdentity, file: XmlFile): Promise<ApprovalDelivery>;
+  /** The URLs this client would call for `target` (its policy applied). @throws EcfError `invalid_argument` */
+  urls(target: ReceptorTarget): ReceptorUrls;
   close(): Promise<void>;
 }
 
-const PATHS = {
-  recepcion: '/fe/recepcion/api/ecf',
-  aprobacion: '/fe/aprobacioncomercial/api/ecf',
-  semilla: '/fe/autenticacion/api/semilla',
-  validacion: '/fe/autenticacion/api/validacioncertificado',
-} as const;
-
 /**
- * The service URLs of a receiver. Directory URLs come either as the host base
- * (`https://fe.example.do`) or as the full service URL; the standard path is appended only when the
- * URL does not already end with it. For authentication, both services are derived from the one
- * published URL (whatever `/fe/…` path it carries is replaced).
+ * The service URLs of a receiver: the origin of each published URL, its plain path prefix (what precedes `/fe`)
+ * and the fixed DT path (DT's receiver services live at fixed paths: anything from `/fe` on, the query, the
+ * fragment and credentials of a directory entry are dropped, so an entry cannot aim our requests at another
+ * resource of its host). Both authentication services derive from the one published `urlOpcional`. https only,
+ * unless the policy allows http (development). See `receiverBase`.
  *
+ * @throws EcfError `invalid_argument` for a URL that is not absolute https (http with `allowHttp`), `data:` included
  * @example
- * receptorUrls({ urlRecepcion: 'https://fe.example.do', urlAceptacion: 'https://fe.example.do/fe/aprobacioncomercial/api/ecf', urlOpcional: 'https://fe.example.do/fe/autenticacion/api/semilla' })
+ * receptorUrls({ urlRecepcion: 'https://fe.example.do/?y=1', urlAceptacion: 'https://fe.example.do/fe/aprobacioncomercial/api/ecf', urlOpcional: 'https://fe.example.do/fe/autenticacion/api/semilla' })
  * //=> { recepcion: 'https://fe.example.do/fe/recepcion/api/ecf', aprobacion: 'https://fe.example.do/fe/aprobacioncomercial/api/ecf',
  * //     semilla: 'https://fe.example.do/fe/autenticacion/api/semilla', validacion: 'https://fe.example.do/fe/autenticacion/api/validacioncertificado' }
  */
-export function receptorUrls(target: ReceptorTarget): ReceptorUrls {
-  const auth = base(target.urlOpcional);
+export function receptorUrls(target: ReceptorTarget, policy: ReceiverPolicy = {}): ReceptorUrls {
+  const recepcion = receiverBase(target.urlRecepcion, policy);
+  const aprobacion = receiverBase(target.urlAceptacion, policy);
+  const auth = receiverBase(target.urlOpcional, policy);
   return {
-    recepcion: service(target.urlRecepcion, PATHS.recepcion),
-    aprobacion: service(target.urlAceptacion, PATHS.aprobacion),
-    semilla: auth === null ? null : auth + PATHS.semilla,
-    validacion: auth === null ? null : auth + PATHS.validacion,
+    recepcion: recepcion === null ? null : recepcion + RECEIVER_PATHS.recepcion,
+    aprobacion: aprobacion === null ? null : aprobacion + RECEIVER_PATHS.aprobacion,
+    semilla: auth === null ? null : auth + RECEIVER_PATHS.semilla,
+    validacion: auth === null ? null : auth + RECEIVER_PATHS.validacion,
   };
-}
-
-function service(url: string | null | undefined, path: string): string | null {
-  const trimmed = clean(url);
-  if (trimmed === null) return null;
-  return trimmed.toLowerCase().endsWith(path) ? trimmed : base(trimmed) + path;
-}
-
-/** The URL without trailing slashes and without any `/fe/…` tail (DT's receiver paths all start at `/fe/`). */
-function base(url: string | null | undefined): string | null {
-  const trimmed = clean(url);
-  if (trimmed === null) return null;
-  let parsed: URL;
-  try {
-    parsed = new URL(trimmed);
-  } catch {
-    throw new EcfError(`"${trimmed}" is not a valid receiver URL.`, { code: 'invalid_argument' });
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw new EcfError(`"${trimmed}" is not an http(s) receiver URL.`, { code: 'invalid_argument' });
-  }
-  const path = parsed.pathname.replace(/\/fe(\/.*)?$/i, '').replace(/\/+$/, '');
-  return `${parsed.origin}${path}`;
-}
-
-function clean(url: string | null | undefined): string | null {
-  const t = url?.trim().replace(/\/+$/, '');
-  return t ? t : null;
 }
 
 /** The ARECF in a receiver's answer: the XML itself, or a JSON string holding it; `null` otherwise. */
@@ -152,11 +135,22 @@ function arecfIn(text: string): string | null {
  * //=> arecf.data.estado === '0' (received), signatureValid === true
  */
 export function createReceptorClient(options: ReceptorClientOptions = {}): ReceptorClient {
-  const http = new HttpCore(options);
+  if ((options as HttpOptions).dispatcher) {
+    throw new TypeError('createReceptorClient takes no dispatcher: every receiver call goes through its own guarded connection pool.');
+  }
+  const policy: ReceiverPolicy = { ...options.receivers, allowAddresses: checkAllowAddresses(options.receivers?.allowAddresses ?? []) };
+  const maxResponseBytes = options.maxResponseBytes ?? RECEIVER_MAX_RESPONSE_BYTES;
+  // One place for every call to a receiver: the guarded connector, no redirects, bounded answers.
+  const http = new HttpCore(options, {
+    connector: receiverConnector(policy, Math.min(10_000, options.timeoutMs ?? 30_000)),
+    followRedirects: false,
+    maxResponseBytes,
+  });
   const tokens = new TokenCache(http.clock);
+  const urlsOf = (target: ReceptorTarget): ReceptorUrls => receptorUrls(target, policy);
 
   const authenticate = async (target: ReceptorTarget, who: AuthorityIdentity): Promise<AuthToken | null> => {
-    const urls = receptorUrls(target);
+    const urls = urlsOf(target);
     if (!urls.semilla || !urls.validacion) return null;
     const key = `${urls.semilla}\n${who.rnc}`;
     return tokens.get(key, () => exchangeSeed(http, { seed: urls.semilla!, validate: urls.validacion! }, who.signer, 'receiver'));
@@ -165,7 +159,7 @@ export function createReceptorClient(options: ReceptorClientOptions = {}): Recep
   /** Sends with the receiver's token (if any), renewing it once on 401; returns 2xx–4xx answers. */
   async function post(target: ReceptorTarget, who: AuthorityIdentity, url: string, file: XmlFile, what: string, accept: string): Promise<{ req: HttpRequest; res: HttpResponse }> {
     const { body, contentType } = multipartXml(file);
-    const urls = receptorUrls(target);
+    const urls = urlsOf(target);
     const key = `${urls.semilla}\n${who.rnc}`;
     let renewed = false;
     return http.retry(what, async () => {
@@ -204,7 +198,7 @@ export function createReceptorClient(options: ReceptorClientOptions = {}): Recep
     authenticate,
 
     async deliverEcf(target, who, file) {
-      const url = receptorUrls(target).recepcion;
+      const url = urlsOf(target).recepcion;
       if (!url) throw new EcfError('The receiver publishes no reception URL (urlRecepcion).', { code: 'invalid_argument' });
       const { req, res } = await post(target, who, url, file, 'e-CF delivery to the receiver', 'application/xml');
       const arecfXml = arecfIn(res.text);
@@ -223,11 +217,13 @@ export function createReceptorClient(options: ReceptorClientOptions = {}): Recep
     },
 
     async sendApproval(target, who, file) {
-      const url = receptorUrls(target).aprobacion;
+      const url = urlsOf(target).aprobacion;
       if (!url) throw new EcfError('The receiver publishes no commercial-approval URL (urlAceptacion).', { code: 'invalid_argument' });
       const { res } = await post(target, who, url, file, 'commercial approval to the issuer', '*/*');
       return { ok: res.status >= 200 && res.status < 300, status: res.status, body: res.text };
     },
+
+    urls: urlsOf,
 
     close: () => http.close(),
   };

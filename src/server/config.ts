@@ -25,6 +25,8 @@
  * | `ECF_OFFLOAD_REQUEST_MS` | 20000 | Time budget of a heavy step a request waits for (then the process is killed) |
  * | `ECF_OFFLOAD_WORKER_MS` | 120000 | Time budget of a heavy step of the worker |
  * | `ECF_PDF_CACHE_BYTES` | 64MB | In-memory cache of rendered PDFs (bytes, or with a `KB`/`MB` suffix) |
+ * | `ECF_RECEIVER_ALLOW_HTTP` | off | `on` lets commercial approvals go to http:// receiver URLs (development only) |
+ * | `ECF_RECEIVER_ALLOW_ADDRESSES` | none | CIDR ranges (comma-separated, or `loopback`) of non-public receiver addresses allowed (development only) |
  * | `LOG_LEVEL` | info | pino level (`silent` to disable) |
  * | `NODE_ENV` | | `production` requires ECF_CERT_KEY and ECF_AUTHORITY |
  *
@@ -35,6 +37,7 @@
 import { resolve } from 'node:path';
 import { DEFAULT_LIMITS, type BodyLimits } from './app/body.js';
 import { parseKey } from './secrets.js';
+import { checkAllowAddresses, LOOPBACK_RANGES } from '../dgii/receiver-guard.js';
 
 export type AuthorityEnvironment = 'testecf' | 'certecf' | 'ecf';
 
@@ -68,6 +71,11 @@ export interface ServerConfig {
   http: HttpLimits;
   /** Child-process pool of the heavy steps (see src/server/offload). `processes` 0 = in-process. */
   offload: { processes: number; queue: number; requestBudgetMs: number; workerBudgetMs: number; pdfCacheBytes: number };
+  /**
+   * What the receiver client may reach (issue 13, finding 5). Default https and public addresses only; the
+   * development opt-ins are refused with NODE_ENV=production or a real DGII authority.
+   */
+  receivers: { allowHttp: boolean; allowAddresses: string[] };
   logLevel: LogLevel;
   /** The `ECF_CERT_KEY*` variables, for the certificate key loader (nothing else of the environment is kept). */
   env: Readonly<Record<string, string | undefined>>;
@@ -231,6 +239,22 @@ export function loadConfig(env: Record<string, string | undefined>): ServerConfi
     pdfCacheBytes: bytes('ECF_PDF_CACHE_BYTES', env.ECF_PDF_CACHE_BYTES, 64 * 1024 * 1024, problems),
   };
 
+  const allowHttp = flag('ECF_RECEIVER_ALLOW_HTTP', env.ECF_RECEIVER_ALLOW_HTTP, false, problems);
+  let allowAddresses: string[] = [];
+  const rawAllow = get('ECF_RECEIVER_ALLOW_ADDRESSES');
+  if (rawAllow !== undefined) {
+    allowAddresses = rawAllow.split(',').map((x) => x.trim()).filter(Boolean).flatMap((x) => (x.toLowerCase() === 'loopback' ? [...LOOPBACK_RANGES] : [x]));
+    try {
+      checkAllowAddresses(allowAddresses);
+    } catch (e) {
+      problems.push(`ECF_RECEIVER_ALLOW_ADDRESSES must be comma-separated CIDR ranges or "loopback": ${(e as Error).message}`);
+      allowAddresses = [];
+    }
+  }
+  if ((allowHttp || allowAddresses.length > 0) && (production || authority.kind === 'dgii')) {
+    problems.push('ECF_RECEIVER_ALLOW_HTTP and ECF_RECEIVER_ALLOW_ADDRESSES are for development: they are refused with NODE_ENV=production or a DGII authority (receivers are reached over https at public addresses only)');
+  }
+
   let logLevel: LogLevel = 'info';
   const rawLevel = get('LOG_LEVEL');
   if (rawLevel !== undefined) {
@@ -242,7 +266,7 @@ export function loadConfig(env: Record<string, string | undefined>): ServerConfi
   return {
     port, host, dataDir, databaseUrl, xsdDir, authority, environment,
     providerP12: providerP12 === null ? null : resolve(providerP12),
-    providerP12Password, production, worker, limits, http, offload, logLevel,
+    providerP12Password, production, worker, limits, http, offload, logLevel, receivers: { allowHttp, allowAddresses },
     env: Object.fromEntries(Object.entries(env).filter(([k]) => k.startsWith('ECF_CERT_KEY'))),
   };
 }

@@ -162,8 +162,12 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
 
     if (config.worker) worker = createWorker({ storage: store, transport, signers, schemas, offload, clock, logger });
 
-    // Commercial approvals go to other taxpayers' receiver services.
-    receptor = createReceptorClient({ clock, timeoutMs: 15_000, retries: 1, logger });
+    // Commercial approvals go to other taxpayers' receiver services: https and public addresses only, unless a
+    // development configuration opts in (ECF_RECEIVER_ALLOW_HTTP, ECF_RECEIVER_ALLOW_ADDRESSES).
+    receptor = createReceptorClient({ clock, timeoutMs: 15_000, retries: 1, logger, receivers: config.receivers });
+    if (config.receivers.allowHttp || config.receivers.allowAddresses.length) {
+      logger.warn({ receivers: config.receivers }, 'development receiver policy: http and/or non-public receiver addresses are allowed');
+    }
     const app = createApp({
       storage: store, transport, signers, schemas, offload, pdfCache: createPdfCache(config.offload.pdfCacheBytes), clock, logger, certificateKey: key, receptor,
       environment: config.environment,

@@ -4,6 +4,7 @@
  * `FechaHoraFirma` is the signing time: the builder never writes it; signing (`signEcf`) inserts it from an
  * injected clock just before the signature (docs/architecture.md).
  */
+import type { Element } from '@xmldom/xmldom';
 import { EcfValidationError } from '../errors/validation-error.js';
 import type { Issue } from '../issues.js';
 import { ECF_TABLE } from '../spec/ecf-table.gen.js';
@@ -125,7 +126,8 @@ export function parseEcfXml(xml: string): ParsedEcf {
   if ((root.localName ?? root.nodeName) !== 'ECF' || root.namespaceURI) {
     throw new EcfValidationError([{ code: 'invalid_type', path: '', message: `El elemento raíz debe ser ECF sin espacio de nombres (se encontró ${root.nodeName}).`, severity: 'error' }]);
   }
-  const tipo = /<TipoeCF>\s*(\d{2})\s*<\/TipoeCF>/.exec(xml)?.[1];
+  // From the tree, not the text: a commented-out <TipoeCF> must not choose the type table.
+  const tipo = childText(root, ['Encabezado', 'IdDoc', 'TipoeCF']);
   if (!isEcfType(tipo)) {
     throw new EcfValidationError([{ code: 'enum', path: '/ECF/Encabezado/IdDoc/TipoeCF', message: 'TipoeCF ausente o inválido.', severity: 'error' }]);
   }
@@ -140,4 +142,21 @@ export function parseEcfXml(xml: string): ParsedEcf {
   const out: ParsedEcf = { tipo, document: (pruneEmpty(t.doc) ?? {}) as CanonicalDocument, context, signed: t.signed, issues: t.issues };
   if (ctx.fecha_hora_firma !== undefined) out.fecha_hora_firma = String(ctx.fecha_hora_firma);
   return out;
+}
+
+/** Trimmed text of the no-namespace element at `path` below `root` (first match per step), or undefined. */
+function childText(root: Element, path: readonly string[]): string | undefined {
+  let el: Element | null = root;
+  for (const name of path) {
+    let found: Element | null = null;
+    for (let c = el.firstChild; c; c = c.nextSibling) {
+      if (c.nodeType === 1 && !(c as Element).namespaceURI && ((c as Element).localName ?? c.nodeName) === name) {
+        found = c as Element;
+        break;
+      }
+    }
+    if (!found) return undefined;
+    el = found;
+  }
+  return (el.textContent ?? '').trim();
 }

@@ -1,5 +1,6 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildArecfXml } from '../../src/documents/arecf.js';
+import { LOOPBACK_RANGES } from '../../src/dgii/receiver-guard.js';
 import { createReceptorClient, receptorUrls, type ReceptorClient, type ReceptorClientOptions, type ReceptorTarget } from '../../src/dgii/receptor-client.js';
 import type { AuthorityIdentity, XmlFile } from '../../src/dgii/types.js';
 import { AuthorityError } from '../../src/errors/authority-error.js';
@@ -46,7 +47,8 @@ afterEach(async () => {
 });
 
 function client(options: ReceptorClientOptions = {}): ReceptorClient {
-  const c = createReceptorClient({ random: () => 0.5, sleep: async (ms) => void sleeps.push(ms), ...options });
+  // The recording server is plain http on loopback: a development policy, opted into explicitly.
+  const c = createReceptorClient({ random: () => 0.5, sleep: async (ms) => void sleeps.push(ms), receivers: { allowHttp: true, allowAddresses: LOOPBACK_RANGES }, ...options });
   clients.push(c);
   return c;
 }
@@ -65,7 +67,7 @@ async function failure(p: Promise<unknown>): Promise<unknown> {
 }
 
 describe('receptorUrls', () => {
-  it('appends the standard paths to host bases and keeps full service URLs', () => {
+  it('builds every service URL from the published origin plus the fixed DT path', () => {
     expect(
       receptorUrls({
         urlRecepcion: 'https://fe.example.do/',
@@ -74,20 +76,36 @@ describe('receptorUrls', () => {
       }),
     ).toEqual({
       recepcion: 'https://fe.example.do/fe/recepcion/api/ecf',
-      aprobacion: 'https://fe.example.do/fe/AprobacionComercial/api/ecf',
+      aprobacion: 'https://fe.example.do/fe/aprobacioncomercial/api/ecf',
       semilla: 'https://fe.example.do/fe/autenticacion/api/semilla',
       validacion: 'https://fe.example.do/fe/autenticacion/api/validacioncertificado',
     });
   });
 
-  it('keeps a path prefix, replaces a partial /fe path and leaves absent URLs null', () => {
-    expect(receptorUrls({ urlRecepcion: 'https://h.do/ecf/api', urlAceptacion: 'https://h.do/ecf/api/fe/recepcion', urlOpcional: '' })).toEqual({
+  it('keeps a plain path prefix, replaces whatever follows /fe and drops query, fragment and credentials (issue 13, finding 5)', () => {
+    expect(receptorUrls({
+      urlRecepcion: 'https://h.do/ecf/api',
+      urlAceptacion: 'https://user:pw@h.do:8443/t/131880738/fe/recepcion?x=1#frag/fe/aprobacioncomercial/api/ecf',
+      urlOpcional: '',
+    })).toEqual({
       recepcion: 'https://h.do/ecf/api/fe/recepcion/api/ecf',
-      aprobacion: 'https://h.do/ecf/api/fe/aprobacioncomercial/api/ecf',
+      aprobacion: 'https://h.do:8443/t/131880738/fe/aprobacioncomercial/api/ecf',
       semilla: null,
       validacion: null,
     });
-    expect(() => receptorUrls({ urlRecepcion: 'ftp://h.do' })).toThrow(EcfError);
+    // A URL that merely ends with the service path is not used as given.
+    expect(receptorUrls({ urlAceptacion: 'https://h.do/admin?do=delete&x=/fe/aprobacioncomercial/api/ecf' }).aprobacion).toBe('https://h.do/admin/fe/aprobacioncomercial/api/ecf');
+    for (const url of ['https://h.do/a%2Fb', 'https://h.do/%2e%2e%2fadmin', 'https://h.do/a b', `https://h.do/${'a/'.repeat(9)}`, `https://h.do/${'x'.repeat(201)}`]) {
+      expect(() => receptorUrls({ urlRecepcion: url }), url).toThrow(EcfError);
+    }
+  });
+
+  it('https only: http needs the development policy; other schemes (data:, file:, ftp:) never', () => {
+    expect(() => receptorUrls({ urlRecepcion: 'http://h.do' })).toThrow(EcfError);
+    expect(receptorUrls({ urlRecepcion: 'http://h.do/x' }, { allowHttp: true }).recepcion).toBe('http://h.do/x/fe/recepcion/api/ecf');
+    for (const url of ['ftp://h.do', 'data:text/plain,OK', 'file:///etc/passwd', 'javascript:alert(1)', 'h.do/fe/recepcion/api/ecf']) {
+      expect(() => receptorUrls({ urlAceptacion: url }, { allowHttp: true }), url).toThrow(EcfError);
+    }
   });
 });
 

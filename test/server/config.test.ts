@@ -80,6 +80,17 @@ describe('loadConfig', () => {
     expect(problems(env as Record<string, string>).some((p) => pattern.test(p))).toBe(true);
   });
 
+  it('receiver policy (issue 13, finding 5): https and public addresses by default; development opt-ins refused in production', () => {
+    expect(loadConfig({}).receivers).toEqual({ allowHttp: false, allowAddresses: [] });
+    expect(loadConfig({ ECF_RECEIVER_ALLOW_HTTP: 'on', ECF_RECEIVER_ALLOW_ADDRESSES: 'loopback, 10.1.0.0/16' }).receivers)
+      .toEqual({ allowHttp: true, allowAddresses: ['127.0.0.0/8', '::1/128', '10.1.0.0/16'] });
+    expect(problems({ ECF_RECEIVER_ALLOW_ADDRESSES: '10.0.0.0/33' }).join(' ')).toMatch(/ECF_RECEIVER_ALLOW_ADDRESSES/);
+    const prod = { NODE_ENV: 'production', ECF_AUTHORITY: 'http://127.0.0.1:9090', ECF_CERT_KEY: HEX_KEY };
+    expect(loadConfig(prod).receivers.allowHttp).toBe(false);
+    expect(problems({ ...prod, ECF_RECEIVER_ALLOW_HTTP: 'on' }).join(' ')).toMatch(/ECF_RECEIVER_ALLOW_HTTP and ECF_RECEIVER_ALLOW_ADDRESSES are for development/);
+    expect(problems({ ECF_AUTHORITY: 'certecf', ECF_RECEIVER_ALLOW_ADDRESSES: 'loopback' }).join(' ')).toMatch(/for development/);
+  });
+
   it('reports every problem at once, in an English message', () => {
     const p = problems({ PORT: 'x', LOG_LEVEL: 'loud', ECF_WORKER: '?' });
     expect(p).toHaveLength(3);

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { securityCode } from '../../src/derive/security-code.js';
-import { createDgiiClient, createReceptorClient, type DgiiClient } from '../../src/dgii/index.js';
+import { createDgiiClient, createReceptorClient, LOOPBACK_RANGES, type DgiiClient } from '../../src/dgii/index.js';
 import { buildAcecfXml } from '../../src/documents/acecf.js';
 import { deriveRfceXml } from '../../src/rfce/derive.js';
 import { signXml } from '../../src/sign/sign-xml.js';
@@ -77,7 +77,7 @@ describe('simulator + createDgiiClient / createReceptorClient', () => {
   });
 
   it("delivers an e-CF to the simulator's receptor with createReceptorClient and reads its signed ARECF", async () => {
-    const receptor = createReceptorClient({ retries: 0 });
+    const receptor = createReceptorClient({ retries: 0, receivers: { allowHttp: true, allowAddresses: LOOPBACK_RANGES } });
     try {
       const entry = (await dgii.directory(who(), SIMULATOR_RNC))[0]!;
       const xml = await signedEcf('31', 3, (doc) => {

@@ -172,6 +172,15 @@ describe('parseEcfXml: input that is not an e-CF throws EcfValidationError', () 
   });
 });
 
+describe('parseEcfXml: TipoeCF comes from the tree (issue 13, finding 10)', () => {
+  it('a commented-out TipoeCF, or one in a CDATA section of an earlier field, does not choose the type', () => {
+    const commented = xml31().replace('<Encabezado>', '<Encabezado><!--<TipoeCF>32</TipoeCF>-->');
+    expect(parseEcfXml(commented).tipo).toBe('31');
+    const cdata = xml31().replace('<Version>1.0</Version>', '<Version>1.0<![CDATA[<TipoeCF>32</TipoeCF>]]></Version>');
+    expect(parseEcfXml(cdata).tipo).toBe('31');
+  });
+});
+
 describe('parseEcfXml: DOCTYPE is refused (XXE, entity expansion)', () => {
   const body = () => xml31().replace(/^<\?xml[^>]*\?>/, '');
 

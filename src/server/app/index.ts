@@ -33,6 +33,7 @@ import { registerVoiding } from './voiding.js';
 import { createInboundHandler, seedKeyFrom } from '../inbound/index.js';
 import { SecretKey } from '../secrets.js';
 import { createPdfCache, inlineOffload, isOffloadError, type Offload, type PdfCache } from '../offload/index.js';
+import { xmlValue } from '../inbound/xml.js';
 
 export { DEFAULT_LIMITS, type BodyLimits } from './body.js';
 export { ApiError, toErrorEnvelope } from './errors.js';
@@ -287,7 +288,8 @@ export function createApp(deps: AppDeps): App {
         mensajes: r.mensajes.map((m) => ({ codigo: m.codigo, valor: m.valor })), consultado_en,
       };
     } else {
-      const rncComprador = /<RNCComprador>\s*([^<\s]+)\s*<\/RNCComprador>/.exec(d.signedXml ?? d.unsignedXml)?.[1] ?? null;
+      // From the parsed document: a comment or CDATA in passthrough XML must not name another buyer.
+      const rncComprador = xmlValue(d.signedXml ?? d.unsignedXml, ['Encabezado', 'Comprador', 'RNCComprador']);
       const r: FiscalStatus = await transport.status(who, { rncEmisor: issuer.rnc, encf: d.encf, rncComprador, codigoSeguridad: d.securityCode });
       data = {
         e_ncf: d.encf, servicio: 'estado_ecf' as const, codigo: r.codigo, estado: r.estado, valido_fiscalmente: r.codigo === 1 || r.codigo === 4,

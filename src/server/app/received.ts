@@ -13,7 +13,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { ACECF_TYPES, buildAcecfXml, fileNameFor, formatDateTimeDO, securityCode } from '../../index.js';
 import {
-  createReceptorClient, receptorUrls, type AuthorityIdentity, type FiscalStatus, type ReceptorClient, type XmlFile,
+  createReceptorClient, type AuthorityIdentity, type FiscalStatus, type ReceptorClient, type XmlFile,
 } from '../../dgii/index.js';
 import { signXml } from '../../sign/index.js';
 import type { Issuer, ReceivedDocument } from '../storage/types.js';
@@ -24,13 +24,23 @@ import { invalid, issuesReport, readJsonBody, type RouteContext } from './route-
 import { AUTHORITY_FAILURES, COMMON, error, json, SECURED } from './routes.js';
 import { AuthorityStatusEnvelopeSchema, DEFAULT_LIST_LIMIT, EcfTypeSchema, EncfParams, EncfSchema, ListQuery } from './schemas.js';
 import { RncSchema, type DirectoryLookup } from './directory.js';
+import { xmlValue } from '../inbound/xml.js';
+
+const BUYER_PATH = ['Encabezado', 'Comprador', 'RNCComprador'] as const;
 
 /** Largest commercial-approval request body (`{estado, motivo_rechazo}` is a few hundred bytes). */
 export const APPROVAL_MAX_BYTES = 64 * 1024;
 /** Longest `motivo_rechazo` (ACECF `DetalleMotivoRechazo`). */
 export const MAX_REJECTION_REASON = 250;
-// A stored receiver answer is only for diagnosis.
-const MAX_ANSWER_CHARS = 2_000;
+// A receiver's answer is logged (never returned) for diagnosis, this long at most.
+const MAX_ANSWER_CHARS = 200;
+
+/** A receiver's answer for the log: control characters removed, whitespace collapsed, bounded. */
+function answerSummary(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  const clean = text.slice(0, MAX_ANSWER_CHARS * 4).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim();
+  return clean.length > MAX_ANSWER_CHARS ? `${clean.slice(0, MAX_ANSWER_CHARS)}…` : clean;
+}
 // An approval recorded this recently without an outcome is still being delivered by another request (or that
 // request died; after this long a repeat may resend it). Real time: storage stamps `updatedAt` with it.
 const IN_FLIGHT_MS = 2 * 60_000;
@@ -61,7 +71,6 @@ const EmisorDeliverySchema = z.object({
   entregada: z.boolean().openapi({ description: 'true cuando el servicio del emisor respondió 2xx.' }),
   url: z.string().nullable().openapi({ description: 'URL de aprobación comercial del emisor (directorio).' }),
   http_status: z.number().int().nullable(),
-  respuesta: z.string().nullable().openapi({ description: 'Respuesta del emisor, tal como llegó (recortada).' }),
   error: z.string().nullable(),
   fecha: z.string().openapi({ description: DATETIME }),
 }).openapi('ApprovalDeliveryToIssuer');
@@ -285,15 +294,19 @@ export function receivedBody(d: ReceivedDocument) {
   };
 }
 
-/** RNCComprador of a received e-CF (the caller, normally). */
+/**
+ * RNCComprador of a received e-CF, read from the parsed document (`ECF/Encabezado/Comprador/RNCComprador`), so
+ * that a decoy in a comment, a CDATA section or a processing instruction is never taken for it.
+ */
 function buyerOf(xml: string): string | null {
-  return /<RNCComprador>\s*([^<\s]+)\s*<\/RNCComprador>/.exec(xml)?.[1] ?? null;
+  return xmlValue(xml, BUYER_PATH);
 }
 
 /** Spanish reason of a failed delivery to another taxpayer's service. */
 function deliveryFailure(e: unknown): string {
-  const x = e as { name?: string; code?: string; status?: number | null; mensajes?: { codigo: string | null; valor: string }[] };
+  const x = e as { name?: string; code?: string; status?: number | null; retryable?: boolean };
   if (x?.name === 'TransportError') {
+    if (x.code === 'network' && x.retryable === false) return 'El servicio del emisor no es accesible: su dirección no es pública o la conexión segura falló.';
     const reasons: Record<string, string> = {
       network: 'la conexión falló',
       timeout: 'no respondió a tiempo',
@@ -303,11 +316,9 @@ function deliveryFailure(e: unknown): string {
     };
     return `El servicio del emisor ${reasons[x.code ?? ''] ?? 'no respondió correctamente'}.`;
   }
-  if (x?.name === 'AuthorityError') {
-    const detail = Array.isArray(x.mensajes) && x.mensajes.length ? `: ${authorityMessages(x.mensajes).join(' ')}` : '.';
-    return `El servicio del emisor rechazó la solicitud (HTTP ${x.status ?? '4xx'})${detail}`;
-  }
-  if (x?.code === 'invalid_argument') return 'La URL de aprobación comercial publicada en el directorio no es válida.';
+  // The receiver's own words never reach the caller (they are logged, bounded): only the status.
+  if (x?.name === 'AuthorityError') return `El servicio del emisor rechazó la solicitud (HTTP ${x.status ?? '4xx'}).`;
+  if (x?.code === 'invalid_argument') return 'La URL de aprobación comercial publicada en el directorio no es válida (se exige https).';
   return 'No se pudo entregar al servicio del emisor.';
 }
 
@@ -378,12 +389,17 @@ export function registerReceived(ctx: RouteContext, directory: DirectoryLookup):
     if (!Number.isFinite(monto) || amountText(monto) !== amountText(d.montoTotal)) {
       throw new ApiError(422, `El MontoTotal del e-CF recibido (${d.montoTotal}) no puede expresarse con 2 decimales en la aprobación comercial.`);
     }
+    // The reception service records only e-CF whose buyer is the receiving issuer; never sign for anyone else.
+    const buyer = buyerOf(d.xml) ?? issuer.rnc;
+    if (buyer !== issuer.rnc) {
+      throw new ApiError(409, `El e-CF recibido no nombra como comprador al emisor ${issuer.rnc}: no se emite aprobación comercial.`);
+    }
     const xml = buildAcecfXml({
       rnc_emisor: d.emisorRnc,
       encf: d.encf,
       fecha_emision: d.fechaEmision,
       monto_total: monto,
-      rnc_comprador: buyerOf(d.xml) ?? issuer.rnc,
+      rnc_comprador: buyer,
       estado: estado === 1 ? '1' : '2',
       ...(motivo !== null ? { detalle_motivo_rechazo: motivo } : {}),
       fecha_hora_aprobacion_comercial: formatDateTimeDO(clock()),
@@ -400,7 +416,7 @@ export function registerReceived(ctx: RouteContext, directory: DirectoryLookup):
 
   async function deliverToIssuer(who: AuthorityIdentity, d: ReceivedDocument, file: XmlFile): Promise<EmisorDelivery> {
     const fecha = formatDateTimeDO(clock());
-    const failed = (error: string, url: string | null = null): EmisorDelivery => ({ entregada: false, url, http_status: null, respuesta: null, error, fecha });
+    const failed = (error: string, url: string | null = null): EmisorDelivery => ({ entregada: false, url, http_status: null, error, fecha });
     let entry;
     try {
       entry = await directory.entry(who, d.emisorRnc);
@@ -411,10 +427,12 @@ export function registerReceived(ctx: RouteContext, directory: DirectoryLookup):
     if (!entry?.urlAceptacion) return failed(`El emisor ${d.emisorRnc} no publica una URL de aprobación comercial en el directorio de la autoridad tributaria.`);
     let url: string | null = null;
     try {
-      url = receptorUrls(entry).aprobacion;
+      url = receptorClient().urls(entry).aprobacion;
       const r = await receptorClient().sendApproval(entry, who, file);
+      // The answer is the receiver's, not ours: a bounded, sanitized summary goes to the log only.
+      logger.info({ emisor: d.emisorRnc, url, status: r.status, answer: answerSummary(r.body) }, 'commercial approval: issuer receiver answered');
       return {
-        entregada: r.ok, url, http_status: r.status, respuesta: r.body.slice(0, MAX_ANSWER_CHARS),
+        entregada: r.ok, url, http_status: r.status,
         error: r.ok ? null : `El servicio de aprobación comercial del emisor respondió HTTP ${r.status}.`, fecha,
       };
     } catch (e) {

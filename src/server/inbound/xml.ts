@@ -104,16 +104,79 @@ export function textAt(doc: Document, path: readonly string[]): string | null {
 }
 
 /**
+ * Trimmed text of the element at `path` below the document element, walking only elements in no namespace (the
+ * e-CF family has none), first match per step; null when absent or empty. Comments, processing instructions
+ * and markup inside CDATA sections are never taken for elements: this is the DOM, not the text.
+ */
+export function plainTextAt(doc: Document, path: readonly string[]): string | null {
+  let el: Element | null = doc.documentElement;
+  if (!el || el.namespaceURI) return null;
+  for (const name of path) {
+    let found: Element | null = null;
+    for (let c = el.firstChild; c; c = c.nextSibling) {
+      if (c.nodeType === 1 && !(c as Element).namespaceURI && localName(c as Element) === name) {
+        found = c as Element;
+        break;
+      }
+    }
+    if (!found) return null;
+    el = found;
+  }
+  const text = (el.textContent ?? '').trim();
+  return text === '' ? null : text;
+}
+
+/**
+ * {@link plainTextAt} over XML text (parsed as untrusted: no DOCTYPE); null when the text does not parse.
+ * Use it instead of a regex over the raw text whenever the value feeds a decision.
+ *
+ * @example
+ * xmlValue('<ECF><!--<RNCComprador>1</RNCComprador>--><RNCComprador>2</RNCComprador></ECF>', ['RNCComprador']) //=> '2'
+ */
+export function xmlValue(xml: string, path: readonly string[]): string | null {
+  let doc: Document;
+  try {
+    doc = parseUntrustedXml(xml);
+  } catch (e) {
+    if (e instanceof XmlInputError) return null;
+    throw e;
+  }
+  return plainTextAt(doc, path);
+}
+
+/**
  * Best-effort reading of an element's text from XML that did not parse: enough to address a signed
  * acknowledgment ("not received, specification error") to the right sender and document.
  */
 export function scrapeText(xml: string, name: string): string | null {
-  // Linear: each match scans to the next '<' only. (A pattern like `\\s*([^<]{1,100}?)\\s*` backtracks
-  // quadratically over a long run of spaces, and this runs on documents that did not even parse.)
-  const re = new RegExp(`<${name}>([^<]*)</${name}>`, 'g');
-  for (let m = re.exec(xml); m; m = re.exec(xml)) {
-    const value = m[1]!.trim();
-    if (value.length >= 1 && value.length <= 100) return value;
+  // Linear: one pass over the text; comments, CDATA sections and processing instructions are skipped, so a decoy
+  // inside them is never taken for the element (this text still decides whom the acknowledgment names).
+  const open = `<${name}>`;
+  const close = `</${name}>`;
+  const n = xml.length;
+  let i = 0;
+  while (i < n) {
+    const lt = xml.indexOf('<', i);
+    if (lt < 0) return null;
+    const skip = xml.startsWith('<!--', lt) ? '-->' : xml.startsWith('<![CDATA[', lt) ? ']]>' : xml.startsWith('<?', lt) ? '?>' : null;
+    if (skip) {
+      const end = xml.indexOf(skip, lt + 2);
+      if (end < 0) return null;
+      i = end + skip.length;
+      continue;
+    }
+    if (xml.startsWith(open, lt)) {
+      const start = lt + open.length;
+      const next = xml.indexOf('<', start);
+      if (next < 0) return null;
+      if (xml.startsWith(close, next)) {
+        const value = xml.slice(start, next).trim();
+        if (value.length >= 1 && value.length <= 100) return value;
+      }
+      i = next;
+      continue;
+    }
+    i = lt + 1;
   }
   return null;
 }

@@ -23,6 +23,7 @@ import type { AuthorityIdentity, AuthorityTransport, TrackResult } from '../../d
 import type { DocumentPatch, DocumentRecord, DocumentStatus, Issuer, Storage } from '../storage/types.js';
 import { inlineOffload, type Offload } from '../offload/index.js';
 import type { SignerProvider } from '../signers.js';
+import { xmlValue } from '../inbound/xml.js';
 import { NOT_FOUND_MAX_MS, notFoundDelay, pollDelay, retryDelay, type PollSchedule, type RetrySchedule } from './schedule.js';
 
 export { pollDelay, retryDelay, notFoundDelay, DEFAULT_POLL, DEFAULT_RETRY, NOT_FOUND_MAX_MS, type PollSchedule, type RetrySchedule } from './schedule.js';
@@ -556,7 +557,8 @@ function checkSchema(r: SchemaValidationResult, schema: SchemaId, what: string):
 class InternalFailure extends Error {}
 
 function signingTimeOf(signed: string): string | null {
-  return /<FechaHoraFirma>([^<]+)<\/FechaHoraFirma>/.exec(signed)?.[1]?.trim() ?? null;
+  // From the parsed document: a comment in passthrough XML must not stand for the signing time.
+  return xmlValue(signed, ['FechaHoraFirma']);
 }
 
 /** The reason stored in `errors` of a `system_error` (Spanish; never XML, tokens or keys). */

@@ -23,7 +23,7 @@ import { createSignerProvider, type SignerProvider } from '../../../src/server/s
 import { createSqliteStorage } from '../../../src/server/storage/sqlite.js';
 import type { Issuer, Storage } from '../../../src/server/storage/types.js';
 import { generateToken, hashToken } from '../../../src/server/tokens.js';
-import { createDgiiClient, createReceptorClient, type DgiiClient, type ReceptorClient } from '../../../src/dgii/index.js';
+import { createDgiiClient, createReceptorClient, LOOPBACK_RANGES, type DgiiClient, type ReceptorClient } from '../../../src/dgii/index.js';
 import { buildAcecfXml, buildEcfXml, ECF_TYPES, type EcfType } from '../../../src/index.js';
 import { createSelfSignedIdentity, signEcf, signXml, type SelfSignedIdentity } from '../../../src/sign/index.js';
 import { startSimulator, type Simulator } from '../../../src/simulator/index.js';
@@ -132,7 +132,7 @@ export async function createWorld(): Promise<World> {
   const canary = await startCanary();
   const sim = await startSimulator({ xsdDir: xsdDir(), processingDelayMs: 5, clock, seed: 11 });
   const client = createDgiiClient({ environment: 'testecf', baseUrl: sim.url, clock, retries: 0, timeoutMs: 5_000 });
-  const receptor = createReceptorClient({ clock, retries: 0, timeoutMs: 5_000 });
+  const receptor = createReceptorClient({ clock, retries: 0, timeoutMs: 5_000, receivers: { allowHttp: true, allowAddresses: LOOPBACK_RANGES } });
   const storage = createSqliteStorage({ file: dbFile });
   await storage.migrate();
 

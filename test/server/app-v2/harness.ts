@@ -11,7 +11,7 @@ import { createSignerProvider, type SignerProvider } from '../../../src/server/s
 import { createSqliteStorage } from '../../../src/server/storage/sqlite.js';
 import type { Issuer, Storage } from '../../../src/server/storage/types.js';
 import { generateToken, hashToken } from '../../../src/server/tokens.js';
-import { createDgiiClient, createReceptorClient, type DgiiClient, type ReceptorClient } from '../../../src/dgii/index.js';
+import { createDgiiClient, createReceptorClient, LOOPBACK_RANGES, type DgiiClient, type ReceptorClient } from '../../../src/dgii/index.js';
 import {
   buildEcfXml, ECF_TYPES, fileNameFor, type BuildContext, type EcfType, type IssuerProfile,
 } from '../../../src/index.js';
@@ -64,7 +64,7 @@ export async function createV2Harness(options: V2Options = {}): Promise<V2Harnes
   const clock = () => now.value;
   const sim = await startSimulator({ xsdDir: xsdDir(), processingDelayMs: 5, clock, seed: 7 });
   const client = createDgiiClient({ environment: 'testecf', baseUrl: sim.url, clock, retries: 1, backoffMs: 5, timeoutMs: 5_000 });
-  const receptor = createReceptorClient({ clock, retries: 0, timeoutMs: 5_000 });
+  const receptor = createReceptorClient({ clock, retries: 0, timeoutMs: 5_000, receivers: { allowHttp: true, allowAddresses: LOOPBACK_RANGES } });
   const storage = createSqliteStorage({ file: ':memory:' });
   await storage.migrate();
 

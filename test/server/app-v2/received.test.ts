@@ -191,7 +191,7 @@ describe('POST /api/v1/received-documents/{eNCF}/commercial-approval: delivery',
     expect(b).toMatchObject({ status: 'success', message: 'Aprobación comercial enviada al emisor y a la autoridad tributaria.' });
     expect(b.data).toMatchObject({
       e_ncf: 'E310000000001', rnc_emisor: X, estado: 1, motivo_rechazo: null, enviada_en: '01-04-2026 10:00:00',
-      emisor: { entregada: true, url: `${receiver.url}/fe/aprobacioncomercial/api/ecf`, http_status: 200, respuesta: 'OK', error: null },
+      emisor: { entregada: true, url: `${receiver.url}/fe/aprobacioncomercial/api/ecf`, http_status: 200, error: null },
       autoridad: { entregada: true, codigo: '1', error: null },
     });
     expect(h.sim.stats().approvals).toBe(approvals + 1);
@@ -238,7 +238,9 @@ describe('POST /api/v1/received-documents/{eNCF}/commercial-approval: delivery',
     expect(first.status).toBe(502);
     const f = await body(first);
     expect(f.message).toMatch(/no fue aceptada por: el emisor y la autoridad tributaria\. Repita la misma solicitud/);
-    expect(f.document.emisor).toMatchObject({ entregada: false, http_status: 400, respuesta: 'Error' });
+    expect(f.document.emisor).toMatchObject({ entregada: false, http_status: 400 });
+    // Issue 13, finding 5: the receiver's own answer ('Error') is logged, never returned.
+    expect(f.document.emisor.respuesta).toBeUndefined();
     expect(f.document.autoridad).toMatchObject({ entregada: false, codigo: '2' });
     expect(f.document.autoridad.mensajes.join(' ')).toMatch(/no existe o no ha sido aceptado/);
     expect(f.document.errors.length).toBeGreaterThanOrEqual(2);

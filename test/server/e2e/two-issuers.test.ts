@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createDgiiClient, createReceptorClient } from '../../../src/dgii/index.js';
+import { createDgiiClient, createReceptorClient, LOOPBACK_RANGES } from '../../../src/dgii/index.js';
 import { fileNameFor } from '../../../src/index.js';
 import { loadConfig } from '../../../src/server/config.js';
 import { startServer } from '../../../src/server/main.js';
@@ -57,8 +57,10 @@ async function until<T>(probe: () => Promise<T | null>, what: string): Promise<T
 
 describe('two issuers on one server', () => {
   it('A issues to B, B receives with a signed ARECF, approves, and A sees the approval', async () => {
-    const server = await startServer(loadConfig({ PORT: '0', HOST: '127.0.0.1', ECF_DATA_DIR: dir, ECF_XSD_DIR: xsdDir(), LOG_LEVEL: 'silent' }));
-    const receptor = createReceptorClient();
+    const server = await startServer(loadConfig({ PORT: '0', HOST: '127.0.0.1', ECF_DATA_DIR: dir, ECF_XSD_DIR: xsdDir(), LOG_LEVEL: 'silent',
+      // Development receiver policy: the receivers here are this server's own, over http on loopback.
+      ECF_RECEIVER_ALLOW_HTTP: 'on', ECF_RECEIVER_ALLOW_ADDRESSES: 'loopback' }));
+    const receptor = createReceptorClient({ receivers: { allowHttp: true, allowAddresses: LOOPBACK_RANGES } });
     const dgii = createDgiiClient({ environment: 'testecf', baseUrl: server.simulatorUrl! });
     try {
       const tokens = await provision();

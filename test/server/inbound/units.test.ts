@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { matchInboundPath, NOT_RECEIVED_TYPES, readXmlUpload, RECEIVED_TYPES } from '../../../src/server/inbound/index.js';
-import { parseUntrustedXml, sameAmount, scrapeText, textAt, XmlInputError } from '../../../src/server/inbound/xml.js';
+import { parseUntrustedXml, sameAmount, scrapeText, textAt, xmlValue, XmlInputError } from '../../../src/server/inbound/xml.js';
 import { MIGRATIONS } from '../../../src/server/storage/migrations.js';
 import { createSqliteStorage } from '../../../src/server/storage/sqlite.js';
 import { newReceived } from '../storage/contract.js';
@@ -64,6 +64,23 @@ describe('untrusted XML', () => {
     expect(textAt(doc, ['Encabezado', 'Comprador', 'RNCComprador'])).toBeNull();
     expect(scrapeText('<ECF><eNCF>E310000000001</eNCF><roto', 'eNCF')).toBe('E310000000001');
     expect(scrapeText('<ECF>', 'eNCF')).toBeNull();
+  });
+
+  it('reads decision values from the tree, never from comments, CDATA or processing instructions (issue 13, finding 10)', () => {
+    const decoys = [
+      '<!--<RNCComprador>999999999</RNCComprador>-->',
+      '<![CDATA[<RNCComprador>999999999</RNCComprador>]]>',
+      '<?pi <RNCComprador>999999999</RNCComprador>?>',
+    ];
+    for (const decoy of decoys) {
+      const xml = `<ECF><Encabezado><Emisor><RazonSocialEmisor>${decoy}</RazonSocialEmisor></Emisor>${decoy.startsWith('<![') ? '' : decoy}<Comprador>${decoy.startsWith('<![') ? '' : decoy}<RNCComprador>130000001</RNCComprador></Comprador></Encabezado></ECF>`;
+      expect(xmlValue(xml, ['Encabezado', 'Comprador', 'RNCComprador']), decoy).toBe('130000001');
+      // A document that does not parse is still read past the decoys (it only addresses the acknowledgment).
+      expect(scrapeText(`${xml}<roto`, 'RNCComprador'), decoy).toBe('130000001');
+    }
+    // A namespaced element of the same local name is not the e-CF's element.
+    expect(xmlValue('<ECF><x:RNCComprador xmlns:x="urn:x">999999999</x:RNCComprador><RNCComprador>130000001</RNCComprador></ECF>', ['RNCComprador'])).toBe('130000001');
+    expect(xmlValue('<ECF><roto', ['RNCComprador'])).toBeNull();
   });
 
   it('compares amounts exactly by value', () => {

@@ -19,7 +19,7 @@ import { createSqliteStorage } from '../../../src/server/storage/sqlite.js';
 import type { Issuer, Storage } from '../../../src/server/storage/types.js';
 import { generateToken, hashToken } from '../../../src/server/tokens.js';
 import { createWorker, type Worker } from '../../../src/server/worker/index.js';
-import { createDgiiClient, createReceptorClient, type DgiiClient, type ReceptorClient } from '../../../src/dgii/index.js';
+import { createDgiiClient, createReceptorClient, LOOPBACK_RANGES, type DgiiClient, type ReceptorClient } from '../../../src/dgii/index.js';
 import { buildAcecfXml, buildEcfXml, ECF_TYPES, formatDateTimeDO, type EcfType } from '../../../src/index.js';
 import { createSelfSignedIdentity, signEcf, signXml, type SelfSignedIdentity } from '../../../src/sign/index.js';
 import { startSimulator, type Simulator } from '../../../src/simulator/index.js';
@@ -145,7 +145,7 @@ export async function createTenantHarness(backend: Backend, label: string): Prom
   const { storage, raw } = opened;
   const sim = await startSimulator({ xsdDir: xsdDir(), processingDelayMs: 5, seed: 11 });
   const client = createDgiiClient({ environment: 'testecf', baseUrl: sim.url, retries: 1, backoffMs: 5, timeoutMs: 10_000 });
-  const receptor = createReceptorClient({ retries: 0, timeoutMs: 5_000 });
+  const receptor = createReceptorClient({ retries: 0, timeoutMs: 5_000, receivers: { allowHttp: true, allowAddresses: LOOPBACK_RANGES } });
   const key = new SecretKey(new Uint8Array(randomBytes(32)));
   const provider = identityOf('000000000', 'PROVEEDOR DE PRUEBAS');
   const signers = createSignerProvider({ key, provider: { p12: provider.p12, password: provider.password } });
