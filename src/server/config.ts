@@ -15,6 +15,11 @@
  * | `ECF_PROVIDER_P12`, `ECF_PROVIDER_P12_PASSWORD` | none | Provider certificate for issuers that delegate signing |
  * | `ECF_WORKER` | on | `off` to run the HTTP app without the in-process worker |
  * | `ECF_MAX_JSON_BYTES`, `ECF_MAX_XML_BYTES` | 12MB | Body limits (bytes, or with a `KB`/`MB` suffix) |
+ * | `ECF_INBOUND_TRUST` | `development` with the in-process simulator, else `ca` | Which signer certificates the inbound services believe: `ca` (issued by ECF_INBOUND_TRUST_CA) or `development` (any, self-signed included; refused with a DGII authority or in production) |
+ * | `ECF_INBOUND_TRUST_CA` | none | PEM file, or directory of .pem/.crt/.cer files, of the accredited CAs (and intermediates) senders' certificates must be issued by; none in `ca` mode = every sender refused |
+ * | `ECF_INBOUND_DELEGATES` | none | JSON file `{"RNC": ["cédula/RNC or SHA-256 fingerprint", …]}`: certificates that may sign e-CF / approvals for an RNC besides its own |
+ * | `ECF_INBOUND_MAX_STORED_BYTES` | 8MB | Largest received e-CF stored (after removing comments); larger → ARECF motivo 1 |
+ * | `ECF_INBOUND_SENDER_QUOTA` | 10000 | e-CF recorded per sender (RNCEmisor) per 24 h across our issuers; more → 429 (0 = no limit) |
  * | `LOG_LEVEL` | info | pino level (`silent` to disable) |
  * | `NODE_ENV` | | `production` requires ECF_CERT_KEY and ECF_AUTHORITY |
  */
@@ -50,9 +55,21 @@ export interface ServerConfig {
   /** Run the worker in this process. */
   worker: boolean;
   limits: BodyLimits;
+  /** Inbound services: trust of senders' certificates, storage caps. Files are read by the server, not here. */
+  inbound: InboundConfig;
   logLevel: LogLevel;
   /** The `ECF_CERT_KEY*` variables, for the certificate key loader (nothing else of the environment is kept). */
   env: Readonly<Record<string, string | undefined>>;
+}
+
+export interface InboundConfig {
+  trust: 'ca' | 'development';
+  /** Absolute path (file or directory) of the trust anchors, or null. */
+  trustCa: string | null;
+  /** Absolute path of the delegates JSON file, or null. */
+  delegates: string | null;
+  maxStoredBytes: number;
+  senderQuota: number;
 }
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -170,6 +187,34 @@ export function loadConfig(env: Record<string, string | undefined>): ServerConfi
     xmlBytes: bytes('ECF_MAX_XML_BYTES', env.ECF_MAX_XML_BYTES, DEFAULT_LIMITS.xmlBytes, problems),
   };
 
+  const rawTrust = get('ECF_INBOUND_TRUST');
+  let trust: InboundConfig['trust'] = authority.kind === 'simulator' && !production ? 'development' : 'ca';
+  if (rawTrust !== undefined) {
+    if (rawTrust === 'ca' || rawTrust === 'development') trust = rawTrust;
+    else problems.push(`ECF_INBOUND_TRUST must be ca or development (got "${rawTrust}")`);
+  }
+  if (trust === 'development' && (authority.kind === 'dgii' || production)) {
+    problems.push('ECF_INBOUND_TRUST=development accepts self-signed certificates in anyone\'s name: not with a DGII authority or NODE_ENV=production (use ca with ECF_INBOUND_TRUST_CA)');
+  }
+  const trustCa = get('ECF_INBOUND_TRUST_CA');
+  const delegates = get('ECF_INBOUND_DELEGATES');
+  let senderQuota = 10_000;
+  const rawQuota = get('ECF_INBOUND_SENDER_QUOTA');
+  if (rawQuota !== undefined) {
+    senderQuota = /^\d{1,9}$/.test(rawQuota) ? Number(rawQuota) : NaN;
+    if (!Number.isSafeInteger(senderQuota)) {
+      problems.push(`ECF_INBOUND_SENDER_QUOTA must be a whole number of documents per 24 hours, 0 for no limit (got "${rawQuota}")`);
+      senderQuota = 10_000;
+    }
+  }
+  const inbound: InboundConfig = {
+    trust,
+    trustCa: trustCa === undefined ? null : resolve(trustCa),
+    delegates: delegates === undefined ? null : resolve(delegates),
+    maxStoredBytes: bytes('ECF_INBOUND_MAX_STORED_BYTES', env.ECF_INBOUND_MAX_STORED_BYTES, 8 * 1024 * 1024, problems),
+    senderQuota,
+  };
+
   let logLevel: LogLevel = 'info';
   const rawLevel = get('LOG_LEVEL');
   if (rawLevel !== undefined) {
@@ -181,7 +226,7 @@ export function loadConfig(env: Record<string, string | undefined>): ServerConfi
   return {
     port, host, dataDir, databaseUrl, xsdDir, authority, environment,
     providerP12: providerP12 === null ? null : resolve(providerP12),
-    providerP12Password, production, worker, limits, logLevel,
+    providerP12Password, production, worker, limits, inbound, logLevel,
     env: Object.fromEntries(Object.entries(env).filter(([k]) => k.startsWith('ECF_CERT_KEY'))),
   };
 }

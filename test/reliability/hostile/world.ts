@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { createApp, type App } from '../../../src/server/app/index.js';
+import { DEVELOPMENT_TRUST } from '../../../src/server/inbound/index.js';
 import { createSignerProvider, type SignerProvider } from '../../../src/server/signers.js';
 import { createSqliteStorage } from '../../../src/server/storage/sqlite.js';
 import type { Issuer, Storage } from '../../../src/server/storage/types.js';
@@ -156,6 +157,7 @@ export async function createWorld(): Promise<World> {
   const signers = createSignerProvider({ key: certificateKey, provider: { p12: provider.p12, password: provider.password }, clock });
   const app = createApp({
     storage, transport: client, signers, schemas: schemaValidator(), clock, environment: 'testecf', certificateKey, receptor, directoryTtlMs: 0,
+    inbound: { trust: DEVELOPMENT_TRUST },
   });
   const request = (path: string, init: RequestInit = {}) => Promise.resolve(app.request(path, init));
 

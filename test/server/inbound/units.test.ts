@@ -114,7 +114,7 @@ describe('storage migration 2 on an existing database', () => {
       expect(await s.addReceivedDocument(issuer!.id, newReceived())).not.toBeNull();
       await s.close();
       const check = new Database(file, { readonly: true });
-      expect(check.prepare('SELECT version FROM schema_migrations ORDER BY version').all()).toEqual([{ version: 1 }, { version: 2 }]);
+      expect(check.prepare('SELECT version FROM schema_migrations ORDER BY version').all()).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }]);
       check.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -123,7 +123,7 @@ describe('postgres adapter specifics', () => {
         ['document_approvals', 'documents', 'inbound_seeds', 'inbound_tokens', 'issuers', 'received_documents', 'schema_migrations', 'sequences',
           'submissions', 'tokens', 'void_batches', 'void_ranges']);
       const versions = await admin((c) => c.query(`SELECT version FROM "${schema}".schema_migrations ORDER BY version`));
-      expect(versions.rows).toEqual([{ version: 1 }, { version: 2 }]);
+      expect(versions.rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }]);
     } finally {
       await s.close();
       await dropSchema(schema);
