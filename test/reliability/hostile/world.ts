@@ -82,6 +82,10 @@ export interface World {
   holder: Party;
   /** The remote issuer's certificate (signs what it sends us, and its seeds). */
   remote: SelfSignedIdentity;
+  /** The buyer of `main`'s documents (subject serialNumber BASE_BUYER): signs commercial approvals. */
+  buyer: SelfSignedIdentity;
+  /** A bearer token of our inbound services obtained with the buyer's certificate (approvals need it since issue 13). */
+  buyerToken: string;
   /** A bearer token of our inbound services (obtained with the remote certificate at the server root). */
   inboundToken: string;
   /** An e-CF the remote issuer sent to `main` (received, estado 0). */
@@ -168,6 +172,14 @@ export async function createWorld(): Promise<World> {
   const login = await request('/fe/autenticacion/api/validacioncertificado', { method: 'POST', body: seedForm, headers: { accept: 'application/json' } });
   if (login.status !== 200) throw new Error(`inbound login failed: ${login.status} ${await login.text()}`);
   const inboundToken = ((await login.json()) as { token: string }).token;
+  // The buyer's token: a token acts only for the RNC of the certificate that signed the seed.
+  const buyer = createSelfSignedIdentity({ commonName: 'COMPRADOR HOSTIL', serialNumber: BASE_BUYER, now: certStart, days: 3650 });
+  const buyerSeed = await (await request('/fe/autenticacion/api/semilla')).text();
+  const buyerForm = new FormData();
+  buyerForm.append('xml', new Blob([await signXml(buyerSeed, buyer.signer)], { type: 'text/xml' }), 'semilla.xml');
+  const buyerLogin = await request('/fe/autenticacion/api/validacioncertificado', { method: 'POST', body: buyerForm, headers: { accept: 'application/json' } });
+  if (buyerLogin.status !== 200) throw new Error(`inbound buyer login failed: ${buyerLogin.status} ${await buyerLogin.text()}`);
+  const buyerToken = ((await buyerLogin.json()) as { token: string }).token;
 
   // An e-CF the remote issuer sends to `main`.
   const receivedEncf = 'E310000000077';
@@ -192,7 +204,7 @@ export async function createWorld(): Promise<World> {
   const validAcecf = await signXml(buildAcecfXml({
     rnc_emisor: main.issuer.rnc, encf: acceptedEncf, fecha_emision: record.issuedAt, monto_total: Number(record.totalAmount),
     rnc_comprador: BASE_BUYER, estado: '1', fecha_hora_aprobacion_comercial: '01-04-2026 10:00:00',
-  }), remote.signer);
+  }), buyer.signer);
 
   const ro = new Database(dbFile, { readonly: true, fileMustExist: true });
   const count = (table: string) => (ro.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
@@ -217,7 +229,7 @@ export async function createWorld(): Promise<World> {
   };
 
   return {
-    app, storage, dir, dbFile, sim, client, receptor, signers, main, voider, holder, remote, inboundToken, receivedEncf, acceptedEncf, validAcecf, canary,
+    app, storage, dir, dbFile, sim, client, receptor, signers, main, voider, holder, remote, buyer, buyerToken, inboundToken, receivedEncf, acceptedEncf, validAcecf, canary,
     request, snapshot, mainXml,
     close: async () => {
       ro.close();
