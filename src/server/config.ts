@@ -27,6 +27,11 @@
  * | `ECF_PDF_CACHE_BYTES` | 64MB | In-memory cache of rendered PDFs (bytes, or with a `KB`/`MB` suffix) |
  * | `ECF_RECEIVER_ALLOW_HTTP` | off | `on` lets commercial approvals go to http:// receiver URLs (development only) |
  * | `ECF_RECEIVER_ALLOW_ADDRESSES` | none | CIDR ranges (comma-separated, or `loopback`) of non-public receiver addresses allowed (development only) |
+ * | `ECF_INBOUND_TRUST` | `development` with the in-process simulator, else `ca` | Which signer certificates the inbound services believe: `ca` (issued by ECF_INBOUND_TRUST_CA) or `development` (any, self-signed included; refused with a DGII authority or in production) |
+ * | `ECF_INBOUND_TRUST_CA` | none | PEM file, or directory of .pem/.crt/.cer files, of the accredited CAs (and intermediates) senders' certificates must be issued by; none in `ca` mode = every sender refused |
+ * | `ECF_INBOUND_DELEGATES` | none | JSON file `{"RNC": ["cédula/RNC or SHA-256 fingerprint", …]}`: certificates that may sign e-CF / approvals for an RNC besides its own |
+ * | `ECF_INBOUND_MAX_STORED_BYTES` | 8MB | Largest received e-CF stored (after removing comments); larger → ARECF motivo 1 |
+ * | `ECF_INBOUND_SENDER_QUOTA` | 10000 | e-CF recorded per sender (RNCEmisor) per 24 h across our issuers; more → 429 (0 = no limit) |
  * | `LOG_LEVEL` | info | pino level (`silent` to disable) |
  * | `NODE_ENV` | | `production` requires ECF_CERT_KEY and ECF_AUTHORITY |
  *
@@ -76,6 +81,8 @@ export interface ServerConfig {
    * development opt-ins are refused with NODE_ENV=production or a real DGII authority.
    */
   receivers: { allowHttp: boolean; allowAddresses: string[] };
+  /** Inbound services: trust of senders' certificates, storage caps. Files are read by the server, not here. */
+  inbound: InboundConfig;
   logLevel: LogLevel;
   /** The `ECF_CERT_KEY*` variables, for the certificate key loader (nothing else of the environment is kept). */
   env: Readonly<Record<string, string | undefined>>;
@@ -89,6 +96,16 @@ export interface HttpLimits {
 }
 
 export const DEFAULT_HTTP_LIMITS: HttpLimits = { headersTimeoutMs: 20_000, requestTimeoutMs: 120_000, keepAliveTimeoutMs: 5_000, maxConnections: 512 };
+
+export interface InboundConfig {
+  trust: 'ca' | 'development';
+  /** Absolute path (file or directory) of the trust anchors, or null. */
+  trustCa: string | null;
+  /** Absolute path of the delegates JSON file, or null. */
+  delegates: string | null;
+  maxStoredBytes: number;
+  senderQuota: number;
+}
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -255,6 +272,34 @@ export function loadConfig(env: Record<string, string | undefined>): ServerConfi
     problems.push('ECF_RECEIVER_ALLOW_HTTP and ECF_RECEIVER_ALLOW_ADDRESSES are for development: they are refused with NODE_ENV=production or a DGII authority (receivers are reached over https at public addresses only)');
   }
 
+  const rawTrust = get('ECF_INBOUND_TRUST');
+  let trust: InboundConfig['trust'] = authority.kind === 'simulator' && !production ? 'development' : 'ca';
+  if (rawTrust !== undefined) {
+    if (rawTrust === 'ca' || rawTrust === 'development') trust = rawTrust;
+    else problems.push(`ECF_INBOUND_TRUST must be ca or development (got "${rawTrust}")`);
+  }
+  if (trust === 'development' && (authority.kind === 'dgii' || production)) {
+    problems.push('ECF_INBOUND_TRUST=development accepts self-signed certificates in anyone\'s name: not with a DGII authority or NODE_ENV=production (use ca with ECF_INBOUND_TRUST_CA)');
+  }
+  const trustCa = get('ECF_INBOUND_TRUST_CA');
+  const delegates = get('ECF_INBOUND_DELEGATES');
+  let senderQuota = 10_000;
+  const rawQuota = get('ECF_INBOUND_SENDER_QUOTA');
+  if (rawQuota !== undefined) {
+    senderQuota = /^\d{1,9}$/.test(rawQuota) ? Number(rawQuota) : NaN;
+    if (!Number.isSafeInteger(senderQuota)) {
+      problems.push(`ECF_INBOUND_SENDER_QUOTA must be a whole number of documents per 24 hours, 0 for no limit (got "${rawQuota}")`);
+      senderQuota = 10_000;
+    }
+  }
+  const inbound: InboundConfig = {
+    trust,
+    trustCa: trustCa === undefined ? null : resolve(trustCa),
+    delegates: delegates === undefined ? null : resolve(delegates),
+    maxStoredBytes: bytes('ECF_INBOUND_MAX_STORED_BYTES', env.ECF_INBOUND_MAX_STORED_BYTES, 8 * 1024 * 1024, problems),
+    senderQuota,
+  };
+
   let logLevel: LogLevel = 'info';
   const rawLevel = get('LOG_LEVEL');
   if (rawLevel !== undefined) {
@@ -266,7 +311,7 @@ export function loadConfig(env: Record<string, string | undefined>): ServerConfi
   return {
     port, host, dataDir, databaseUrl, xsdDir, authority, environment,
     providerP12: providerP12 === null ? null : resolve(providerP12),
-    providerP12Password, production, worker, limits, http, offload, logLevel, receivers: { allowHttp, allowAddresses },
+    providerP12Password, production, worker, limits, http, offload, logLevel, receivers: { allowHttp, allowAddresses }, inbound,
     env: Object.fromEntries(Object.entries(env).filter(([k]) => k.startsWith('ECF_CERT_KEY'))),
   };
 }

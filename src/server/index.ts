@@ -2,13 +2,16 @@
  * `ecf-kit/server`: the reference server as a library. `createApp` is the HTTP app alone (bring your own
  * storage, transport, signers); `startServer` wires everything from a `ServerConfig` (`loadConfig(env)`).
  */
-export { createInboundHandler, type InboundDeps } from './inbound/index.js';
+export {
+  createInboundHandler, DEVELOPMENT_TRUST, NO_TRUST, loadTrustAnchors, parseDelegates, checkSigner, normalizeIdentifier,
+  type InboundDeps, type InboundTrust, type InboundTrustMode, type SignerIdentity,
+} from './inbound/index.js';
 export { createApp, DEFAULT_LIMITS, ApiError, toErrorEnvelope } from './app/index.js';
 export type { App, AppDeps, AppEnv, AuthorityEnvironment, BodyLimits } from './app/index.js';
 export { startServer, runServer, createLogger } from './main.js';
 export type { RunningServer, StartOptions } from './main.js';
 export { loadConfig, ConfigError } from './config.js';
-export type { ServerConfig, AuthorityConfig, LogLevel } from './config.js';
+export type { ServerConfig, AuthorityConfig, InboundConfig, LogLevel } from './config.js';
 export { STATUSES, STATUS_NAMES, statusInfo } from './statuses.js';
 export type { StatusInfo } from './statuses.js';
 export type * from './storage/types.js';

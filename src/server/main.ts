@@ -18,6 +18,7 @@ import { assertXsdDir, createSchemaValidator } from '../xsd/index.js';
 import { createApp } from './app/index.js';
 import { DEFAULT_HTTP_LIMITS, type ServerConfig } from './config.js';
 import { LOG_SERIALIZERS, REDACT_PATHS } from './logging.js';
+import { loadTrustAnchors, parseDelegates, type InboundTrust } from './inbound/trust.js';
 import { loadCertificateKey } from './secrets.js';
 import { createSignerProvider } from './signers.js';
 import { ensurePrivateDir, openStorage } from './storage/open.js';
@@ -168,8 +169,17 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     if (config.receivers.allowHttp || config.receivers.allowAddresses.length) {
       logger.warn({ receivers: config.receivers }, 'development receiver policy: http and/or non-public receiver addresses are allowed');
     }
+    const inbound = config.inbound;
+    const trust: InboundTrust = {
+      mode: inbound.trust,
+      anchors: inbound.trustCa ? loadTrustAnchors(inbound.trustCa) : [],
+      delegates: inbound.delegates ? parseDelegates(readFileSync(inbound.delegates, 'utf8')) : {},
+    };
+    if (trust.mode === 'development') logger.warn('inbound services trust any certificate, self-signed included (ECF_INBOUND_TRUST=development): for development only');
+    else if (trust.anchors.length === 0) logger.warn('inbound services: no ECF_INBOUND_TRUST_CA configured, every sender (seed login, e-CF, commercial approval) is refused');
     const app = createApp({
       storage: store, transport, signers, schemas, offload, pdfCache: createPdfCache(config.offload.pdfCacheBytes), clock, logger, certificateKey: key, receptor,
+      inbound: { trust, maxStoredBytes: inbound.maxStoredBytes, senderQuota: inbound.senderQuota },
       environment: config.environment,
       limits: config.limits,
       onReceived: () => worker?.wake(),

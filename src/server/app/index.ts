@@ -30,7 +30,7 @@ import { registerDirectory } from './directory.js';
 import { registerReceived } from './received.js';
 import type { RouteContext } from './route-context.js';
 import { registerVoiding } from './voiding.js';
-import { createInboundHandler, seedKeyFrom } from '../inbound/index.js';
+import { createInboundHandler, seedKeyFrom, type InboundDeps } from '../inbound/index.js';
 import { SecretKey } from '../secrets.js';
 import { createPdfCache, inlineOffload, isOffloadError, type Offload, type PdfCache } from '../offload/index.js';
 import { xmlValue } from '../inbound/xml.js';
@@ -69,9 +69,10 @@ export interface AppDeps {
   /**
    * Inbound services other issuers call (`/fe/autenticacion`, `/fe/recepcion/api/ecf`,
    * `/fe/aprobacioncomercial/api/ecf`, also under `/t/{rnc}`), served by the same handler. Default on, with
-   * bearer authentication required; `false` turns them off.
+   * bearer authentication required and no sender trusted unless `trust` says whom (see `InboundTrust`);
+   * `false` turns them off.
    */
-  inbound?: { requireAuth?: boolean; tokenTtlMs?: number } | false;
+  inbound?: Pick<InboundDeps, 'requireAuth' | 'tokenTtlMs' | 'trust' | 'maxStoredBytes' | 'senderQuota'> | false;
 }
 
 export type AppEnv = { Variables: { issuer: Issuer } };

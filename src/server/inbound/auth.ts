@@ -10,7 +10,9 @@
 import { randomBytes, X509Certificate } from 'node:crypto';
 import { buildSemillaXml } from '../../index.js';
 import { hashToken } from '../tokens.js';
+import type { InboundToken } from '../storage/types.js';
 import type { InboundContext, Route } from './context.js';
+import { checkSigner } from './trust.js';
 import { readXmlUpload } from './multipart.js';
 import { failure, formatOf, isoSeconds, reply, seedDate } from './respond.js';
 import { parseUntrustedXml, rootName, textAt, XmlInputError } from './xml.js';
@@ -21,6 +23,8 @@ const PRUNE_EVERY_MS = 60_000;
 export interface SeedService {
   issueSeed(route: Route): Promise<Response>;
   validateCertificate(req: Request, route: Route, body: Uint8Array): Promise<Response>;
+  /** The live bearer token of the request when it is valid for the route, else null. */
+  authenticate(req: Request, route: Route): Promise<InboundToken | null>;
   /** True when the request carries a live bearer token valid for the route. */
   authorized(req: Request, route: Route): Promise<boolean>;
 }
@@ -82,15 +86,20 @@ export function createSeedService(ctx: InboundContext): SeedService {
         return failure(401, ['Firma del certificado inválida: la firma digital de la semilla no se verifica.'], format);
       }
       const now = ctx.clock();
-      let subject: string;
       try {
         const cert = new X509Certificate(Buffer.from(signature.certificate!, 'base64'));
         if (now.getTime() > Date.parse(cert.validTo)) return failure(401, [`El certificado que firmó la semilla venció el ${new Date(cert.validTo).toISOString()}.`], format);
         if (now.getTime() < Date.parse(cert.validFrom)) return failure(401, ['El certificado que firmó la semilla aún no es válido.'], format);
-        subject = cert.subject.split('\n').join(', ');
       } catch {
         return failure(401, ['El certificado que firmó la semilla no se puede leer.'], format);
       }
+      // Trust: issued by a configured accredited CA (any certificate in development trust).
+      const signer = checkSigner(ctx.trust, signature.certificate, now);
+      if (!signer.ok) {
+        ctx.log.warn({ scope: route.scope, reason: signer.reason }, 'inbound: seed signer not trusted');
+        return failure(401, ['El certificado que firmó la semilla no es válido o no fue emitido por una entidad de certificación reconocida por este receptor.'], format);
+      }
+      const { subject, principals } = signer.identity;
       const outcome = await useSeed(valor, route.scope, now.getTime());
       if (outcome !== 'ok') {
         ctx.log.warn({ scope: route.scope, outcome, subject }, 'inbound: seed refused');
@@ -103,17 +112,22 @@ export function createSeedService(ctx: InboundContext): SeedService {
       }
       const token = randomBytes(32).toString('base64url');
       const expires = new Date(now.getTime() + ctx.tokenTtlMs);
-      await ctx.storage.addInboundToken({ hash: hashToken(token), scope: route.scope, subject, createdAt: now.getTime(), expiresAt: expires.getTime() });
-      ctx.log.info({ scope: route.scope, subject }, 'inbound: token issued');
+      // The token acts only for the RNCs of the certificate that signed the seed (and those it is a delegate of).
+      await ctx.storage.addInboundToken({ hash: hashToken(token), scope: route.scope, subject, principals, createdAt: now.getTime(), expiresAt: expires.getTime() });
+      ctx.log.info({ scope: route.scope, subject, principals }, 'inbound: token issued');
       return reply(200, { token, expira: isoSeconds(expires), expedido: isoSeconds(now) }, 'RespuestaAutenticacion', format);
     },
 
-    async authorized(req, route) {
+    async authenticate(req, route) {
       const m = /^\s*bearer\s+(\S+)\s*$/i.exec(req.headers.get('authorization') ?? '');
-      if (!m) return false;
+      if (!m) return null;
       const token = await ctx.storage.findInboundToken(hashToken(m[1]!), ctx.clock().getTime());
       // A token from the server root opens every tenant; one obtained under a tenant's prefix only that tenant.
-      return !!token && (token.scope === '' || token.scope === route.scope);
+      return token && (token.scope === '' || token.scope === route.scope) ? token : null;
+    },
+
+    async authorized(req, route) {
+      return (await this.authenticate(req, route)) !== null;
     },
   };
 }

@@ -3,7 +3,8 @@ import type { Clock, SchemaValidator } from '../../index.js';
 import type { Offload } from '../offload/index.js';
 import type { SignerProvider } from '../signers.js';
 import type { SeedMac } from './seed-mac.js';
-import type { Issuer, Storage } from '../storage/types.js';
+import type { InboundToken, Issuer, Storage } from '../storage/types.js';
+import type { InboundTrust } from './trust.js';
 
 /** The subset of a pino logger the inbound services use (a pino `Logger` fits). */
 export interface InboundLogger {
@@ -25,8 +26,17 @@ export interface InboundContext {
   seedMac: SeedMac;
   requireAuth: boolean;
   maxBodyBytes: number;
+  /** Which signer certificates we believe, and for whom they act. */
+  trust: InboundTrust;
+  /** Largest received e-CF / ACECF we store, in bytes after removing comments. */
+  maxStoredBytes: number;
+  /** Most e-CF one sender (RNCEmisor) may have recorded per 24 hours, across our issuers (0 = no limit). */
+  senderQuota: number;
   log: InboundLogger;
 }
+
+/** The authenticated caller of reception / approval: its token, or null when authentication is off. */
+export type Caller = InboundToken | null;
 
 /**
  * Where a request arrived: the server root (`/fe/…`, `scope` '') or a tenant's prefix (`/t/{rnc}/fe/…`,

@@ -22,8 +22,13 @@ import { receiveApproval } from './approval.js';
 import { receiveEcf } from './reception.js';
 import { inlineOffload, isOffloadError, type Offload } from '../offload/index.js';
 import { failure, formatOf } from './respond.js';
+import { NO_TRUST, type InboundTrust } from './trust.js';
 
 export type { InboundLogger } from './context.js';
+export {
+  certificateIdentifiers, checkSigner, DEVELOPMENT_TRUST, loadTrustAnchors, normalizeIdentifier, NO_TRUST, parseDelegates,
+  type InboundTrust, type InboundTrustMode, type SignerIdentity,
+} from './trust.js';
 export { NOT_RECEIVED_TYPES, RECEIVED_TYPES } from './reception.js';
 export { readXmlUpload, type XmlUpload } from './multipart.js';
 export { seedKeyFrom } from './seed-mac.js';
@@ -48,6 +53,16 @@ export interface InboundDeps {
   requireAuth?: boolean;
   /** Largest request body accepted (default 12 MB); larger → 413. */
   maxBodyBytes?: number;
+  /**
+   * Which signer certificates (of seeds, delivered e-CF and ACECF) we believe (default {@link NO_TRUST}:
+   * nobody). {@link DEVELOPMENT_TRUST} takes any certificate, self-signed included, for who it says: only for
+   * the in-process simulator and tests.
+   */
+  trust?: InboundTrust;
+  /** Largest received e-CF or ACECF stored, in bytes after removing comments (default {@link DEFAULT_MAX_STORED_BYTES}). */
+  maxStoredBytes?: number;
+  /** Most e-CF recorded per sender (RNCEmisor) per 24 hours, across our issuers (default {@link DEFAULT_SENDER_QUOTA}; 0 = no limit). */
+  senderQuota?: number;
   logger?: InboundLogger;
 }
 
@@ -55,6 +70,15 @@ export interface InboundDeps {
 export type InboundHandler = (req: Request) => Promise<Response | null>;
 
 export const DEFAULT_INBOUND_BODY_BYTES = 12 * 1024 * 1024;
+
+/**
+ * Largest received document stored (8 MB after removing comments): well above a real e-CF (a 1,000-line 31
+ * with every optional field filled is a few MB), far below what a padded one could reach.
+ */
+export const DEFAULT_MAX_STORED_BYTES = 8 * 1024 * 1024;
+
+/** Documents one sender may have recorded per 24 hours, across our issuers. */
+export const DEFAULT_SENDER_QUOTA = 10_000;
 
 /**
  * Largest signed seed accepted by `validacioncertificado`, the one service that reads a body without a
@@ -107,6 +131,9 @@ export function createInboundHandler(deps: InboundDeps): InboundHandler {
     seedMac: createSeedMac(seedKeys, seedTtlMs),
     requireAuth: deps.requireAuth ?? true,
     maxBodyBytes: deps.maxBodyBytes ?? DEFAULT_INBOUND_BODY_BYTES,
+    trust: deps.trust ?? NO_TRUST,
+    maxStoredBytes: deps.maxStoredBytes ?? DEFAULT_MAX_STORED_BYTES,
+    senderQuota: deps.senderQuota ?? DEFAULT_SENDER_QUOTA,
     log: deps.logger ?? NO_LOG,
   };
   const seeds = createSeedService(ctx);
@@ -134,7 +161,8 @@ export function createInboundHandler(deps: InboundDeps): InboundHandler {
       if (match.service === 'semilla') return await seeds.issueSeed(route);
 
       const needsToken = ctx.requireAuth && (match.service === 'recepcion' || match.service === 'aprobacioncomercial');
-      if (needsToken && !(await seeds.authorized(req, route))) {
+      const caller = needsToken ? await seeds.authenticate(req, route) : null;
+      if (needsToken && !caller) {
         return failure(401, ['No autorizado: el token de autenticación no existe, no es válido o ha expirado. Obténgalo con /fe/autenticacion/api/semilla y /fe/autenticacion/api/validacioncertificado.'],
           format, { 'www-authenticate': 'Bearer' });
       }
@@ -150,8 +178,8 @@ export function createInboundHandler(deps: InboundDeps): InboundHandler {
       }
       switch (match.service) {
         case 'validacioncertificado': return await seeds.validateCertificate(req, route, body);
-        case 'recepcion': return await receiveEcf(ctx, req, route, body);
-        case 'aprobacioncomercial': return await receiveApproval(ctx, req, route, body);
+        case 'recepcion': return await receiveEcf(ctx, req, route, body, caller);
+        case 'aprobacioncomercial': return await receiveApproval(ctx, req, route, body, caller);
       }
     } catch (err) {
       if (isOffloadError(err)) {

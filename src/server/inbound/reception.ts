@@ -4,19 +4,23 @@
  * with the reason (ARF p. 5). Only when no issuer of ours can be identified to sign as (no tenant prefix
  * and a buyer RNC that is not ours) does it answer a plain 400.
  *
- * Checks, in order: well-formed (no DOCTYPE) with root ECF, a type that travels emisor → receptor and an
- * e-NCF of that type, the official XSD of the type (motivo 1); the XMLDSig signature (motivo 2); the
- * buyer is the receiving issuer (motivo 4); not already received (motivo 3, decided by the storage's
- * unique key, so two concurrent deliveries cannot both be recorded). Only accepted documents are recorded;
- * refusals are logged.
+ * Checks, in order: the bearer token acts for the RNCEmisor (else 401, before anything is signed);
+ * well-formed (no DOCTYPE) with root ECF, a type that travels emisor → receptor and an e-NCF of that type,
+ * at most `maxStoredBytes` without comments, the official XSD of the type (motivo 1); the XMLDSig
+ * signature, a signer certificate we trust (`ctx.trust`) that acts for the RNCEmisor (motivo 2); the buyer
+ * is the receiving issuer (motivo 4); the sender's quota (429, nothing signed); not already received
+ * (motivo 3, decided by the storage's unique key, so two concurrent deliveries cannot both be recorded).
+ * Only accepted documents are recorded, without their comments, with the signer certificate's fingerprint:
+ * an unverified sender never occupies the (issuer, RNCEmisor, e-NCF) key. Refusals are logged.
  */
 import { buildArecfXml, ECF_TYPES, formatDateTimeDO, RECEPTOR_TYPES, isEcfType, type ArecfInput, type EcfType, type SchemaId } from '../../index.js';
 import { signXml } from '../../sign/index.js';
 import type { Issuer, ReceiptReason } from '../storage/types.js';
-import type { InboundContext, Route } from './context.js';
+import type { Caller, InboundContext, Route } from './context.js';
 import { readXmlUpload } from './multipart.js';
 import { failure, formatOf, xmlDocument } from './respond.js';
-import { parseUntrustedXml, rootName, scrapeText, textAt, XmlInputError } from './xml.js';
+import { checkSigner } from './trust.js';
+import { parseUntrustedXml, rootName, scrapeText, stripComments, textAt, XmlInputError } from './xml.js';
 import type { Document } from '@xmldom/xmldom';
 
 /** e-CF types a receptor accepts (the type table's `sentToReceptor`). */
@@ -45,7 +49,9 @@ const REASONS: Record<ReceiptReason, string> = {
   4: 'RNC Comprador no corresponde',
 };
 
-export async function receiveEcf(ctx: InboundContext, req: Request, route: Route, body: Uint8Array): Promise<Response> {
+const DAY_MS = 86_400_000;
+
+export async function receiveEcf(ctx: InboundContext, req: Request, route: Route, body: Uint8Array, caller: Caller = null): Promise<Response> {
   const format = formatOf(req);
   const upload = readXmlUpload(req.headers.get('content-type'), body);
   if (!upload) return failure(400, ['Multipart cannot be empty: envíe el e-CF en la parte "xml" del formulario (multipart/form-data).'], format);
@@ -67,6 +73,12 @@ export async function receiveEcf(ctx: InboundContext, req: Request, route: Route
   const rncComprador = field('rncComprador');
   const tipo = field('tipo');
 
+  // A token acts only for the RNCs of the certificate it was obtained with: nobody delivers in another's name.
+  if (caller && rncEmisor && !(caller.principals ?? []).includes(rncEmisor)) {
+    ctx.log.warn({ rncEmisor, encf, subject: caller.subject, principals: caller.principals ?? [] }, 'inbound e-CF refused: token not issued to the RNCEmisor');
+    return failure(401, ['No autorizado: el token fue obtenido con un certificado que no corresponde al RNCEmisor del e-CF.'], format, { 'www-authenticate': 'Bearer' });
+  }
+
   const buyer = rncComprador ? await ctx.storage.getIssuerByRnc(rncComprador) : null;
   const receiver: Issuer | null = route.tenant ?? buyer;
   if (!receiver) {
@@ -76,6 +88,14 @@ export async function receiveEcf(ctx: InboundContext, req: Request, route: Route
 
   let motivo: ReceiptReason | null = null;
   let detail = '';
+  let stored = xml;
+  let senderFingerprint: string | null = null;
+  const now = ctx.clock();
+  if (!specProblem) {
+    // What we verify and store: the text without comments (the signature's C14N ignores them).
+    stored = stripComments(xml);
+  }
+  const storedBytes = Buffer.byteLength(stored, 'utf8');
   if (specProblem) {
     motivo = 1;
     detail = specProblem;
@@ -85,27 +105,43 @@ export async function receiveEcf(ctx: InboundContext, req: Request, route: Route
   } else if (!encf || !new RegExp(`^[A-Z]${tipo}\\d{10}$`).test(encf)) {
     motivo = 1;
     detail = `El eNCF ${encf ?? '(ausente)'} no corresponde al tipo ${tipo}.`;
+  } else if (storedBytes > ctx.maxStoredBytes) {
+    motivo = 1;
+    detail = `El e-CF ocupa ${storedBytes} bytes sin comentarios; este receptor almacena como máximo ${ctx.maxStoredBytes} bytes por documento.`;
   } else {
-    const schema = await ctx.offload.validate(xml, `ECF-${tipo}` as SchemaId, undefined, 'request');
+    const schema = await ctx.offload.validate(stored, `ECF-${tipo}` as SchemaId, undefined, 'request');
     if (!schema.valid) {
       motivo = 1;
       detail = `No es válido según el esquema ECF-${tipo}: ${schema.violations.slice(0, 3).map((v) => `${v.xpath ?? ''} ${v.message.trim()}`.trim()).join('; ')}`;
     } else {
-      const signature = await ctx.offload.verify(xml, 'request');
+      const signature = await ctx.offload.verify(stored, 'request');
+      const signer = signature.valid ? checkSigner(ctx.trust, signature.certificate, now) : null;
       if (!signature.valid) {
         motivo = 2;
         detail = signature.reason ?? 'firma inválida';
+      } else if (!signer!.ok) {
+        motivo = 2;
+        detail = `signer not trusted: ${signer!.reason}`;
+      } else if (!rncEmisor || !signer!.identity.principals.includes(rncEmisor)) {
+        motivo = 2;
+        detail = `the signer certificate (${signer!.identity.subject}) does not act for RNCEmisor ${rncEmisor ?? '(absent)'}`;
       } else if (rncComprador !== receiver.rnc) {
         motivo = 4;
         detail = `El RNCComprador ${rncComprador ?? '(ausente)'} no es el receptor ${receiver.rnc}.`;
-      } else if (await ctx.storage.getReceivedDocument(receiver.id, encf, rncEmisor ?? '')) {
-        motivo = 3;
-        detail = 'El e-CF ya había sido recibido.';
+      } else {
+        senderFingerprint = signer!.identity.fingerprint;
+        if (ctx.senderQuota > 0 && (await ctx.storage.countReceivedFromSender(rncEmisor, now.getTime() - DAY_MS)) >= ctx.senderQuota) {
+          ctx.log.warn({ receiver: receiver.rnc, rncEmisor, encf, quota: ctx.senderQuota }, 'inbound e-CF refused: sender quota exhausted');
+          return failure(429, [`El emisor ${rncEmisor} alcanzó el máximo de ${ctx.senderQuota} e-CF recibidos en 24 horas por este receptor; intente más tarde.`], format, { 'retry-after': '3600' });
+        }
+        if (await ctx.storage.getReceivedDocument(receiver.id, encf, rncEmisor)) {
+          motivo = 3;
+          detail = 'El e-CF ya había sido recibido.';
+        }
       }
     }
   }
 
-  const now = ctx.clock();
   const acuse = (estado: '0' | '1', reason: ReceiptReason | null): ArecfInput => ({
     rnc_emisor: rncEmisor ?? '',
     rnc_comprador: receiver.rnc,
@@ -142,11 +178,12 @@ export async function receiveEcf(ctx: InboundContext, req: Request, route: Route
       fechaEmision: field('fechaEmision') ?? '',
       montoTotal: field('montoTotal') ?? '',
       totalItbis: field('totalItbis'),
-      xml,
+      xml: stored,
       arecfXml,
       estado: 0,
       motivo: null,
       receivedAt: now.getTime(),
+      senderFingerprint,
     });
     if (recorded) {
       ctx.log.info({ receiver: receiver.rnc, rncEmisor, encf, tipo, id: recorded.id }, 'inbound e-CF received');

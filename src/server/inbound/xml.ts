@@ -193,3 +193,38 @@ export function sameAmount(a: string, b: string): boolean {
   const x = norm(a);
   return x !== null && x === norm(b);
 }
+
+/**
+ * `xml` without its comments, and without the whitespace after the document element: what we store of an
+ * inbound document. A linear scan (CDATA sections and processing instructions are kept as they are, their
+ * text may contain `<!--`). The XMLDSig signature of DGII's profile is computed over Canonical XML 1.0
+ * *without comments*, which drops comments and whitespace outside the document element, so the stripped
+ * text verifies exactly when the original does. Call it on text that parsed.
+ */
+export function stripComments(xml: string): string {
+  const out: string[] = [];
+  let i = 0;
+  for (;;) {
+    const lt = xml.indexOf('<', i);
+    if (lt < 0) break;
+    if (xml.startsWith('<!--', lt)) {
+      const end = xml.indexOf('-->', lt + 4);
+      if (end < 0) break;
+      out.push(xml.slice(i, lt));
+      i = end + 3;
+      continue;
+    }
+    const skip = xml.startsWith('<![CDATA[', lt) ? ']]>' : xml.startsWith('<?', lt) ? '?>' : null;
+    if (skip) {
+      const end = xml.indexOf(skip, lt + 2);
+      if (end < 0) break;
+      out.push(xml.slice(i, end + skip.length));
+      i = end + skip.length;
+      continue;
+    }
+    out.push(xml.slice(i, lt + 1));
+    i = lt + 1;
+  }
+  out.push(xml.slice(i));
+  return out.join('').trimEnd();
+}

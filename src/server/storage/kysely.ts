@@ -134,6 +134,7 @@ interface ReceivedDocumentsTable {
   approval_sent_at: number | null;
   approval_outcome: string | null;
   updated_at: number;
+  sender_fingerprint: string | null;
 }
 interface DocumentApprovalsTable {
   id: Generated<number>;
@@ -143,6 +144,7 @@ interface DocumentApprovalsTable {
   rnc_comprador: string;
   acecf_xml: string;
   received_at: number;
+  signer_fingerprint: string | null;
 }
 interface InboundSeedsTable {
   valor: string;
@@ -157,6 +159,7 @@ interface InboundTokensTable {
   subject: string;
   created_at: number;
   expires_at: number;
+  principals: string | null;
 }
 
 export interface Database {
@@ -862,6 +865,7 @@ function toReceived(r: ReceivedRow): ReceivedDocument {
     approvalSentAt: numOrNull(r.approval_sent_at),
     approvalOutcome: json<Record<string, unknown>>(r.approval_outcome),
     updatedAt: num(r.updated_at),
+    senderFingerprint: r.sender_fingerprint ?? null,
   };
 }
 
@@ -874,11 +878,15 @@ function toApproval(r: ApprovalRow): DocumentApproval {
     rncComprador: r.rnc_comprador,
     acecfXml: r.acecf_xml,
     receivedAt: num(r.received_at),
+    signerFingerprint: r.signer_fingerprint ?? null,
   };
 }
 
 function toInboundToken(r: InboundTokensTable): InboundToken {
-  return { hash: r.hash, scope: r.scope, subject: r.subject, createdAt: num(r.created_at), expiresAt: num(r.expires_at) };
+  const token: InboundToken = { hash: r.hash, scope: r.scope, subject: r.subject, createdAt: num(r.created_at), expiresAt: num(r.expires_at) };
+  const principals = json<string[]>(r.principals);
+  if (principals) token.principals = principals;
+  return token;
 }
 
 function createInboundQueries(db: Kysely<Database>): InboundStorage {
@@ -905,6 +913,7 @@ function createInboundQueries(db: Kysely<Database>): InboundStorage {
         approval_sent_at: null,
         approval_outcome: null,
         updated_at: Date.now(),
+        sender_fingerprint: doc.senderFingerprint ?? null,
       }).onConflict((oc) => oc.columns(['issuer_id', 'emisor_rnc', 'encf']).doNothing())
         .returningAll().executeTakeFirst();
       return row ? toReceived(row) : null;
@@ -944,6 +953,7 @@ function createInboundQueries(db: Kysely<Database>): InboundStorage {
     },
 
     async addDocumentApproval(documentId, approval) {
+      // The unique key (document_id, rnc_comprador) is the whole decision: of concurrent inserts one wins.
       const row = await db.insertInto('document_approvals').values({
         document_id: documentId,
         estado: approval.estado,
@@ -951,8 +961,18 @@ function createInboundQueries(db: Kysely<Database>): InboundStorage {
         rnc_comprador: approval.rncComprador,
         acecf_xml: approval.acecfXml,
         received_at: approval.receivedAt,
-      }).returningAll().executeTakeFirstOrThrow();
-      return toApproval(row);
+        signer_fingerprint: approval.signerFingerprint ?? null,
+      }).onConflict((oc) => oc.columns(['document_id', 'rnc_comprador']).doNothing()).returningAll().executeTakeFirst();
+      if (row) return { approval: toApproval(row), created: true };
+      const existing = await db.selectFrom('document_approvals').selectAll()
+        .where('document_id', '=', documentId).where('rnc_comprador', '=', approval.rncComprador).executeTakeFirstOrThrow();
+      return { approval: toApproval(existing), created: false };
+    },
+
+    async countReceivedFromSender(emisorRnc, since) {
+      const r = await db.selectFrom('received_documents').select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
+        .where('emisor_rnc', '=', emisorRnc).where('received_at', '>=', since).executeTakeFirstOrThrow();
+      return Number(r.n);
     },
 
     async getDocumentApprovals(documentId) {
@@ -988,6 +1008,7 @@ function createInboundQueries(db: Kysely<Database>): InboundStorage {
     async addInboundToken(token) {
       await db.insertInto('inbound_tokens').values({
         hash: token.hash, scope: token.scope, subject: token.subject, created_at: token.createdAt, expires_at: token.expiresAt,
+        principals: token.principals === undefined ? null : JSON.stringify(token.principals),
       }).execute();
     },
 

@@ -204,6 +204,24 @@ export const MIGRATIONS: Migration[] = [
     },
   },
   {
+    version: 3,
+    name: 'inbound trust: one approval per document and buyer, sender identities, token principals',
+    statements() {
+      return [
+        // One commercial approval per (document, buyer): the first valid decision is final. Earlier repeats go.
+        `DELETE FROM document_approvals WHERE id NOT IN (SELECT MIN(id) FROM document_approvals GROUP BY document_id, rnc_comprador)`,
+        `CREATE UNIQUE INDEX document_approvals_buyer ON document_approvals (document_id, rnc_comprador)`,
+        // SHA-256 of the certificate that signed the ACECF / the delivered e-CF.
+        `ALTER TABLE document_approvals ADD COLUMN signer_fingerprint TEXT`,
+        `ALTER TABLE received_documents ADD COLUMN sender_fingerprint TEXT`,
+        // The per-sender quota counts a sender's recent deliveries.
+        `CREATE INDEX received_documents_sender ON received_documents (emisor_rnc, received_at)`,
+        // JSON array of the RNCs an inbound token may act for (NULL: issued before, acts for nobody).
+        `ALTER TABLE inbound_tokens ADD COLUMN principals TEXT`,
+      ];
+    },
+  },
+  {
     version: 4,
     name: 'worker: "No encontrado" answers in a row, stored per document',
     statements() {

@@ -280,13 +280,15 @@ export interface ReceivedDocument {
   /** MontoTotal / TotalITBIS as written (decimal strings). */
   montoTotal: string;
   totalItbis: string | null;
-  /** The signed e-CF exactly as received. */
+  /** The signed e-CF as received, without comments (the signature still verifies: C14N ignores them). */
   xml: string;
   /** The signed ARECF we answered. */
   arecfXml: string;
   estado: ReceiptState;
   motivo: ReceiptReason | null;
   receivedAt: number;
+  /** SHA-256 (hex) of the verified certificate that signed the e-CF; null for rows recorded before it was kept. */
+  senderFingerprint: string | null;
   /** Our commercial approval of it (set later by the client): Estado, reason (when 2), signed ACECF, when sent, and the delivery outcome. */
   approvalEstado: ApprovalState | null;
   approvalMotivo: string | null;
@@ -309,6 +311,7 @@ export interface NewReceivedDocument {
   estado: ReceiptState;
   motivo: ReceiptReason | null;
   receivedAt: number;
+  senderFingerprint?: string | null;
 }
 
 export interface ReceivedDocumentFilter {
@@ -335,9 +338,11 @@ export interface DocumentApproval {
   /** DetalleMotivoRechazo (Estado 2). */
   motivo: string | null;
   rncComprador: string;
-  /** The signed ACECF exactly as received. */
+  /** The signed ACECF as received, without comments. */
   acecfXml: string;
   receivedAt: number;
+  /** SHA-256 (hex) of the verified certificate that signed the ACECF (null: recorded before it was kept). */
+  signerFingerprint: string | null;
 }
 
 export interface NewDocumentApproval {
@@ -346,6 +351,14 @@ export interface NewDocumentApproval {
   rncComprador: string;
   acecfXml: string;
   receivedAt: number;
+  signerFingerprint?: string | null;
+}
+
+/** Outcome of recording a commercial approval: the stored one, and whether this call created it. */
+export interface ApprovalRecording {
+  approval: DocumentApproval;
+  /** False when the buyer's decision on that document was already recorded (`approval` is that earlier one). */
+  created: boolean;
 }
 
 /**
@@ -364,6 +377,11 @@ export interface InboundToken {
   scope: string;
   /** Subject of the certificate that signed the seed. */
   subject: string;
+  /**
+   * RNCs the token may act for (the seed signer's identifiers and the RNCs it is a configured delegate of):
+   * it delivers only e-CF whose RNCEmisor, and approvals whose RNCComprador, is one of them. Absent = none.
+   */
+  principals?: string[];
   createdAt: number;
   expiresAt: number;
 }
@@ -377,14 +395,21 @@ export interface InboundStorage {
   /** The received document with that e-NCF (from that emisor; without it, the most recently received one). */
   getReceivedDocument(issuerId: number, encf: string, emisorRnc?: string): Promise<ReceivedDocument | null>;
   listReceivedDocuments(issuerId: number, filter: ReceivedDocumentFilter): Promise<ReceivedDocument[]>;
+  /** How many documents from `emisorRnc` were recorded (for any of our issuers) at or after `since` (the per-sender quota). */
+  countReceivedFromSender(emisorRnc: string, since: number): Promise<number>;
   /**
    * Sets approval fields. With `onlyIfUnapproved`, applies only while `approvalEstado` is still null (one
    * approval per document even under concurrent requests). Returns null when nothing was updated.
    */
   updateReceivedApproval(id: number, patch: ReceivedApprovalPatch, options?: { onlyIfUnapproved?: boolean }): Promise<ReceivedDocument | null>;
 
-  addDocumentApproval(documentId: number, approval: NewDocumentApproval): Promise<DocumentApproval>;
-  /** Approvals received for one of our documents, oldest first. */
+  /**
+   * Records a buyer's commercial approval of one of our documents, once per (document, rncComprador) in one
+   * statement (also under concurrent requests, across processes): when that buyer's decision is already
+   * recorded nothing is written and the earlier one is returned with `created: false`.
+   */
+  addDocumentApproval(documentId: number, approval: NewDocumentApproval): Promise<ApprovalRecording>;
+  /** Approvals received for one of our documents, oldest first (one per buyer). */
   getDocumentApprovals(documentId: number): Promise<DocumentApproval[]>;
 
   /**

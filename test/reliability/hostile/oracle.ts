@@ -39,15 +39,16 @@ export function documentedApiStatuses(method: string, pathname: string): { opera
 export type InboundService = 'semilla' | 'validacioncertificado' | 'recepcion' | 'aprobacioncomercial';
 
 /**
- * Inbound services (src/server/inbound): 200; 400 refused input; 401 token or seed refused; 404 unknown tenant
- * prefix; 405 wrong method; 413 body over the limit. (503 is only for a receptor without a usable signer, never
- * the case here.)
+ * Inbound services (src/server/inbound): 200; 400 refused input; 401 token or seed refused (or a token of
+ * another RNC than the document's sender); 404 unknown tenant prefix; 405 wrong method; 409 a buyer's
+ * different second decision on a document; 413 body over the limit; 429 the sender's daily quota. (503 is only
+ * for a receptor without a usable signer, never the case here.)
  */
 export const INBOUND_STATUSES: Record<InboundService, Set<number>> = {
   semilla: new Set([200, 404, 405]),
   validacioncertificado: new Set([200, 400, 401, 404, 405, 413]),
-  recepcion: new Set([200, 400, 401, 404, 405, 413]),
-  aprobacioncomercial: new Set([200, 400, 401, 404, 405, 413]),
+  recepcion: new Set([200, 400, 401, 404, 405, 413, 429]),
+  aprobacioncomercial: new Set([200, 400, 401, 404, 405, 409, 413]),
 };
 
 /** Words that only a Spanish sentence of this service carries (at least one must appear). */

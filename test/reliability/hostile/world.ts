@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { createApp, type App } from '../../../src/server/app/index.js';
+import { DEVELOPMENT_TRUST } from '../../../src/server/inbound/index.js';
 import { createSignerProvider, type SignerProvider } from '../../../src/server/signers.js';
 import { createSqliteStorage } from '../../../src/server/storage/sqlite.js';
 import type { Issuer, Storage } from '../../../src/server/storage/types.js';
@@ -81,6 +82,10 @@ export interface World {
   holder: Party;
   /** The remote issuer's certificate (signs what it sends us, and its seeds). */
   remote: SelfSignedIdentity;
+  /** The buyer of `main`'s documents (subject serialNumber BASE_BUYER): signs commercial approvals. */
+  buyer: SelfSignedIdentity;
+  /** A bearer token of our inbound services obtained with the buyer's certificate (approvals need it since issue 13). */
+  buyerToken: string;
   /** A bearer token of our inbound services (obtained with the remote certificate at the server root). */
   inboundToken: string;
   /** An e-CF the remote issuer sent to `main` (received, estado 0). */
@@ -156,6 +161,7 @@ export async function createWorld(): Promise<World> {
   const signers = createSignerProvider({ key: certificateKey, provider: { p12: provider.p12, password: provider.password }, clock });
   const app = createApp({
     storage, transport: client, signers, schemas: schemaValidator(), clock, environment: 'testecf', certificateKey, receptor, directoryTtlMs: 0,
+    inbound: { trust: DEVELOPMENT_TRUST },
   });
   const request = (path: string, init: RequestInit = {}) => Promise.resolve(app.request(path, init));
 
@@ -166,6 +172,14 @@ export async function createWorld(): Promise<World> {
   const login = await request('/fe/autenticacion/api/validacioncertificado', { method: 'POST', body: seedForm, headers: { accept: 'application/json' } });
   if (login.status !== 200) throw new Error(`inbound login failed: ${login.status} ${await login.text()}`);
   const inboundToken = ((await login.json()) as { token: string }).token;
+  // The buyer's token: a token acts only for the RNC of the certificate that signed the seed.
+  const buyer = createSelfSignedIdentity({ commonName: 'COMPRADOR HOSTIL', serialNumber: BASE_BUYER, now: certStart, days: 3650 });
+  const buyerSeed = await (await request('/fe/autenticacion/api/semilla')).text();
+  const buyerForm = new FormData();
+  buyerForm.append('xml', new Blob([await signXml(buyerSeed, buyer.signer)], { type: 'text/xml' }), 'semilla.xml');
+  const buyerLogin = await request('/fe/autenticacion/api/validacioncertificado', { method: 'POST', body: buyerForm, headers: { accept: 'application/json' } });
+  if (buyerLogin.status !== 200) throw new Error(`inbound buyer login failed: ${buyerLogin.status} ${await buyerLogin.text()}`);
+  const buyerToken = ((await buyerLogin.json()) as { token: string }).token;
 
   // An e-CF the remote issuer sends to `main`.
   const receivedEncf = 'E310000000077';
@@ -190,7 +204,7 @@ export async function createWorld(): Promise<World> {
   const validAcecf = await signXml(buildAcecfXml({
     rnc_emisor: main.issuer.rnc, encf: acceptedEncf, fecha_emision: record.issuedAt, monto_total: Number(record.totalAmount),
     rnc_comprador: BASE_BUYER, estado: '1', fecha_hora_aprobacion_comercial: '01-04-2026 10:00:00',
-  }), remote.signer);
+  }), buyer.signer);
 
   const ro = new Database(dbFile, { readonly: true, fileMustExist: true });
   const count = (table: string) => (ro.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
@@ -215,7 +229,7 @@ export async function createWorld(): Promise<World> {
   };
 
   return {
-    app, storage, dir, dbFile, sim, client, receptor, signers, main, voider, holder, remote, inboundToken, receivedEncf, acceptedEncf, validAcecf, canary,
+    app, storage, dir, dbFile, sim, client, receptor, signers, main, voider, holder, remote, buyer, buyerToken, inboundToken, receivedEncf, acceptedEncf, validAcecf, canary,
     request, snapshot, mainXml,
     close: async () => {
       ro.close();

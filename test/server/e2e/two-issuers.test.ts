@@ -4,7 +4,8 @@
  * seed) and B answers a signed ARECF that verifies; B lists it and approves it commercially; the ACECF goes
  * to A's `/fe/aprobacioncomercial/api/ecf` (and a copy to DGII); A's record shows the approval.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { X509Certificate } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -57,9 +58,18 @@ async function until<T>(probe: () => Promise<T | null>, what: string): Promise<T
 
 describe('two issuers on one server', () => {
   it('A issues to B, B receives with a signed ARECF, approves, and A sees the approval', async () => {
-    const server = await startServer(loadConfig({ PORT: '0', HOST: '127.0.0.1', ECF_DATA_DIR: dir, ECF_XSD_DIR: xsdDir(), LOG_LEVEL: 'silent',
+    // Both issuers sign in provider mode with the server's provider certificate, which names neither RNC: since
+    // issue 13 a receiver believes it for them only when configured as their delegate (by fingerprint).
+    const provider = createSelfSignedIdentity({ commonName: 'PROVEEDOR E2E' });
+    const fingerprint = new X509Certificate(provider.certificatePem).fingerprint256;
+    writeFileSync(join(dir, 'provider.p12'), provider.p12);
+    writeFileSync(join(dir, 'delegates.json'), JSON.stringify({ [A.rnc]: [fingerprint], [B.rnc]: [fingerprint] }));
+    const server = await startServer(loadConfig({
+      PORT: '0', HOST: '127.0.0.1', ECF_DATA_DIR: dir, ECF_XSD_DIR: xsdDir(), LOG_LEVEL: 'silent',
+      ECF_PROVIDER_P12: join(dir, 'provider.p12'), ECF_PROVIDER_P12_PASSWORD: provider.password, ECF_INBOUND_DELEGATES: join(dir, 'delegates.json'),
       // Development receiver policy: the receivers here are this server's own, over http on loopback.
-      ECF_RECEIVER_ALLOW_HTTP: 'on', ECF_RECEIVER_ALLOW_ADDRESSES: 'loopback' }));
+      ECF_RECEIVER_ALLOW_HTTP: 'on', ECF_RECEIVER_ALLOW_ADDRESSES: 'loopback',
+    }));
     const receptor = createReceptorClient({ receivers: { allowHttp: true, allowAddresses: LOOPBACK_RANGES } });
     const dgii = createDgiiClient({ environment: 'testecf', baseUrl: server.simulatorUrl! });
     try {

@@ -6,7 +6,7 @@
 import type { EcfType } from '../../../src/index.js';
 import { buildAcecfXml, buildEcfXml, type AcecfInput } from '../../../src/index.js';
 import { createSelfSignedIdentity, signEcf, signXml, type SelfSignedIdentity } from '../../../src/sign/index.js';
-import { createInboundHandler, type InboundDeps, type InboundHandler } from '../../../src/server/inbound/index.js';
+import { createInboundHandler, DEVELOPMENT_TRUST, type InboundDeps, type InboundHandler } from '../../../src/server/inbound/index.js';
 import { createSignerProvider } from '../../../src/server/signers.js';
 import { createSqliteStorage } from '../../../src/server/storage/sqlite.js';
 import type { DocumentRecord, Issuer, Storage } from '../../../src/server/storage/types.js';
@@ -66,7 +66,8 @@ export async function createHarness(options: Partial<InboundDeps> = {}): Promise
   const logs: LogEntry[] = [];
   const log = (level: LogEntry['level']) => (obj: object, msg?: string) => logs.push({ level, obj: obj as Record<string, unknown>, msg });
   const handler = createInboundHandler({
-    storage, signers, schemas: schemaValidator(), clock,
+    // Self-signed test certificates: development trust (the RNC binding still applies).
+    storage, signers, schemas: schemaValidator(), clock, trust: DEVELOPMENT_TRUST,
     logger: { info: log('info'), warn: log('warn'), error: log('error') },
     ...options,
   });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseArecfXml } from '../../../src/index.js';
-import { signXml, verifyXml } from '../../../src/sign/index.js';
+import { createSelfSignedIdentity, signXml, verifyXml } from '../../../src/sign/index.js';
 import { schemaValidator } from '../../helpers/xsd.js';
 import {
   call, createHarness, form, login, postXml, providerIdentity, RECEPTOR_A, RECEPTOR_B, REMOTE, remoteEcf, remoteIdentity, replaceOnce, T0, T0_DO, textOf, type Harness,
@@ -103,9 +103,10 @@ describe('inbound e-CF reception: not received (Estado 1)', () => {
     // The recorded document is the first one.
     const rec = await h.storage.getReceivedDocument(h.a.id, ack.encf, REMOTE);
     expect(rec!.xml).toBe(xml);
-    // The same e-NCF from another issuer is another document.
-    const other = await remoteEcf('31', { buyer: RECEPTOR_A, n, editXml: (x) => replaceOnce(x, `<RNCEmisor>${REMOTE}</RNCEmisor>`, '<RNCEmisor>132000001</RNCEmisor>') });
-    expect((await deliver(other)).estado).toBe('0');
+    // The same e-NCF from another issuer (signing with its own certificate, since issue 13) is another document.
+    const otherIssuer = createSelfSignedIdentity({ commonName: 'OTRO EMISOR', serialNumber: '132000001', now: new Date('2026-03-01T00:00:00Z'), days: 3650 });
+    const other = await remoteEcf('31', { buyer: RECEPTOR_A, n, signer: otherIssuer, editXml: (x) => replaceOnce(x, `<RNCEmisor>${REMOTE}</RNCEmisor>`, '<RNCEmisor>132000001</RNCEmisor>') });
+    expect((await deliver(other, RECEPCION, { token: await login(h, '', otherIssuer) })).estado).toBe('0');
   });
 
   it('motivo 3 under concurrent deliveries: exactly one is received', async () => {

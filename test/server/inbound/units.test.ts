@@ -138,3 +138,39 @@ describe('storage migration 2 on an existing database', () => {
     }
   });
 });
+
+describe('storage migration 3 on an existing database (issue 13 finding 1)', () => {
+  it('keeps the first approval per document and buyer, then refuses a second one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ecf-inbound-'));
+    try {
+      const file = join(dir, 'ecf.sqlite');
+      // A database as version 2 left it, with repeated approvals of one buyer.
+      const raw = new Database(file);
+      raw.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)');
+      for (const m of MIGRATIONS.slice(0, 2)) {
+        for (const stmt of m.statements('sqlite')) raw.exec(stmt);
+        raw.prepare('INSERT INTO schema_migrations VALUES (?, ?, 0)').run(m.version, m.name);
+      }
+      raw.prepare("INSERT INTO issuers (rnc, name, profile, signing_mode, created_at) VALUES ('131880738', 'Antes', '{}', 'provider', 1)").run();
+      raw.prepare(`INSERT INTO documents (issuer_id, tipo, encf, consecutive, status, source, unsigned_xml, summary, issued_at, issued_on,
+        total_amount, total_itbis, transmission, created_at, updated_at)
+        VALUES (1, '31', 'E310000000001', 1, 'accepted_authority', 'json', '<ECF/>', 0, '01-04-2026', '2026-04-01', '1.00', '0.00', 'sent', 1, 1)`).run();
+      const add = raw.prepare('INSERT INTO document_approvals (document_id, estado, motivo, rnc_comprador, acecf_xml, received_at) VALUES (1, ?, ?, ?, ?, ?)');
+      add.run(2, 'Precio', '101672919', '<ACECF>1</ACECF>', 10);
+      add.run(1, null, '101672919', '<ACECF>2</ACECF>', 20);
+      add.run(1, null, '132000001', '<ACECF>3</ACECF>', 30);
+      raw.close();
+
+      const s = createSqliteStorage({ file });
+      await s.migrate();
+      expect((await s.getDocumentApprovals(1)).map((a) => [a.rncComprador, a.estado, a.acecfXml])).toEqual([
+        ['101672919', 2, '<ACECF>1</ACECF>'], ['132000001', 1, '<ACECF>3</ACECF>'],
+      ]);
+      const again = await s.addDocumentApproval(1, { estado: 1, motivo: null, rncComprador: '101672919', acecfXml: '<ACECF>4</ACECF>', receivedAt: 40 });
+      expect(again).toMatchObject({ created: false, approval: { estado: 2, acecfXml: '<ACECF>1</ACECF>' } });
+      await s.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

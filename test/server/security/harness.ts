@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { createApp, type App } from '../../../src/server/app/index.js';
+import { DEVELOPMENT_TRUST } from '../../../src/server/inbound/index.js';
 import { SecretKey } from '../../../src/server/secrets.js';
 import { createSignerProvider, type SignerProvider } from '../../../src/server/signers.js';
 import { createPostgresStorage } from '../../../src/server/storage/postgres.js';
@@ -150,7 +151,8 @@ export async function createTenantHarness(backend: Backend, label: string): Prom
   const provider = identityOf('000000000', 'PROVEEDOR DE PRUEBAS');
   const signers = createSignerProvider({ key, provider: { p12: provider.p12, password: provider.password } });
   const schemas = schemaValidator();
-  const app = createApp({ storage, transport: client, signers, schemas, environment: 'testecf', certificateKey: key, receptor });
+  // Self-signed test certificates: development trust (the RNC binding still applies).
+  const app = createApp({ storage, transport: client, signers, schemas, environment: 'testecf', certificateKey: key, receptor, inbound: { trust: DEVELOPMENT_TRUST } });
   const worker: Worker = createWorker({
     storage, transport: client, signers, schemas, pollSchedule: { initialMs: 10, maxMs: 50 }, retry: { baseMs: 10, capMs: 50 }, pollIntervalMs: 10,
   });

@@ -15,7 +15,7 @@ import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateToken, hashToken } from '../../../src/server/tokens.js';
 import { repoRoot } from '../../helpers/env.js';
-import { A, B, BACKENDS, createTenantHarness, deliver, foreignEcf, inboundLogin, uploadCertificate, type TenantHarness } from './harness.js';
+import { A, B, BACKENDS, createTenantHarness, deliver, FOREIGN, foreignEcf, inboundLogin, uploadCertificate, type TenantHarness } from './harness.js';
 
 const sha256 = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
 
@@ -116,7 +116,8 @@ describe.each(BACKENDS)('credentials at rest on %s', (backend) => {
     const now = Date.now();
     const [live, expired] = [generateToken(), generateToken()];
     const scope = B.rnc;
-    await h.storage.addInboundToken({ hash: hashToken(live), scope, subject: 'CN=prueba', createdAt: now - 1000, expiresAt: now + 3_600_000 });
+    // Since issue 13 a token acts only for the RNCs of its seed signer: this one for the foreign issuer.
+    await h.storage.addInboundToken({ hash: hashToken(live), scope, subject: 'CN=prueba', principals: [FOREIGN], createdAt: now - 1000, expiresAt: now + 3_600_000 });
     await h.storage.addInboundToken({ hash: hashToken(expired), scope, subject: 'CN=prueba', createdAt: now - 7_200_000, expiresAt: now - 1 });
     const xml = await foreignEcf(h, B.rnc, 3);
     expect((await deliver(h, B.rnc, live, xml)).status).toBe(200);

@@ -646,16 +646,43 @@ export function runStorageContract(name: string, make: () => Promise<StorageFixt
     });
 
     describe('approvals of our documents (inbound)', () => {
-      it('keeps every approval per document, oldest first', async () => {
+      // Issue 13 finding 1 (was: every approval kept): one per (document, buyer), the first one final.
+      it('keeps one approval per document and buyer, the first; others buyers\' apart, oldest first', async () => {
         const a = await issuer();
         await s.addSequence(a.id, { tipo: '31', from: 1, to: 10, expiresOn: null });
         const d1 = (await reserve(a.id))!;
         const d2 = (await reserve(a.id))!;
-        const x = await s.addDocumentApproval(d1.id, { estado: 2, motivo: 'Precio incorrecto', rncComprador: '131880738', acecfXml: '<ACECF>1</ACECF>', receivedAt: 10 });
-        const y = await s.addDocumentApproval(d1.id, { estado: 1, motivo: null, rncComprador: '131880738', acecfXml: '<ACECF>2</ACECF>', receivedAt: 20 });
-        expect(x).toMatchObject({ documentId: d1.id, estado: 2, motivo: 'Precio incorrecto', rncComprador: '131880738', acecfXml: '<ACECF>1</ACECF>', receivedAt: 10 });
-        expect(await s.getDocumentApprovals(d1.id)).toEqual([x, y]);
+        const x = await s.addDocumentApproval(d1.id, { estado: 2, motivo: 'Precio incorrecto', rncComprador: '131880738', acecfXml: '<ACECF>1</ACECF>', receivedAt: 10, signerFingerprint: 'ab'.repeat(32) });
+        const again = await s.addDocumentApproval(d1.id, { estado: 1, motivo: null, rncComprador: '131880738', acecfXml: '<ACECF>2</ACECF>', receivedAt: 20 });
+        const y = await s.addDocumentApproval(d1.id, { estado: 1, motivo: null, rncComprador: '101672919', acecfXml: '<ACECF>3</ACECF>', receivedAt: 30 });
+        expect(x).toMatchObject({ created: true, approval: { documentId: d1.id, estado: 2, motivo: 'Precio incorrecto', rncComprador: '131880738', acecfXml: '<ACECF>1</ACECF>', receivedAt: 10, signerFingerprint: 'ab'.repeat(32) } });
+        expect(again).toEqual({ created: false, approval: x.approval });
+        expect(y.created).toBe(true);
+        expect(await s.getDocumentApprovals(d1.id)).toEqual([x.approval, y.approval]);
         expect(await s.getDocumentApprovals(d2.id)).toEqual([]);
+      });
+
+      it('records one approval per document and buyer under concurrent inserts', async () => {
+        const a = await issuer();
+        await s.addSequence(a.id, { tipo: '31', from: 1, to: 10, expiresOn: null });
+        const d = (await reserve(a.id))!;
+        const results = await Promise.all(Array.from({ length: 10 }, (_, k) =>
+          s.addDocumentApproval(d.id, { estado: k % 2 ? 1 : 2, motivo: k % 2 ? null : 'x', rncComprador: '131880738', acecfXml: `<ACECF>${k}</ACECF>`, receivedAt: k })));
+        expect(results.filter((r) => r.created)).toHaveLength(1);
+        expect(new Set(results.map((r) => r.approval.id)).size).toBe(1);
+        expect(await s.getDocumentApprovals(d.id)).toHaveLength(1);
+      });
+
+      it('counts a sender\'s received documents since an instant, across issuers', async () => {
+        const a = await issuer();
+        const b = await issuer();
+        await s.addReceivedDocument(a.id, newReceived({ encf: 'E310000000101', emisorRnc: '132000009', receivedAt: 1_000 }));
+        await s.addReceivedDocument(b.id, newReceived({ encf: 'E310000000102', emisorRnc: '132000009', receivedAt: 2_000, senderFingerprint: 'cd'.repeat(32) }));
+        await s.addReceivedDocument(a.id, newReceived({ encf: 'E310000000103', emisorRnc: '132000008', receivedAt: 2_000 }));
+        expect(await s.countReceivedFromSender('132000009', 0)).toBe(2);
+        expect(await s.countReceivedFromSender('132000009', 1_500)).toBe(1);
+        expect(await s.countReceivedFromSender('132000007', 0)).toBe(0);
+        expect((await s.getReceivedDocument(b.id, 'E310000000102', '132000009'))!.senderFingerprint).toBe('cd'.repeat(32));
       });
     });
 
