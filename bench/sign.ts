@@ -1,9 +1,10 @@
 /**
  * Signing / verification throughput for a ~10-line e-CF: ecf-kit's fast path vs xml-crypto 6, and
- * the floor (one node:crypto RSA-2048 SHA-256 signature). Run: `npx tsx bench/sign.ts`.
+ * the floor (one node:crypto RSA-2048 SHA-256 signature); verification of a 10,000-line e-CF 32 by
+ * ecf-kit (both paths) and by xml-crypto 6. Run: `npx tsx bench/sign.ts`.
  */
 import { createHash, sign as rsaSign, verify as rsaVerify, X509Certificate } from 'node:crypto';
-import { signWithXmlCrypto } from '../test/sign/reference.js';
+import { signWithXmlCrypto, verifyWithXmlCrypto } from '../test/sign/reference.js';
 import { p12Signer, readP12, signEcf, signXml, verifyXml } from '../src/sign/index.js';
 import { modernP12, TEST_PASSWORD } from '../test/helpers/certs.js';
 import { measure, measureAsync, printTable, quick, round, writeResults } from './lib.js';
@@ -54,7 +55,29 @@ const fastEcf = await measureAsync('signEcf, fast path (stamps FechaHoraFirma)',
 const indented = await measureAsync('signXml, indented e-CF (whitespace dropped, fast path)', () => signXml(pretty, signer));
 const general = await measureAsync('signXml, general path (DGII seed: namespaces, indented)', () => signXml(seed, signer));
 const reference = measure('xml-crypto 6 computeSignature', () => xmlCryptoSign(doc));
-const verification = measure('verifyXml (xml-crypto 6)', () => verifyXml(signed));
+const verification = measure('verifyXml (ecf-kit, compact path)', () => verifyXml(signed));
+const signedSeed = await signXml(seed, signer);
+const verificationGeneral = measure('verifyXml (ecf-kit, DOM path: DGII seed)', () => verifyXml(signedSeed));
+const verificationXmlCrypto = measure('xml-crypto 6 checkSignature (the verifier before issue 13)', () => verifyWithXmlCrypto(signed));
+
+// Issue 13 item 4: a valid 10,000-line e-CF 32 (BENCH_QUICK: 2,000 lines). xml-crypto's XPath node sets made
+// verification quadratic (~20 s); it is timed once, ours as usual.
+const bigLines = quick(10_000, 2_000);
+const bigItem = (n: number) =>
+  `<Item><NumeroLinea>${n}</NumeroLinea><IndicadorFacturacion>4</IndicadorFacturacion><NombreItem>Artículo ${n} &amp; Cía</NombreItem>` +
+  `<IndicadorBienoServicio>1</IndicadorBienoServicio><CantidadItem>1</CantidadItem><PrecioUnitarioItem>10.00</PrecioUnitarioItem><MontoItem>10.00</MontoItem></Item>`;
+const big32 = await signXml(
+  `${DECL}<ECF><Encabezado><Version>1.0</Version><IdDoc><TipoeCF>32</TipoeCF><eNCF>E320000000001</eNCF></IdDoc><Emisor><RNCEmisor>130000001</RNCEmisor></Emisor>` +
+    `<Totales><MontoTotal>100000.00</MontoTotal></Totales></Encabezado><DetallesItems>${Array.from({ length: bigLines }, (_, i) => bigItem(i + 1)).join('')}</DetallesItems></ECF>`,
+  signer,
+);
+const big32Refs = big32.replaceAll('&amp;', '&#38;'); // same infoset, outside the compact subset: DOM path
+if (!verifyXml(big32).valid || !verifyXml(big32Refs).valid) throw new Error('the big e-CF 32 does not verify');
+const bigRows = [
+  measure(`verifyXml, ${bigLines}-line e-CF 32 (compact path)`, () => verifyXml(big32), { minMs: 3000, warmup: 2 }),
+  measure(`verifyXml, ${bigLines}-line e-CF 32 (DOM path)`, () => verifyXml(big32Refs), { minMs: 3000, warmup: 1 }),
+  measure(`xml-crypto 6 checkSignature, ${bigLines}-line e-CF 32 (once)`, () => verifyWithXmlCrypto(big32), { minMs: 1, warmup: 0 }),
+];
 
 /**
  * The ratio fast path / floor, measured in alternating short rounds so that load from other jobs on
@@ -75,17 +98,20 @@ async function interleavedRatio(rounds = quick(40, 6), perRound = quick(100, 20)
 }
 const interleaved = await interleavedRatio();
 
-const rows = [floor, floorVerify, fast, ownWork, fastEcf, indented, general, reference, verification];
+const rows = [floor, floorVerify, fast, ownWork, fastEcf, indented, general, reference, verification, verificationGeneral, verificationXmlCrypto];
 console.log(`document: ${Buffer.byteLength(doc)} bytes, ${doc.split('<Item>').length - 1} detail lines; RSA-2048`);
 printTable('Signing and verification, one core', rows);
 const ratio = fast.ms_per_op / floor.ms_per_op;
 const speedup = reference.ms_per_op / fast.ms_per_op;
 console.log(`fast path / floor: ${round(ratio, 2)}× (separate runs); interleaved rounds: median ${interleaved.median}× (${interleaved.min}–${interleaved.max}×)`);
 console.log(`xml-crypto / fast path: ${round(speedup, 1)}×`);
+console.log(`big document: ${Buffer.byteLength(big32)} bytes, ${bigLines} detail lines`);
+printTable('Verification of a large e-CF 32, one core', bigRows);
 writeResults('sign.json', {
   document_bytes: Buffer.byteLength(doc),
   results: rows,
   fast_path_over_floor: round(ratio, 2),
   fast_path_over_floor_interleaved: interleaved,
   xml_crypto_over_fast_path: round(speedup, 1),
+  big_document: { lines: bigLines, bytes: Buffer.byteLength(big32), results: bigRows },
 });

@@ -26,6 +26,7 @@ export type { Issue, IssueCode, IssueReport } from './issues.js';
 // XML
 export { buildEcfXml, renderEcfXml, parseEcfXml, checkContext } from './xml/ecf.js';
 export type { BuildContext, IssuerProfile, CanonicalDocument, ParsedEcf } from './xml/ecf.js';
+export { prescanXml, DGII_XML_LIMITS, type XmlLimits, type PrescanRefusal } from './xml/prescan.js';
 
 // Money (exact decimals; totals as a pure calculation)
 export { computeTotals, fillTotals, lineAmount, totalesKeys, ITBIS_RATES } from './calc/totals.js';

@@ -9,24 +9,23 @@
  *   `Signature` inserted before the root's end tag: entity references, empty-element forms and the
  *   declaration stay as written;
  * - general path: anything else (attributes, namespaces, comments, CDATA, character references, …)
- *   is parsed with @xmldom/xmldom, stripped of whitespace-only text, canonicalised with xml-crypto's
- *   inclusive C14N and serialised by xmldom, exactly as xml-crypto's `computeSignature` does.
+ *   is parsed with @xmldom/xmldom, stripped of whitespace-only text, canonicalised with the linear
+ *   inclusive C14N of ./c14n.ts and serialised by xmldom, as xml-crypto's `computeSignature` does.
  */
 import { createHash } from 'node:crypto';
-import { DOMParser, type Document, type Element } from '@xmldom/xmldom';
-import { C14nCanonicalization, findAncestorNs } from 'xml-crypto';
+import { DOMParser, type Element } from '@xmldom/xmldom';
 import { isEcfError } from '../errors/ecf-error.js';
 import { SigningError } from '../errors/signing-error.js';
 import type { Clock, Signer } from '../ports.js';
+import { canonicalizeDocument, canonicalSubtreeString } from './c14n.js';
 import { appendChildElement, scanCompact, serializeWithSignature, type CompactDocument } from './compact-c14n.js';
 import { normalizeForSigning, parseForSigning, serialize } from './dom.js';
-import { canonicalSignedInfo, DSIG_NS, signatureElement } from './profile.js';
+import { canonicalSignedInfo, signatureElement } from './profile.js';
 import { formatDateTimeDO } from '../time.js';
 
 type Prepared = { compact: CompactDocument } | { general: string };
 
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
-const C14N_OPTIONS = { defaultNsForPrefix: { ds: DSIG_NS } };
 
 /**
  * Signs an XML document with DGII's XMLDSig profile: inclusive C14N 1.0, RSA-SHA256, SHA-256
@@ -117,19 +116,23 @@ async function signPrepared(prepared: Prepared, signer: Signer): Promise<string>
   return signGeneral(prepared.general, certificate, signer);
 }
 
-/** General path: the steps of xml-crypto's `computeSignature`, with the RSA operation delegated to the Signer. */
+/**
+ * General path: the steps of xml-crypto's `computeSignature` (the document canonicalised, the Signature
+ * appended, SignedInfo canonicalised in its context), with the linear C14N of ./c14n.ts that the verifier
+ * uses, and the RSA operation delegated to the Signer.
+ */
 async function signGeneral(xml: string, certificate: string, signer: Signer): Promise<string> {
   const doc = parseForSigning(xml);
   const root = doc.documentElement!;
-  const c14n = new C14nCanonicalization();
-  const digest = sha256Base64(c14n.process(asDomNode(root), { ...C14N_OPTIONS, ancestorNamespaces: [] }));
+  const hash = createHash('sha256');
+  canonicalizeDocument(doc, null, (chunk) => hash.update(chunk, 'utf8'));
+  const digest = hash.digest('base64');
 
   const template = new DOMParser({ onError: () => undefined }).parseFromString(signatureElement(digest, '', certificate), 'text/xml');
   const signature = doc.importNode(template.documentElement!, true) as Element;
   root.appendChild(signature);
   const signedInfo = childElements(signature)[0]!;
-  const ancestorNamespaces = findAncestorNs(asDomNode(doc) as unknown as globalThis.Document, '/*/*[last()]/*[1]');
-  const value = await signatureValue(signer, c14n.process(asDomNode(signedInfo), { ...C14N_OPTIONS, ancestorNamespaces }));
+  const value = await signatureValue(signer, canonicalSubtreeString(signedInfo));
   const valueElement = childElements(signature).find((e) => e.localName === 'SignatureValue')!;
   valueElement.appendChild(doc.createTextNode(value));
   return serialize(doc);
@@ -173,9 +176,4 @@ function childElements(node: Element): Element[] {
   const out: Element[] = [];
   for (let c = node.firstChild; c; c = c.nextSibling) if (c.nodeType === 1) out.push(c as Element);
   return out;
-}
-
-/** xml-crypto's typings use the DOM lib's Node; xmldom's nodes implement what it reads. */
-function asDomNode(node: Element | Document): globalThis.Node {
-  return node as unknown as globalThis.Node;
 }

@@ -59,3 +59,22 @@ export function withSigningTime(xml: string, time: string): string {
   const end = xml.lastIndexOf('</ECF>');
   return `${xml.slice(0, end)}<FechaHoraFirma>${time}</FechaHoraFirma>${xml.slice(end)}`;
 }
+
+/**
+ * The verification ecf-kit did before issue 13 item 4, kept as a test oracle: xml-crypto 6 (with its own
+ * xmldom 0.8) checks the single Signature against the certificate embedded in it. Returns true when
+ * xml-crypto accepts the document, false when it refuses or throws.
+ */
+export function verifyWithXmlCrypto(xml: string): boolean {
+  const signature = /<Signature xmlns="http:\/\/www\.w3\.org\/2000\/09\/xmldsig#">[\s\S]*<\/Signature>/.exec(xml)?.[0];
+  const certificate = signature && /<X509Certificate>([^<]+)<\/X509Certificate>/.exec(signature)?.[1]?.replace(/\s+/g, '');
+  if (!signature || !certificate) return false;
+  const pem = `-----BEGIN CERTIFICATE-----\n${certificate.replace(/(.{64})/g, '$1\n')}\n-----END CERTIFICATE-----\n`;
+  try {
+    const checker = new SignedXml({ publicCert: pem });
+    checker.loadSignature(signature);
+    return checker.checkSignature(xml);
+  } catch {
+    return false;
+  }
+}

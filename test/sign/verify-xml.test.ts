@@ -68,6 +68,24 @@ describe('verifyXml', () => {
     expect(verifyXml(signed.replace(/<KeyInfo>.*<\/KeyInfo>/, ''))).toMatchObject({ valid: false, code: 'no_certificate' });
   });
 
+  it('a Signature that is not a child of the document element → unsupported (the profile is enveloped at the root)', async () => {
+    const signed = await sign(compactEcf31);
+    const sig = signed.slice(signed.indexOf('<Signature '), signed.lastIndexOf('</ECF>'));
+    const moved = signed.replace(sig, '').replace('<Encabezado>', `<Encabezado>${sig}`);
+    expect(verifyXml(moved)).toMatchObject({ valid: false, code: 'unsupported' });
+  });
+
+  it('algorithms outside the profile (RSA-SHA1, exclusive C14N, extra transforms) → unsupported, before any cryptography', async () => {
+    const signed = await sign(compactEcf31);
+    const variants = [
+      signed.replace('xmldsig-more#rsa-sha256', 'xmldsig#rsa-sha1'),
+      signed.replace('<CanonicalizationMethod Algorithm="http://www.w3.org/TR/2001/REC-xml-c14n-20010315"', '<CanonicalizationMethod Algorithm="http://www.w3.org/2001/10/xml-exc-c14n#"'),
+      signed.replace('</Transforms>', '<Transform Algorithm="http://www.w3.org/TR/1999/REC-xpath-19991116"/></Transforms>'),
+      signed.replace('</SignedInfo>', '<Reference URI=""/></SignedInfo>'),
+    ];
+    for (const v of variants) expect(verifyXml(v)).toMatchObject({ valid: false, code: expect.stringMatching(/^(unsupported|wrong_reference_uri)$/) });
+  });
+
   it('not well-formed → not_well_formed', () => {
     expect(verifyXml('<ECF><a></ECF>')).toMatchObject({ valid: false, code: 'not_well_formed' });
   });

@@ -16,7 +16,7 @@ import {
 import { isOffloadError, type Offload } from '../offload/index.js';
 import type { EncfRefusal, Issuer, NewDocument, SequenceRecord, Storage } from '../storage/types.js';
 import { statusInfo } from '../statuses.js';
-import { TOO_MANY_ATTRIBUTES_MESSAGE, tooManyAttributes } from '../inbound/xml.js';
+import { prescanXml } from '../../xml/prescan.js';
 import { jsonDepthExceeds, TOO_DEEP_MESSAGE } from './body.js';
 import { ApiError } from './errors.js';
 import { amountText, doToIso, isoToDo } from './record.js';
@@ -274,9 +274,10 @@ function check(ok: boolean, reason: string, path?: string): void {
 
 /** Passthrough mode. Returns the stored record. */
 export async function issueXml(deps: IssueDeps, issuer: Issuer, tipo: EcfType, xml: string) {
-  // DTDs are refused outright: no entity expansion (billion laughs) and no external entities (XXE).
-  check(!/<!DOCTYPE/i.test(xml) && !/<!ENTITY/i.test(xml), 'El XML no puede contener declaraciones DOCTYPE ni ENTITY.');
-  check(!tooManyAttributes(xml), TOO_MANY_ATTRIBUTES_MESSAGE);
+  // The linear pre-scan before any parser: DTDs are refused outright (no entity expansion, no external
+  // entities), and values, depth, element and attribute counts beyond what the XSDs allow (issue 13 item 3).
+  const refusal = prescanXml(xml);
+  if (refusal) check(false, refusal.code === 'not_well_formed' ? `XML mal formado: ${refusal.detail}.` : refusal.message, refusal.path);
   const declared = ENCODING_RE.exec(xml)?.[1];
   check(!declared || /^utf-?8$/i.test(declared), `El XML declara la codificación ${declared}; debe ser UTF-8.`);
   let parsed;

@@ -87,6 +87,13 @@ export const DEFAULT_SENDER_QUOTA = 10_000;
  */
 export const SEED_MAX_BODY_BYTES = 64 * 1024;
 
+/**
+ * Largest ACECF accepted by `aprobacioncomercial`. By the ACECF XSD's maxima (11 elements, values of at most
+ * 250 characters) an ACECF is under 4 KB; with its Signature and certificate (whose text the pre-scan caps
+ * at 16 KB) and the multipart framing, 64 KB is ample. Anything larger is not an ACECF.
+ */
+export const ACECF_MAX_BODY_BYTES = 64 * 1024;
+
 type Service = 'semilla' | 'validacioncertificado' | 'recepcion' | 'aprobacioncomercial';
 
 /** The inbound services by path below `/fe/` (and `/t/{rnc}/fe/`), with their method. */
@@ -167,7 +174,10 @@ export function createInboundHandler(deps: InboundDeps): InboundHandler {
           format, { 'www-authenticate': 'Bearer' });
       }
       let body: Uint8Array;
-      const limit = match.service === 'validacioncertificado' ? Math.min(SEED_MAX_BODY_BYTES, ctx.maxBodyBytes) : ctx.maxBodyBytes;
+      const limit =
+        match.service === 'validacioncertificado' ? Math.min(SEED_MAX_BODY_BYTES, ctx.maxBodyBytes)
+          : match.service === 'aprobacioncomercial' ? Math.min(ACECF_MAX_BODY_BYTES, ctx.maxBodyBytes)
+            : ctx.maxBodyBytes;
       try {
         body = await readLimited(req, limit, () => new TooLarge());
       } catch (e) {

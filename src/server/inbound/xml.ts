@@ -1,20 +1,19 @@
 /**
  * Safe parsing of inbound XML and reading of values as written. Documents from other issuers are untrusted:
- * a DOCTYPE (and so any entity declaration) is refused before parsing, so no entity is ever expanded or
- * fetched, here or in the XSD validator that sees the same text afterwards.
+ * the linear pre-scan (src/xml/prescan.ts) runs first and refuses a DOCTYPE (and so any entity declaration),
+ * values longer than the XSDs allow, excessive depth, element and attribute counts, before xmldom parses, so
+ * no entity is ever expanded or fetched and no parser or XSD validator that sees the same text afterwards
+ * gets input it would spend seconds or gigabytes on.
  */
 import { DOMParser, type Document, type Element } from '@xmldom/xmldom';
+import { MAX_XML_ATTRIBUTES, prescanXml } from '../../xml/prescan.js';
+
+export { MAX_XML_ATTRIBUTES, TOO_MANY_ATTRIBUTES_MESSAGE } from '../../xml/prescan.js';
 
 /** Not well-formed, or carries a DOCTYPE. `message` is Spanish (it reaches the sender). */
 export class XmlInputError extends Error {
   override readonly name = 'XmlInputError';
 }
-
-/** Most attributes (namespace declarations included) one element may carry; e-CF, seeds and ACECF carry a few. */
-export const MAX_XML_ATTRIBUTES = 64;
-
-/** Spanish reason for a document refused by `tooManyAttributes`. */
-export const TOO_MANY_ATTRIBUTES_MESSAGE = `El XML tiene un elemento con más de ${MAX_XML_ATTRIBUTES} atributos.`;
 
 /**
  * True when a tag of `xml` carries more than `max` attributes (counted by their `=` outside quoted values;
@@ -54,10 +53,8 @@ export function tooManyAttributes(xml: string, max: number = MAX_XML_ATTRIBUTES)
 
 /** Parses untrusted XML text into a DOM document. @throws XmlInputError */
 export function parseUntrustedXml(xml: string): Document {
-  if (/<!DOCTYPE|<!ENTITY/i.test(xml)) {
-    throw new XmlInputError('El XML contiene una declaración DOCTYPE o ENTITY, que no se admite.');
-  }
-  if (tooManyAttributes(xml)) throw new XmlInputError(TOO_MANY_ATTRIBUTES_MESSAGE);
+  const refusal = prescanXml(xml);
+  if (refusal) throw new XmlInputError(refusal.message);
   const errors: string[] = [];
   let doc: Document | undefined;
   try {

@@ -63,6 +63,8 @@ export interface HarnessOptions {
   clock?: () => Date;
   /** Opens the storage (not yet migrated); default: the one set by `useStorage`, else in-memory SQLite. */
   storage?: StorageFactory;
+  /** The schema validator (default: the shared one of test/helpers/xsd.ts). */
+  schemas?: AppDeps['schemas'];
 }
 
 /** Opens a fresh, empty storage for one harness; `createHarness` migrates it and closes it in `close()`. */
@@ -109,7 +111,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
   const transport = options.transport ?? createDgiiClient({ environment: 'testecf', baseUrl: await deadUrl(), retries: 0, timeoutMs: 2_000 });
   const now = { value: NOW };
   const app = createApp({
-    storage, transport, signers, schemas: schemaValidator(), clock: options.clock ?? (() => now.value), environment: 'testecf',
+    storage, transport, signers, schemas: options.schemas ?? schemaValidator(), clock: options.clock ?? (() => now.value), environment: 'testecf',
     ...(options.limits ? { limits: options.limits } : {}),
     ...options.app,
   });
