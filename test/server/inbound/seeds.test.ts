@@ -9,7 +9,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildSemillaXml, parseSemillaXml } from '../../../src/index.js';
 import { signXml } from '../../../src/sign/index.js';
-import { createInboundHandler } from '../../../src/server/inbound/index.js';
+import { createInboundHandler, DEVELOPMENT_TRUST } from '../../../src/server/inbound/index.js';
 import { createSignerProvider } from '../../../src/server/signers.js';
 import { createPostgresStorage } from '../../../src/server/storage/postgres.js';
 import type { Storage } from '../../../src/server/storage/types.js';
@@ -106,7 +106,7 @@ describe('stateless seeds: two server processes on one PostgreSQL', () => {
       const storage = createPostgresStorage({ connectionString: DATABASE_URL, schema, maxConnections: 2 });
       await storage.migrate();
       const handler = createInboundHandler({
-        storage, schemas: schemaValidator(), clock: () => T0, seedKey: key,
+        storage, schemas: schemaValidator(), clock: () => T0, seedKey: key, trust: DEVELOPMENT_TRUST,
         signers: createSignerProvider({ key: null, provider: { p12: id.p12, password: id.password } }),
       });
       return { storage, handler } as unknown as Harness;
