@@ -28,6 +28,7 @@ export {
   RECEIVER_MAX_RESPONSE_BYTES,
 } from './receptor-client.js';
 export {
+  checkAllowAddresses,
   LOOPBACK_RANGES,
   RECEIVER_PATHS,
   receiverAddressProblem,

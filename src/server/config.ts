@@ -42,7 +42,7 @@
 import { resolve } from 'node:path';
 import { DEFAULT_LIMITS, type BodyLimits } from './app/body.js';
 import { parseKey } from './secrets.js';
-import { checkAllowAddresses, LOOPBACK_RANGES } from '../dgii/receiver-guard.js';
+import { checkAllowAddresses, LOOPBACK_RANGES } from '../dgii/index.js';
 
 export type AuthorityEnvironment = 'testecf' | 'certecf' | 'ecf';
 

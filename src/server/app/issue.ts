@@ -16,7 +16,7 @@ import {
 import { isOffloadError, type Offload } from '../offload/index.js';
 import type { EncfRefusal, Issuer, NewDocument, SequenceRecord, Storage } from '../storage/types.js';
 import { statusInfo } from '../statuses.js';
-import { prescanXml } from '../../xml/prescan.js';
+import { prescanXml } from '../../index.js';
 import { jsonDepthExceeds, TOO_DEEP_MESSAGE } from './body.js';
 import { ApiError } from './errors.js';
 import { amountText, doToIso, isoToDo } from './record.js';

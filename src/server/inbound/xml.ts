@@ -6,9 +6,9 @@
  * gets input it would spend seconds or gigabytes on.
  */
 import { DOMParser, type Document, type Element } from '@xmldom/xmldom';
-import { MAX_XML_ATTRIBUTES, prescanXml } from '../../xml/prescan.js';
+import { MAX_XML_ATTRIBUTES, prescanXml } from '../../index.js';
 
-export { MAX_XML_ATTRIBUTES, TOO_MANY_ATTRIBUTES_MESSAGE } from '../../xml/prescan.js';
+export { MAX_XML_ATTRIBUTES, TOO_MANY_ATTRIBUTES_MESSAGE } from '../../index.js';
 
 /** Not well-formed, or carries a DOCTYPE. `message` is Spanish (it reaches the sender). */
 export class XmlInputError extends Error {

@@ -3,8 +3,8 @@
  * get unless they ask for more) or in the pool's child processes (`poolOffload`, what `startServer` uses).
  * Callers always await, so a step never blocks the event loop when the pool is in use.
  */
-import type { SchemaId, SchemaValidateOptions, SchemaValidationResult, SchemaValidator } from '../../ports.js';
-import { deriveRfceXml } from '../../rfce/derive.js';
+import type { SchemaId, SchemaValidateOptions, SchemaValidationResult, SchemaValidator } from '../../index.js';
+import { deriveRfceXml } from '../../index.js';
 import { verifyXml, type VerifyResult } from '../../sign/index.js';
 import type { OffloadPool, Priority } from './pool.js';
 

@@ -22,7 +22,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { EcfError } from '../../errors/ecf-error.js';
+import { EcfError } from '../../index.js';
 import type { TaskMap, TaskName } from './tasks.js';
 
 export type OffloadErrorCode = 'busy' | 'timeout' | 'crashed' | 'closed';

@@ -3,8 +3,8 @@
  * function of the SDK that does the work (`verifyXml`, the src/xsd validator, `deriveRfceXml`, `renderPdf`),
  * so improved versions of those functions are used here as they are in-process.
  */
-import type { SchemaId, SchemaValidateOptions, SchemaValidationResult } from '../../ports.js';
-import { deriveRfceXml } from '../../rfce/derive.js';
+import type { SchemaId, SchemaValidateOptions, SchemaValidationResult } from '../../index.js';
+import { deriveRfceXml } from '../../index.js';
 import { verifyXml, type VerifyResult } from '../../sign/index.js';
 import { createSchemaValidator, type XsdSchemaValidator } from '../../xsd/index.js';
 
