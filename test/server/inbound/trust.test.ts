@@ -61,7 +61,7 @@ describe('certificate identifiers (issue 13 finding 1/2)', () => {
 
   it('configuration: development trust with the in-process simulator only; a DGII authority needs ca', () => {
     expect(loadConfig({}).inbound).toMatchObject({ trust: 'development', trustCa: null, maxStoredBytes: 8 * 1024 * 1024, senderQuota: 10_000 });
-    expect(loadConfig({ ECF_AUTHORITY: 'ecf' }).inbound.trust).toBe('ca');
+    expect(loadConfig({ ECF_AUTHORITY: 'ecf', ECF_CERT_KEY: 'ab'.repeat(32) }).inbound.trust).toBe('ca');
     expect(loadConfig({ ECF_AUTHORITY: 'http://127.0.0.1:9/' }).inbound.trust).toBe('ca');
     expect(() => loadConfig({ ECF_AUTHORITY: 'testecf', ECF_INBOUND_TRUST: 'development' })).toThrow(ConfigError);
     expect(() => loadConfig({ ECF_INBOUND_TRUST: 'maybe' })).toThrow(/ECF_INBOUND_TRUST must be/);
@@ -234,10 +234,11 @@ describe('finding 7: stored without comments, size capped, quota per sender', ()
       const rec = (await h.storage.getReceivedDocument(h.a.id, 'E310000000901', REMOTE))!;
       expect(rec.xml).toBe(signed);
       expect(verifyXml(rec.xml).valid).toBe(true);
-      // ACECF likewise.
+      // ACECF likewise, with padding that fits the approval body limit (64 KB since finding 3).
       const doc = await ourDocument(h, h.a, REMOTE);
       const acecf = await acecfFor(doc, RECEPTOR_A);
-      expect((await postXml(h, APROBACION, replaceOnce(acecf, '<DetalleAprobacionComercial>', `<DetalleAprobacionComercial>${pad}`), { token })).status).toBe(200);
+      const smallPad = `<!--${'relleno '.repeat(4 * 1024)}-->`; // 32 KB
+      expect((await postXml(h, APROBACION, replaceOnce(acecf, '<DetalleAprobacionComercial>', `<DetalleAprobacionComercial>${smallPad}`), { token })).status).toBe(200);
       expect((await h.storage.getDocumentApprovals(doc.id))[0]!.acecfXml).toBe(acecf);
     } finally {
       await h.close();
