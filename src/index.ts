@@ -49,7 +49,7 @@ export { buildSemillaXml, parseSemillaXml } from './documents/semilla.js';
 export type { SemillaInput } from './documents/semilla.js';
 
 // Time (Dominican, fixed UTC−4)
-export { formatDateDO, formatDateTimeDO } from './time.js';
+export { formatDateDO, formatDateTimeDO, formatTicksDO } from './time.js';
 
 // Errors
 export { EcfError, isEcfError, EcfValidationError, SchemaError, CertificateError, SigningError, TransportError, AuthorityError } from './errors/index.js';
