@@ -56,4 +56,4 @@ export { EcfError, isEcfError, EcfValidationError, SchemaError, CertificateError
 export type { CertificateErrorCode, SigningErrorCode, TransportErrorCode, AuthorityErrorCode, AuthorityMessage } from './errors/index.js';
 
 // Ports
-export type { Clock, Signer, SchemaId, SchemaValidator, SchemaViolation, SchemaValidationResult, SchemaValidateOptions } from './ports.js';
+export type { Clock, Logger, Signer, SchemaId, SchemaValidator, SchemaViolation, SchemaValidationResult, SchemaValidateOptions } from './ports.js';
