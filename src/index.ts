@@ -49,11 +49,11 @@ export { buildSemillaXml, parseSemillaXml } from './documents/semilla.js';
 export type { SemillaInput } from './documents/semilla.js';
 
 // Time (Dominican, fixed UTC−4)
-export { formatDateDO, formatDateTimeDO } from './time.js';
+export { formatDateDO, formatDateTimeDO, formatTicksDO } from './time.js';
 
 // Errors
 export { EcfError, isEcfError, EcfValidationError, SchemaError, CertificateError, SigningError, TransportError, AuthorityError } from './errors/index.js';
 export type { CertificateErrorCode, SigningErrorCode, TransportErrorCode, AuthorityErrorCode, AuthorityMessage } from './errors/index.js';
 
 // Ports
-export type { Clock, Signer, SchemaId, SchemaValidator, SchemaViolation, SchemaValidationResult, SchemaValidateOptions } from './ports.js';
+export type { Clock, Logger, Signer, SchemaId, SchemaValidator, SchemaViolation, SchemaValidationResult, SchemaValidateOptions } from './ports.js';

@@ -3,6 +3,18 @@
 /** Current instant. Injected so signing times and expiries are testable. */
 export type Clock = () => Date;
 
+/**
+ * Structured logger, object first and message second (a pino `Logger` fits). Consumers name the subset they
+ * call (`Pick<Logger, 'info' | 'warn'>`, optional members with `Partial`); secrets and document bodies are never
+ * passed to it.
+ */
+export interface Logger {
+  debug(obj: object, msg?: string): void;
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
 /** Names of the schemas in the official DGII set. */
 export type SchemaId =
   | 'ECF-31' | 'ECF-32' | 'ECF-33' | 'ECF-34' | 'ECF-41' | 'ECF-43' | 'ECF-44' | 'ECF-45' | 'ECF-46' | 'ECF-47'

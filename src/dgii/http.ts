@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { Agent, fetch, type buildConnector, type Dispatcher } from 'undici';
 import { AuthorityError, type AuthorityErrorCode } from '../errors/authority-error.js';
 import { TransportError } from '../errors/transport-error.js';
-import type { Clock } from '../ports.js';
+import type { Clock, Logger } from '../ports.js';
 import { errorMessages, errorTrackId, parseBody } from './parse.js';
 import type { XmlFile } from './types.js';
 
@@ -21,10 +21,7 @@ import type { XmlFile } from './types.js';
  * Optional logger (pino-compatible: object first, message second). Tokens and document bodies are
  * never logged.
  */
-export interface DgiiLogger {
-  debug?(obj: Record<string, unknown>, msg?: string): void;
-  warn?(obj: Record<string, unknown>, msg?: string): void;
-}
+export type DgiiLogger = Partial<Pick<Logger, 'debug' | 'warn'>>;
 
 /** Timing, retry and plumbing options shared by both clients. */
 export interface HttpOptions {

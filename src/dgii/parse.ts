@@ -10,6 +10,8 @@ import type { Element } from '@xmldom/xmldom';
 import type { AuthorityMessage } from '../errors/authority-error.js';
 import { TransportError } from '../errors/transport-error.js';
 import { parseXmlRoot, XmlSyntaxError } from '../xml/parse.js';
+import { fromWallClock } from '../fixed-offset.js';
+import { DO_OFFSET_MINUTES } from '../time.js';
 import type {
   ApprovalReceipt,
   AuthorityState,
@@ -295,8 +297,6 @@ function int(v: unknown): number | null {
   return null;
 }
 
-const DO_OFFSET_HOURS = 4; // America/Santo_Domingo is UTC−4 all year
-
 /**
  * A DGII date → `Date`: `M/d/yyyy h:mm:ss AM|PM` (also 24-hour without AM/PM), `dd-MM-yyyy[ HH:mm:ss]`
  * and ISO 8601. Dates without an offset are Dominican local time (UTC−4). Anything else → `null`.
@@ -324,25 +324,27 @@ export function parseDgiiDate(value: unknown): Date | null {
   if (m) return localDate(Number(m[3]), Number(m[2]), Number(m[1]), Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0));
   m = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i.exec(s);
   if (m) {
-    const local = localDate(Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0), m[7]);
-    if (!local || !m[8]) return local;
-    const zone = m[8].toUpperCase();
-    if (zone === 'Z') return new Date(local.getTime() - DO_OFFSET_HOURS * 3_600_000);
-    const zm = /^([+-])(\d{2}):?(\d{2})?$/.exec(zone)!;
-    const offsetMin = (zm[1] === '-' ? -1 : 1) * (Number(zm[2]) * 60 + Number(zm[3] ?? 0));
-    if (Math.abs(offsetMin) > 14 * 60) return null;
-    // `local` was computed as UTC−4; re-base it on the stated offset.
-    return new Date(local.getTime() - DO_OFFSET_HOURS * 3_600_000 - offsetMin * 60_000);
+    let offsetMin = DO_OFFSET_MINUTES;
+    const zone = m[8]?.toUpperCase();
+    if (zone === 'Z') offsetMin = 0;
+    else if (zone) {
+      const zm = /^([+-])(\d{2}):?(\d{2})?$/.exec(zone)!;
+      offsetMin = (zm[1] === '-' ? -1 : 1) * (Number(zm[2]) * 60 + Number(zm[3] ?? 0));
+    }
+    const local = localDate(Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0), m[7], offsetMin);
+    if (!local || !zone) return local;
+    return Math.abs(offsetMin) > 14 * 60 ? null : local;
   }
   return null;
 }
 
-function localDate(y: number, mo: number, d: number, h: number, mi: number, s: number, fraction?: string): Date | null {
+/** A wall-clock reading at `offsetMin` (default: Dominican time) → `Date`; null when the fields are out of range. */
+function localDate(y: number, mo: number, d: number, h: number, mi: number, s: number, fraction?: string, offsetMin = DO_OFFSET_MINUTES): Date | null {
   if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 59) return null;
   const probe = new Date(Date.UTC(y, mo - 1, d));
   if (probe.getUTCMonth() !== mo - 1 || probe.getUTCDate() !== d) return null; // 2/30 and friends
   const ms = fraction ? Number(fraction.slice(0, 3).padEnd(3, '0')) : 0;
-  return new Date(Date.UTC(y, mo - 1, d, h + DO_OFFSET_HOURS, mi, s, ms));
+  return fromWallClock({ year: y, month: mo, day: d, hour: h, minute: mi, second: s, millisecond: ms }, offsetMin);
 }
 
 const STATES: Record<string, [AuthorityState, AuthorityStateCode]> = {

@@ -1,48 +1,11 @@
 /**
- * Number and date formatting for the printed representation. Amounts go through the exact decimal helpers
- * (calc/decimal.ts): a JSON number is read through its shortest decimal text and never multiplied or summed as a
- * float. Output uses the Dominican convention: comma thousands separator, point decimal separator (`1,234.50`).
+ * Number and date formatting for the printed representation of e-CF. Numbers use the Dominican convention
+ * (comma thousands separator, point decimal separator: `1,234.50`), which is what the product-neutral
+ * `numbers.ts` writes; dates are Dominican time (fixed UTC−4, `time.ts`).
  */
-import { fromNumber, parseDec, toFixed, toText, type Dec } from '../calc/decimal.js';
+import { fromWallClockDO } from '../time.js';
 
-/** A JSON number (or decimal text) as an exact decimal; null when absent or not a plain number. */
-export function dec(value: unknown): Dec | null {
-  if (typeof value === 'number') return fromNumber(value);
-  if (typeof value === 'string') return parseDec(value.trim());
-  if (typeof value === 'bigint') return parseDec(value.toString());
-  return null;
-}
-
-function groupThousands(text: string): string {
-  const neg = text.startsWith('-');
-  const body = neg ? text.slice(1) : text;
-  const [int, frac] = body.split('.') as [string, string | undefined];
-  const grouped = int.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return (neg ? '-' : '') + grouped + (frac !== undefined ? `.${frac}` : '');
-}
-
-/** Money: exactly 2 decimals with thousands separators (`1234.5` → `1,234.50`). */
-export function formatMoney(value: unknown): string {
-  const d = dec(value);
-  return d === null ? String(value ?? '') : groupThousands(toFixed(d, 2));
-}
-
-/** A decimal Dec as money. */
-export function formatDec(d: Dec): string {
-  return groupThousands(toFixed(d, 2));
-}
-
-/** Between `min` and `max` decimals (unit prices: 2–4, quantities: 0–2, exchange rates: 2–4). */
-export function formatNumber(value: unknown, min: number, max: number): string {
-  const d = dec(value);
-  return d === null ? String(value ?? '') : groupThousands(toText(d, min, max));
-}
-
-/** A percentage rate (`18` → `18%`, `2.5` → `2.5%`). */
-export function formatRate(value: unknown): string {
-  const d = dec(value);
-  return `${d === null ? String(value ?? '') : toText(d, 0, 2)}%`;
-}
+export { dec, formatDec, formatMoney, formatNumber, formatRate } from './numbers.js';
 
 /**
  * `FechaHoraFirma` (`dd-MM-yyyy HH:mm:ss`, GMT-4) as the instant it denotes, for the PDF's creation and
@@ -52,6 +15,6 @@ export function signingInstant(text: string | undefined): Date | null {
   const m = text ? /^(\d{2})-(\d{2})-(\d{4}) (\d{1,2}):(\d{1,2}):(\d{1,2})$/.exec(text.trim()) : null;
   if (!m) return null;
   const [, d, mo, y, h, mi, s] = m.map(Number) as [number, number, number, number, number, number, number];
-  const t = Date.UTC(y, mo - 1, d, h + 4, mi, s);
-  return Number.isNaN(t) ? null : new Date(t);
+  const t = fromWallClockDO({ year: y, month: mo, day: d, hour: h, minute: mi, second: s });
+  return Number.isNaN(t.getTime()) ? null : t;
 }

@@ -1,14 +1,15 @@
 /**
- * Page layout: a top-to-bottom flow that places blocks, breaks pages, repeats table headers and carries the
- * running line total between pages ("Van" at the foot of a page, "Vienen" at the head of the next). Drawing is
+ * Page layout (product-neutral, over the section model of `sections.ts`): a top-to-bottom flow that places
+ * blocks, breaks pages, repeats table headers and carries the running line total between pages (by default
+ * "Van" at the foot of a page, "Vienen" at the head of the next). Drawing is
  * deferred (each page collects operations) so that "Página x de y" can be written once the page count is known.
  *
  * Coordinates in this module are measured from the top of the page; `toPdfY` converts for pdf-lib.
  */
 import { rgb, type PDFPage } from 'pdf-lib';
 import { add, ZERO, type Dec } from '../calc/decimal.js';
-import { formatDec } from './format.js';
-import type { Column, PairsSection, Run, TableRow, TableSection } from './model.js';
+import { formatDec } from './numbers.js';
+import type { Column, PairsSection, Run, TableRow, TableSection } from './sections.js';
 import { LEADING, type Fonts, type Rgb, type TextKit, type TextStyle } from './text.js';
 
 export const MM = 72 / 25.4;
@@ -236,8 +237,12 @@ function drawRow(c: DrawCtx, row: LaidRow, x0: number, top: number, widths: read
 }
 
 export interface TableOptions {
-  /** Carry the running total of `row.carry` between pages in the column `carryColumn` ("Van" / "Vienen"). */
-  carry?: { labelColumn: number; amountColumn: number };
+  /**
+   * Carry the running total of `row.carry` between pages: label in `labelColumn`, amount in `amountColumn`.
+   * `out` / `in` label the carried row at the foot of a page and at the head of the next (default "Van" /
+   * "Vienen"); `format` writes the amount (default `formatDec`).
+   */
+  carry?: { labelColumn: number; amountColumn: number; out?: string; in?: string; format?: (amount: Dec) => string };
   title?: string;
 }
 
@@ -279,10 +284,12 @@ export function flowTable(flow: Flow, table: TableSection, opts: TableOptions = 
   const carryRow = (labelText: string, amount: Dec): LaidRow => {
     const cells: Run[][] = table.columns.map(() => []);
     cells[carry!.labelColumn] = [{ text: labelText, role: 'strong' }];
-    cells[carry!.amountColumn] = [{ text: formatDec(amount), role: 'strong' }];
+    cells[carry!.amountColumn] = [{ text: (carry!.format ?? formatDec)(amount), role: 'strong' }];
     return layRow(kit, cells, table.columns, widths, { cells: [] });
   };
-  const carryH = carry ? carryRow('Van', ZERO).h : 0;
+  const carriedOut = carry?.out ?? 'Van';
+  const carriedIn = carry?.in ?? 'Vienen';
+  const carryH = carry ? carryRow(carriedOut, ZERO).h : 0;
   const x0 = flow.left;
 
   const placeHeader = () => {
@@ -311,11 +318,11 @@ export function flowTable(flow: Flow, table: TableSection, opts: TableOptions = 
       const reserve = carry && !lastOverall ? carryH : 0;
       const forced = k === 0 && row.source.breakBefore === true && rowsOnPage > 0;
       if (forced || !flow.fits(frag.h + reserve)) {
-        if (carry) placeRow(carryRow('Van', running), SHADE);
+        if (carry) placeRow(carryRow(carriedOut, running), SHADE);
         flow.newPage();
         placeHeader();
         rowsOnPage = 0;
-        if (carry) placeRow(carryRow('Vienen', running), SHADE);
+        if (carry) placeRow(carryRow(carriedIn, running), SHADE);
       }
       placeRow(frag, row.source.summary ? SHADE : undefined);
       rowsOnPage++;

@@ -1,11 +1,12 @@
 /**
- * The printed representation as data: what goes in each area of the page, derived from the parsed e-CF.
- * No drawing here and no branching on the type code: every difference between the ten types comes from
- * `ECF_TYPE_INFO` (names, `hidesSequenceExpiry`), the small `COUNTERPARTY_TITLE` table below, and from which
- * fields the document carries (a 43 has no `comprador`, a 33/34 has `referencia`, a 46 has `transporte`…).
+ * The printed representation of e-CF as data: what goes in each area of the page, derived from the parsed
+ * e-CF, in the product-neutral section model of `sections.ts` (the e-CF fields, catalogs and labels live here;
+ * the layout knows none of them). No drawing here and no branching on the type code: every difference between
+ * the ten types comes from `ECF_TYPE_INFO` (names, `hidesSequenceExpiry`), the small `COUNTERPARTY_TITLE` table
+ * below, and from which fields the document carries (a 43 has no `comprador`, a 33/34 has `referencia`, a 46
+ * has `transporte`…).
  */
 import { ITBIS_RATES } from '../calc/totals.js';
-import type { Dec } from '../calc/decimal.js';
 import { COUNTRY_NAMES } from '../spec/countries.gen.js';
 import { ECF_TYPE_INFO } from '../spec/doc-types.js';
 import type { EcfType } from '../spec/model.js';
@@ -15,58 +16,11 @@ import {
   provinceName, TIPOS_AFILIACION, TIPOS_CUENTA, TIPOS_INGRESO, TIPOS_PAGO, UNIDADES_MEDIDA, VIAS_TRANSPORTE,
 } from './catalogs.js';
 import { dec, formatMoney, formatNumber, formatRate } from './format.js';
+import type { Column, Pair, PairsSection, Run, Section, TableRow, TableSection, TotalLine } from './sections.js';
 
 type Json = Record<string, any>;
 
-/** A run of text with a role; the layout maps roles to fonts, sizes and colours. */
-export interface Run {
-  text: string;
-  role?: 'normal' | 'strong' | 'small' | 'muted' | 'title' | 'heading';
-}
-
-export interface Pair {
-  label: string;
-  value: string;
-}
-
-export interface Column {
-  header: string;
-  /** Width in points; the one column with `flex` takes the remaining width. */
-  width: number;
-  flex?: boolean;
-  align: 'left' | 'right' | 'center';
-}
-
-export interface TableRow {
-  cells: Run[][];
-  /** Amount added to the running "Van / Vienen" total (item rows only). */
-  carry?: Dec;
-  /** Shaded summary row (declared page subtotal). */
-  summary?: boolean;
-  /** Start a new page before this row (declared pagination). */
-  breakBefore?: boolean;
-}
-
-export interface TableSection {
-  kind: 'table';
-  title: string;
-  columns: Column[];
-  rows: TableRow[];
-}
-
-export interface PairsSection {
-  kind: 'pairs';
-  title: string;
-  pairs: Pair[];
-}
-
-export type Section = TableSection | PairsSection;
-
-export interface TotalLine {
-  label: string;
-  value: string;
-  strong?: boolean;
-}
+export type { Column, Pair, PairsSection, Run, Section, TableRow, TableSection, TotalLine } from './sections.js';
 
 export interface PrintModel {
   tipo: EcfType;

@@ -3,6 +3,7 @@
  * otherwise XML with PascalCase tags in the .NET XmlSerializer style (arrays as a wrapper element with
  * one child per item, `null` omitted), and reception dates in US style (`M/d/yyyy h:mm:ss AM`).
  */
+import { formatTicksDO, wallClockDO } from '../time.js';
 
 /** What a route answers; rendered as JSON or XML by {@link render}. */
 export interface Reply {
@@ -14,8 +15,6 @@ export interface Reply {
   xmlItems?: Record<string, string>;
   headers?: Record<string, string>;
 }
-
-const DO_OFFSET_MS = -4 * 3_600_000;
 
 /** True when the caller asked for JSON. */
 export function wantsJson(req: Request): boolean {
@@ -58,11 +57,11 @@ export function escapeXml(s: string): string {
 
 /** `5/20/2026 4:38:38 PM` in Dominican time (UTC−4), as DGII writes `fechaRecepcion`. */
 export function usDate(instant: Date): string {
-  const t = new Date(instant.getTime() + DO_OFFSET_MS);
-  const h24 = t.getUTCHours();
+  const t = wallClockDO(instant);
+  const h24 = t.hour;
   const h12 = h24 % 12 === 0 ? 12 : h24 % 12;
   const p = (n: number) => String(n).padStart(2, '0');
-  return `${t.getUTCMonth() + 1}/${t.getUTCDate()}/${t.getUTCFullYear()} ${h12}:${p(t.getUTCMinutes())}:${p(t.getUTCSeconds())} ${h24 < 12 ? 'AM' : 'PM'}`;
+  return `${t.month}/${t.day}/${t.year} ${h12}:${p(t.minute)}:${p(t.second)} ${h24 < 12 ? 'AM' : 'PM'}`;
 }
 
 /** `2026-04-01T14:00:00Z`: the token dates (`expira`, `expedido`). */
@@ -72,8 +71,7 @@ export function isoSeconds(instant: Date): string {
 
 /** `2026-04-01T10:00:00.1234567-04:00`: the seed's `fecha` as DGII writes it (.NET ticks precision). */
 export function seedDate(instant: Date): string {
-  const t = new Date(instant.getTime() + DO_OFFSET_MS);
-  return `${t.toISOString().slice(0, 19)}.${String(t.getUTCMilliseconds()).padStart(3, '0')}0000-04:00`;
+  return formatTicksDO(instant);
 }
 
 /** A plain-text or HTML answer (error pages). */

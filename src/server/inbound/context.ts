@@ -1,17 +1,13 @@
 /** What every inbound service gets: the dependencies with their defaults resolved. */
-import type { Clock, SchemaValidator } from '../../index.js';
+import type { Clock, Logger, SchemaValidator } from '../../index.js';
 import type { Offload } from '../offload/index.js';
 import type { SignerProvider } from '../signers.js';
 import type { SeedMac } from './seed-mac.js';
 import type { InboundToken, Issuer, Storage } from '../storage/types.js';
 import type { InboundTrust } from './trust.js';
 
-/** The subset of a pino logger the inbound services use (a pino `Logger` fits). */
-export interface InboundLogger {
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
-}
+/** The subset of the `Logger` port the inbound services use (a pino `Logger` fits). */
+export type InboundLogger = Pick<Logger, 'info' | 'warn' | 'error'>;
 
 export interface InboundContext {
   storage: Storage;

@@ -3,6 +3,7 @@
  * with xml and without json), in which case they are XML with PascalCase tags as DGII writes them. The
  * documents themselves (seed, ARECF) are always XML.
  */
+import { formatTicksDO } from '../../index.js';
 
 export type Format = 'json' | 'xml';
 
@@ -48,8 +49,6 @@ export function xmlDocument(xml: string, status = 200): Response {
   return new Response(xml, { status, headers: { 'content-type': 'application/xml; charset=utf-8' } });
 }
 
-const DO_OFFSET_MS = -4 * 3_600_000;
-
 /** `2026-04-01T14:00:00Z`: the token dates (`expira`, `expedido`, DT p. 53). */
 export function isoSeconds(instant: Date): string {
   return `${instant.toISOString().slice(0, 19)}Z`;
@@ -57,6 +56,5 @@ export function isoSeconds(instant: Date): string {
 
 /** `2026-04-01T10:00:00.1230000-04:00`: a seed's `fecha` as DGII writes it (xs:dateTime, GMT−4). */
 export function seedDate(instant: Date): string {
-  const t = new Date(instant.getTime() + DO_OFFSET_MS);
-  return `${t.toISOString().slice(0, 19)}.${String(t.getUTCMilliseconds()).padStart(3, '0')}0000-04:00`;
+  return formatTicksDO(instant);
 }

@@ -17,7 +17,7 @@
  */
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { dgiiFileName, isEcfError, securityCode, type Clock, type SchemaId, type SchemaValidationResult, type SchemaValidator, type Signer } from '../../index.js';
+import { dgiiFileName, isEcfError, securityCode, type Clock, type Logger, type SchemaId, type SchemaValidationResult, type SchemaValidator, type Signer } from '../../index.js';
 import { signEcf, signXml, type VerifyResult } from '../../sign/index.js';
 import type { AuthorityIdentity, AuthorityTransport, TrackResult } from '../../dgii/index.js';
 import type { DocumentPatch, DocumentRecord, DocumentStatus, Issuer, Storage } from '../storage/types.js';
@@ -28,13 +28,8 @@ import { NOT_FOUND_MAX_MS, notFoundDelay, pollDelay, retryDelay, type PollSchedu
 
 export { pollDelay, retryDelay, notFoundDelay, DEFAULT_POLL, DEFAULT_RETRY, NOT_FOUND_MAX_MS, type PollSchedule, type RetrySchedule } from './schedule.js';
 
-/** The subset of a pino logger the worker uses (a pino `Logger` fits). */
-export interface WorkerLogger {
-  debug(obj: object, msg?: string): void;
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
-}
+/** The logger the worker uses: the whole `Logger` port (a pino `Logger` fits). */
+export type WorkerLogger = Logger;
 
 export interface WorkerDeps {
   storage: Storage;
