@@ -726,3 +726,27 @@ export function runStorageContract(name: string, make: () => Promise<StorageFixt
     });
   });
 }
+
+/**
+ * Checks that every timestamp `storage` writes comes from its injected clock, which must read `at` (a fixed
+ * instant far from the machine's time). `storage` is fresh and migrated.
+ */
+export async function expectClockStamps(storage: Storage, at: number): Promise<void> {
+  const issuer = await storage.createIssuer({ rnc: '131880738', name: 'X', profile: {}, signingMode: 'provider' });
+  expect(issuer.createdAt).toBe(at);
+  const token = await storage.addToken(issuer.id, 'a'.repeat(64));
+  expect(token.createdAt).toBe(at);
+  expect(await storage.revokeToken(token.id)).toBe(true);
+  expect((await storage.listTokens(issuer.id))[0]!.revokedAt).toBe(at);
+  expect((await storage.addSequence(issuer.id, { tipo: '31', from: 1, to: 10, expiresOn: null })).createdAt).toBe(at);
+  const doc = (await storage.reserveAndInsert(issuer.id, '31', TODAY, () => newDoc()))!;
+  expect([doc.createdAt, doc.updatedAt, doc.nextAttemptAt]).toEqual([at, at, at]);
+  expect((await storage.updateDocument(doc.id, { attempts: 1 }))!.updatedAt).toBe(at);
+  expect((await storage.addSubmission(doc.id, 'ecf', 't-1', null)).at).toBe(at);
+  const batch = await storage.createVoidBatch(issuer.id, 'lote-1', [{ tipo: '31', from: 5, to: 6 }]);
+  expect([batch.createdAt, batch.updatedAt]).toEqual([at, at]);
+  expect((await storage.settleVoidBatch(batch.id, false, [])).updatedAt).toBe(at);
+  const received = (await storage.addReceivedDocument(issuer.id, newReceived()))!;
+  expect(received.updatedAt).toBe(at);
+  expect((await storage.updateReceivedApproval(received.id, { approvalEstado: 1 }))!.updatedAt).toBe(at);
+}
