@@ -4,7 +4,7 @@
  */
 import { checkValidity, readP12, type SigningIdentity } from '../sign/index.js';
 import { EcfError, isEcfError } from '../index.js';
-import type { Issuer, Storage } from './storage/types.js';
+import type { Issuer, IssuerStore } from './storage/types.js';
 import { decryptSecret, encryptSecret, isCurrentKey } from './secrets.js';
 
 /** Stable codes of {@link CertificateUploadError}. */
@@ -172,7 +172,7 @@ export function unsealCertificate(blob: Uint8Array, key: Uint8Array | readonly U
  * Key rotation: re-encrypts with the current key every stored certificate that was sealed with an older one
  * (the key's `previous` keys must still be given). Returns how many were re-encrypted.
  */
-export async function reencryptCertificates(storage: Pick<Storage, 'listIssuers' | 'updateIssuer'>, key: Uint8Array): Promise<number> {
+export async function reencryptCertificates(storage: Pick<IssuerStore, 'listIssuers' | 'updateIssuer'>, key: Uint8Array): Promise<number> {
   let count = 0;
   for (const issuer of await storage.listIssuers()) {
     if (!issuer.certificate || isCurrentKey(issuer.certificate, key)) continue;

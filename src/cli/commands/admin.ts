@@ -9,7 +9,10 @@
 import { resolve } from 'node:path';
 import { checkContext, ECF_TABLE, ECF_TYPES, isEcfError, isEcfType, type EcfType } from '../../index.js';
 import { parseDate } from '../../spec/formats.js';
-import type { Issuer, SequenceRecord, SigningMode, Storage, TokenRecord } from '../../server/storage/types.js';
+import type { Issuer, IssuerStore, SequenceRecord, SequenceStore, SigningMode, TokenRecord } from '../../server/storage/types.js';
+
+/** What the admin commands use of the storage: issuers and tokens, and sequences (its lifetime stays in `withStorage`). */
+type AdminStores = IssuerStore & SequenceStore;
 import { parseFlags, requireFlag, UsageError, type CliCommand, type CliIo } from '../command.js';
 
 /** A refusal the operator can act on: printed as is, exit code 1. */
@@ -21,7 +24,7 @@ function dataDir(io: CliIo): string {
   return resolve(io.env.ECF_DATA_DIR || './data');
 }
 
-async function withStorage<T>(io: CliIo, fn: (storage: Storage) => Promise<T>): Promise<T> {
+async function withStorage<T>(io: CliIo, fn: (storage: AdminStores) => Promise<T>): Promise<T> {
   const { openStorage } = await import('../../server/storage/open.js');
   const storage = await openStorage({ databaseUrl: io.env.DATABASE_URL || undefined, dataDir: dataDir(io) });
   try {
@@ -53,7 +56,7 @@ function rncFlag(flags: Record<string, string | true>): string {
   return rnc;
 }
 
-async function issuerByRnc(storage: Storage, rnc: string): Promise<Issuer> {
+async function issuerByRnc(storage: Pick<IssuerStore, 'getIssuerByRnc'>, rnc: string): Promise<Issuer> {
   const issuer = await storage.getIssuerByRnc(rnc);
   if (!issuer) throw new AdminError(`unknown issuer: no issuer with RNC ${rnc} (add it with \`ecf admin issuer add\`)`);
   return issuer;
@@ -187,7 +190,7 @@ const issuerUpdate = command({
     const flags = parse(args, ['rnc', 'name', 'profile', 'signing']);
     const rnc = rncFlag(flags);
     if (flags.name === true || flags.profile === true) throw new UsageError('--name and --profile need a value');
-    const patch: Parameters<Storage['updateIssuer']>[1] = {};
+    const patch: Parameters<IssuerStore['updateIssuer']>[1] = {};
     if (typeof flags.name === 'string') {
       if (!flags.name.trim()) throw new UsageError('--name must not be blank');
       patch.name = flags.name.trim();

@@ -10,7 +10,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { formatDateTimeDO } from '../../index.js';
 import { prepareCertificate } from '../certificates.js';
-import type { Issuer } from '../storage/types.js';
+import type { Issuer, IssuerStore } from '../storage/types.js';
 import { readLimited } from './body.js';
 import { ApiError, formatBytes } from './errors.js';
 import { detailedReport, type RouteContext } from './route-context.js';
@@ -151,7 +151,7 @@ function refused(code: string, field: string, message: string): ApiError {
 }
 
 export function registerCertificate(ctx: RouteContext): void {
-  const { storage } = ctx.deps;
+  const issuers: Pick<IssuerStore, 'updateIssuer'> = ctx.deps.storage;
   const { clock, logger } = ctx;
 
   ctx.add(certificateGetRoute, (c) => {
@@ -200,7 +200,7 @@ export function registerCertificate(ctx: RouteContext): void {
       }
       throw e;
     }
-    const updated = await storage.updateIssuer(issuer.id, { certificate: prepared.certificate, certificateInfo: prepared.certificateInfo, signingMode: 'own' });
+    const updated = await issuers.updateIssuer(issuer.id, { certificate: prepared.certificate, certificateInfo: prepared.certificateInfo, signingMode: 'own' });
     const data = certificateStatus(updated, clock());
     logger.info({ issuer: issuer.rnc, serial: data.serial_number, validTo: data.valid_to, previousMode: issuer.signingMode }, 'certificate uploaded');
     return c.json({ status: 'success' as const, message: CERTIFICATE_MESSAGES.uploaded, data }, 200);

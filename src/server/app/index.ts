@@ -13,7 +13,7 @@ import pino, { type Logger } from 'pino';
 import { dgiiFileName, formatDateTimeDO, type Clock, type EcfType, type SchemaValidator } from '../../index.js';
 import type { AuthorityIdentity, AuthorityTransport, FiscalStatus, ReceptorClient, TrackResult } from '../../dgii/index.js';
 import type { SignerProvider } from '../signers.js';
-import type { DocumentRecord, Issuer, Storage } from '../storage/types.js';
+import type { DocumentRecord, DocumentStore, Issuer, IssuerStore, Storage } from '../storage/types.js';
 import { hashToken } from '../tokens.js';
 import { STATUSES } from '../statuses.js';
 import { bodyKind, bodyRateOf, DEFAULT_LIMITS, readLimited, setBodyRate, utf8Text, type BodyLimits } from './body.js';
@@ -114,6 +114,9 @@ export function createApp(deps: AppDeps): App {
   const offload = deps.offload ?? inlineOffload(schemas);
   const pdfCache = deps.pdfCache ?? createPdfCache();
   const issueDeps: IssueDeps = { storage, schemas, clock, offload };
+  // What this module's own middleware and handlers use (issuing and inbound get the whole storage for now).
+  const tokens: Pick<IssuerStore, 'findToken'> = storage;
+  const documents: Pick<DocumentStore, 'getDocumentByEncf' | 'listDocuments' | 'getDocumentApprovals' | 'listSubmissions'> = storage;
   const app = new OpenAPIHono<AppEnv>();
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
@@ -158,7 +161,7 @@ export function createApp(deps: AppDeps): App {
     if (PUBLIC_PATHS.has(c.req.path)) return next();
     const m = /^bearer[ \t]+([^\s]+)[ \t]*$/i.exec(c.req.header('authorization') ?? '');
     if (!m) throw unauthorized();
-    const found = await storage.findToken(hashToken(m[1]!));
+    const found = await tokens.findToken(hashToken(m[1]!));
     if (!found) throw unauthorized();
     c.set('issuer', found.issuer);
     await next();
@@ -177,7 +180,7 @@ export function createApp(deps: AppDeps): App {
     const raw = c.req.param('eNCF') ?? '';
     const parsed = EncfParams.safeParse({ eNCF: raw.toUpperCase() });
     const issuer = c.get('issuer');
-    const d = parsed.success ? await storage.getDocumentByEncf(issuer.id, parsed.data.eNCF) : null;
+    const d = parsed.success ? await documents.getDocumentByEncf(issuer.id, parsed.data.eNCF) : null;
     if (!d) throw new ApiError(404, `No existe el e-NCF ${raw} para este emisor.`);
     return d;
   };
@@ -230,7 +233,7 @@ export function createApp(deps: AppDeps): App {
       });
     }
     const limit = q.data.limit ? Number(q.data.limit) : DEFAULT_LIST_LIMIT;
-    const rows = await storage.listDocuments(c.get('issuer').id, {
+    const rows = await documents.listDocuments(c.get('issuer').id, {
       ...(status ? { status } : {}),
       ...(tipo ? { tipo } : {}),
       ...(desde ? { issuedFrom: doToIso(desde) } : {}),
@@ -245,7 +248,7 @@ export function createApp(deps: AppDeps): App {
 
   add(getRoute, async (c) => {
     const d = await findDocument(c);
-    const approvals = await storage.getDocumentApprovals(d.id);
+    const approvals = await documents.getDocumentApprovals(d.id);
     const commercial_approvals = approvals.map((a) => ({ estado: a.estado, motivo_rechazo: a.motivo, rnc_comprador: a.rncComprador, received_at: dateTimeDO(a.receivedAt) }));
     return json(c, { status: 'success', message: 'Documento encontrado.', document: { ...recordBody(d), commercial_approvals } });
   });
@@ -253,7 +256,7 @@ export function createApp(deps: AppDeps): App {
   add(trackIdsRoute, async (c) => {
     const issuer = c.get('issuer');
     const d = await findDocument(c);
-    const submissions = await storage.listSubmissions(d.id);
+    const submissions = await documents.listSubmissions(d.id);
     const envios = submissions.map((s) => ({ tipo_envio: s.kind, track_id: s.trackId, estado: s.state, fecha: dateTimeDO(s.at) }));
     let autoridad: { consultada: boolean; track_ids: { track_id: string; estado: string; fecha_recepcion: string | null }[]; error: string | null };
     try {

@@ -236,9 +236,10 @@ const PG_MIGRATION_LOCK = 0x65636d67;
 
 /**
  * Applies missing migrations. `db` must be a single-connection Kysely (from `db.connection()`), because
- * the transaction is driven with raw BEGIN/COMMIT. `schema` (PostgreSQL) is created first if missing.
+ * the transaction is driven with raw BEGIN/COMMIT. `schema` (PostgreSQL) is created first if missing; `now`
+ * (epoch ms, the storage's clock) stamps each applied migration.
  */
-export async function runMigrations(db: Kysely<any>, dialect: Dialect, options: { schema?: string } = {}): Promise<number[]> {
+export async function runMigrations(db: Kysely<any>, dialect: Dialect, options: { schema?: string; now: () => number }): Promise<number[]> {
   const applied: number[] = [];
   await sql.raw(dialect === 'postgres' ? 'BEGIN' : 'BEGIN IMMEDIATE').execute(db);
   try {
@@ -256,7 +257,7 @@ export async function runMigrations(db: Kysely<any>, dialect: Dialect, options: 
     for (const m of MIGRATIONS) {
       if (have.has(m.version)) continue;
       for (const stmt of m.statements(dialect)) await sql.raw(stmt).execute(db);
-      await sql`INSERT INTO schema_migrations (version, name, applied_at) VALUES (${m.version}, ${m.name}, ${Date.now()})`.execute(db);
+      await sql`INSERT INTO schema_migrations (version, name, applied_at) VALUES (${m.version}, ${m.name}, ${options.now()})`.execute(db);
       applied.push(m.version);
     }
     await sql.raw('COMMIT').execute(db);

@@ -1,6 +1,8 @@
 /** Opens the configured storage and brings its schema up to date. */
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Clock } from '../../index.js';
+import { systemClock } from '../clock.js';
 import { isStorageUnavailable } from './errors.js';
 import { createPostgresStorage } from './postgres.js';
 import { createSqliteStorage } from './sqlite.js';
@@ -16,6 +18,8 @@ export interface OpenStorageOptions {
    * instead of exiting. Any other failure is thrown at once.
    */
   waitMs?: number;
+  /** Source of every timestamp the storage writes; default the system clock. */
+  clock?: Clock;
 }
 
 /**
@@ -29,21 +33,23 @@ export function ensurePrivateDir(dir: string): void {
 }
 
 export async function openStorage(options: OpenStorageOptions): Promise<Storage> {
+  const clock = options.clock ?? systemClock;
   let storage: Storage;
   if (options.databaseUrl) {
-    storage = createPostgresStorage({ connectionString: options.databaseUrl });
+    storage = createPostgresStorage({ connectionString: options.databaseUrl, clock });
   } else {
     ensurePrivateDir(options.dataDir);
-    storage = createSqliteStorage({ file: join(options.dataDir, 'ecf.sqlite'), private: true });
+    storage = createSqliteStorage({ file: join(options.dataDir, 'ecf.sqlite'), private: true, clock });
   }
-  const deadline = Date.now() + (options.waitMs ?? 10_000);
+  // Elapsed time on the monotonic timer: a wait bound, not a timestamp.
+  const deadline = performance.now() + (options.waitMs ?? 10_000);
   for (let attempt = 0; ; attempt++) {
     try {
       // One transaction: a failed attempt leaves nothing behind.
       await storage.migrate();
       return storage;
     } catch (e) {
-      if (isStorageUnavailable(e) && Date.now() < deadline) {
+      if (isStorageUnavailable(e) && performance.now() < deadline) {
         await new Promise((r) => setTimeout(r, Math.min(1_000, 100 * 2 ** attempt)));
         continue;
       }

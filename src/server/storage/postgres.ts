@@ -7,9 +7,13 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { createKyselyStorage, type Database as Schema } from './kysely.js';
 import { quoteIdent } from './migrations.js';
+import type { Clock } from '../../index.js';
+import { systemClock } from '../clock.js';
 import type { Storage } from './types.js';
 
 export interface PostgresStorageOptions {
+  /** Source of every timestamp written (created_at, updated_at, …); default the system clock. */
+  clock?: Clock;
   connectionString: string;
   schema?: string;
   /** Pool size; default 10. */
@@ -45,5 +49,5 @@ export function createPostgresStorage(options: PostgresStorageOptions): Storage 
     client.on('error', () => undefined);
   });
   const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
-  return createKyselyStorage({ db, dialect: 'postgres', schema: options.schema, destroy: () => db.destroy() });
+  return createKyselyStorage({ db, dialect: 'postgres', clock: options.clock ?? systemClock, schema: options.schema, destroy: () => db.destroy() });
 }

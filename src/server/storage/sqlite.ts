@@ -12,9 +12,13 @@ import { dirname, basename, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { createKyselyStorage, type Database as Schema } from './kysely.js';
+import type { Clock } from '../../index.js';
+import { systemClock } from '../clock.js';
 import type { Storage } from './types.js';
 
 export interface SqliteStorageOptions {
+  /** Source of every timestamp written (created_at, updated_at, …); default the system clock. */
+  clock?: Clock;
   /** Database file path, or ':memory:' (private to this instance). */
   file: string;
   /** How long to wait for another process's write lock (ms); default 10,000. */
@@ -75,7 +79,7 @@ export function createSqliteStorage(options: SqliteStorageOptions): Storage {
   const busy = options.busyTimeoutMs ?? 10_000;
   if (options.file === ':memory:' || options.file === '') {
     const db = open(':memory:', busy, options.maxPageCount);
-    return createKyselyStorage({ db, dialect: 'sqlite', destroy: () => db.destroy() });
+    return createKyselyStorage({ db, dialect: 'sqlite', clock: options.clock ?? systemClock, destroy: () => db.destroy() });
   }
   const key = fileKey(options.file);
   let entry = shared.get(key);
@@ -89,6 +93,7 @@ export function createSqliteStorage(options: SqliteStorageOptions): Storage {
   return createKyselyStorage({
     db: own.db,
     dialect: 'sqlite',
+    clock: options.clock ?? systemClock,
     destroy: async () => {
       own.refs--;
       if (own.refs === 0) {

@@ -180,11 +180,19 @@ export interface VoidBatch {
   updatedAt: number;
 }
 
-export interface Storage extends InboundStorage {
+// ---------------------------------------------------------------------------------------------------------
+// Ports, one per kind of record. A consumer names the ones it uses; `Storage` is all of them (one adapter
+// object implements every port, and the conformance suite tests it whole).
+
+/** Schema and connection lifetime. */
+export interface StorageLifecycle {
   /** Creates or upgrades the schema; safe to call from several processes at once. */
   migrate(): Promise<void>;
   close(): Promise<void>;
+}
 
+/** Issuers (tenants) and the API tokens that authenticate them. */
+export interface IssuerStore {
   createIssuer(input: NewIssuer): Promise<Issuer>;
   getIssuer(id: number): Promise<Issuer | null>;
   getIssuerByRnc(rnc: string): Promise<Issuer | null>;
@@ -196,7 +204,15 @@ export interface Storage extends InboundStorage {
   findToken(hash: string): Promise<{ token: TokenRecord; issuer: Issuer } | null>;
   revokeToken(id: number): Promise<boolean>;
   listTokens(issuerId: number): Promise<TokenRecord[]>;
+}
 
+/**
+ * Authorised e-NCF ranges and the reservation of their numbers. `reserveAndInsert` and `insertWithEncf`
+ * belong here although they insert a document: what they guard is the sequence's invariant (each number of a
+ * range used once, none from a voided, expired or inactive range), under the lock of the sequence rows; the
+ * document is inserted in the same transaction so a number and its document exist together or not at all.
+ */
+export interface SequenceStore {
   addSequence(issuerId: number, input: NewSequence): Promise<SequenceRecord>;
   listSequences(issuerId: number): Promise<SequenceRecord[]>;
   setSequenceActive(id: number, active: boolean): Promise<void>;
@@ -217,7 +233,13 @@ export interface Storage extends InboundStorage {
    * lies in an active unexpired sequence of the issuer, is unused and not voided or pending void.
    */
   insertWithEncf(issuerId: number, tipo: EcfType, encf: string, today: string, doc: NewDocument): Promise<DocumentRecord | { refused: EncfRefusal }>;
+}
 
+/**
+ * The documents we issue: records, the worker's leases, hand-overs to the authority (submissions) and the
+ * commercial approvals buyers sent us about them.
+ */
+export interface DocumentStore {
   getDocument(id: number): Promise<DocumentRecord | null>;
   getDocumentByEncf(issuerId: number, encf: string): Promise<DocumentRecord | null>;
   listDocuments(issuerId: number, filter: DocumentFilter): Promise<DocumentRecord[]>;
@@ -236,6 +258,21 @@ export interface Storage extends InboundStorage {
   listSubmissions(documentId: number): Promise<SubmissionRecord[]>;
 
   /**
+   * Records a buyer's commercial approval of one of our documents, once per (document, rncComprador) in one
+   * statement (also under concurrent requests, across processes): when that buyer's decision is already
+   * recorded nothing is written and the earlier one is returned with `created: false`.
+   */
+  addDocumentApproval(documentId: number, approval: NewDocumentApproval): Promise<ApprovalRecording>;
+  /** Approvals received for one of our documents, oldest first (one per buyer). */
+  getDocumentApprovals(documentId: number): Promise<DocumentApproval[]>;
+}
+
+/**
+ * Voiding attempts (ANECF) and their ranges. `findIssuedInRanges` reads documents but answers the voiding
+ * question (which numbers of these ranges were issued, so cannot be voided), so it sits with voiding.
+ */
+export interface VoidingStore {
+  /**
    * e-NCFs of this issuer's documents (any status) whose consecutive lies in one of `ranges` of its type,
    * ascending per type, at most `limit`. Voiding refuses such ranges (a transmitted e-CF is reversed with
    * a credit note, not voided); checking number by number would not scale to 10,000-number ranges.
@@ -251,6 +288,9 @@ export interface Storage extends InboundStorage {
   settleVoidBatch(id: number, accepted: boolean, messages: string[]): Promise<VoidBatch>;
   listVoidBatches(issuerId: number, limit: number): Promise<VoidBatch[]>;
 }
+
+/** Everything: what the adapters implement and the composition root hands out. */
+export interface Storage extends StorageLifecycle, IssuerStore, SequenceStore, DocumentStore, VoidingStore, InboundStore {}
 
 // ---------------------------------------------------------------------------------------------------------
 // Inbound services (emisor–receptor standard): e-CF other issuers sent us, commercial approvals of the
@@ -362,12 +402,6 @@ export interface ApprovalRecording {
 }
 
 /**
- * Outcome of consuming an inbound seed: `ok` (it was ours, unused and fresh; now used), `unknown` (never
- * issued, or issued for another scope), `used`, `expired`.
- */
-export type SeedConsumption = 'ok' | 'unknown' | 'used' | 'expired';
-
-/**
  * A bearer token we issued to another party after it signed one of our seeds. `scope` is '' for the
  * server root or the tenant RNC of the `/t/{rnc}` prefix the seed was validated under.
  */
@@ -386,7 +420,8 @@ export interface InboundToken {
   expiresAt: number;
 }
 
-export interface InboundStorage {
+/** e-CF other issuers sent to ours, the per-sender quota count, and the seed/token authentication of callers. */
+export interface InboundStore {
   /**
    * Records an accepted e-CF for the receiving issuer in one statement; returns null, recording nothing,
    * when (issuer, emisorRnc, encf) is already recorded (a duplicate, also under concurrent deliveries).
@@ -404,26 +439,20 @@ export interface InboundStorage {
   updateReceivedApproval(id: number, patch: ReceivedApprovalPatch, options?: { onlyIfUnapproved?: boolean }): Promise<ReceivedDocument | null>;
 
   /**
-   * Records a buyer's commercial approval of one of our documents, once per (document, rncComprador) in one
-   * statement (also under concurrent requests, across processes): when that buyer's decision is already
-   * recorded nothing is written and the earlier one is returned with `created: false`.
-   */
-  addDocumentApproval(documentId: number, approval: NewDocumentApproval): Promise<ApprovalRecording>;
-  /** Approvals received for one of our documents, oldest first (one per buyer). */
-  getDocumentApprovals(documentId: number): Promise<DocumentApproval[]>;
-
-  /**
    * Records the use of a stateless seed (its MAC already checked) until it expires: true for the first use,
    * false when it was used already (of concurrent calls, across processes, exactly one gets true).
    */
   useInboundSeed(seed: { valor: string; scope: string; createdAt: number; expiresAt: number; usedAt: number }): Promise<boolean>;
-  /** Records a seed we handed out (`valor` is unique). Seeds stored before they are used; the server now uses `useInboundSeed`. */
-  addInboundSeed(seed: { valor: string; scope: string; createdAt: number; expiresAt: number }): Promise<void>;
-  /** Marks the seed used, atomically (of concurrent calls, across processes, exactly one gets `ok`). */
-  consumeInboundSeed(valor: string, scope: string, now: number): Promise<SeedConsumption>;
   addInboundToken(token: InboundToken): Promise<void>;
   /** The token with that hash, when it has not expired at `now`. */
   findInboundToken(hash: string, now: number): Promise<InboundToken | null>;
   /** Deletes seeds and tokens expired before `now`; returns how many rows went. */
   pruneInboundAuth(now: number): Promise<number>;
 }
+
+/**
+ * What the inbound services used before the split into ports.
+ * @deprecated Name the ports used instead (`InboundStore`, `DocumentStore`).
+ */
+export type InboundStorage = InboundStore & Pick<DocumentStore, 'addDocumentApproval' | 'getDocumentApprovals'>;
+

@@ -687,27 +687,22 @@ export function runStorageContract(name: string, make: () => Promise<StorageFixt
     });
 
     describe('inbound authentication', () => {
-      it('consumes a seed once, and tells unknown, used and expired apart', async () => {
+      it('records a stateless seed\'s use once, per value', async () => {
         const t0 = 2_000_000_000_000;
-        await s.addInboundSeed({ valor: 'semilla-a', scope: '', createdAt: t0, expiresAt: t0 + 300_000 });
-        await s.addInboundSeed({ valor: 'semilla-b', scope: '131880738', createdAt: t0, expiresAt: t0 + 300_000 });
-        await s.addInboundSeed({ valor: 'semilla-c', scope: '', createdAt: t0, expiresAt: t0 + 1_000 });
-        await expect(s.addInboundSeed({ valor: 'semilla-a', scope: '', createdAt: t0, expiresAt: t0 + 5 })).rejects.toThrow();
-        expect(await s.consumeInboundSeed('no-existe', '', t0)).toBe('unknown');
-        // A seed handed out under one tenant prefix is not one of another scope's.
-        expect(await s.consumeInboundSeed('semilla-b', '', t0 + 1)).toBe('unknown');
-        expect(await s.consumeInboundSeed('semilla-a', '', t0 + 1)).toBe('ok');
-        expect(await s.consumeInboundSeed('semilla-a', '', t0 + 2)).toBe('used');
-        expect(await s.consumeInboundSeed('semilla-b', '131880738', t0 + 2)).toBe('ok');
-        expect(await s.consumeInboundSeed('semilla-c', '', t0 + 1_000)).toBe('expired');
+        const seed = (valor: string, scope = '') => ({ valor, scope, createdAt: t0, expiresAt: t0 + 300_000, usedAt: t0 + 1 });
+        expect(await s.useInboundSeed(seed('semilla-a'))).toBe(true);
+        expect(await s.useInboundSeed(seed('semilla-a'))).toBe(false);
+        // The value is the key: the same value under another scope is a second use too.
+        expect(await s.useInboundSeed(seed('semilla-a', '131880738'))).toBe(false);
+        expect(await s.useInboundSeed(seed('semilla-b', '131880738'))).toBe(true);
       });
 
-      it('hands a seed to exactly one of concurrent consumers', async () => {
+      it('lets exactly one of concurrent users use a seed', async () => {
         const t0 = 2_100_000_000_000;
-        await s.addInboundSeed({ valor: 'semilla-carrera', scope: '', createdAt: t0, expiresAt: t0 + 300_000 });
-        const outcomes = await Promise.all(Array.from({ length: 10 }, () => s.consumeInboundSeed('semilla-carrera', '', t0 + 10)));
-        expect(outcomes.filter((o) => o === 'ok')).toHaveLength(1);
-        expect(outcomes.filter((o) => o === 'used')).toHaveLength(9);
+        const outcomes = await Promise.all(Array.from({ length: 10 }, () =>
+          s.useInboundSeed({ valor: 'semilla-carrera', scope: '', createdAt: t0, expiresAt: t0 + 300_000, usedAt: t0 + 10 })));
+        expect(outcomes.filter((o) => o)).toHaveLength(1);
+        expect(outcomes.filter((o) => !o)).toHaveLength(9);
       });
 
       it('finds live tokens only, and prunes what expired', async () => {
@@ -715,18 +710,43 @@ export function runStorageContract(name: string, make: () => Promise<StorageFixt
         const live = { hash: 'f'.repeat(64), scope: '', subject: 'CN=Emisor Remoto, serialNumber=132000001', createdAt: t0, expiresAt: t0 + 3_600_000 };
         await s.addInboundToken(live);
         await s.addInboundToken({ hash: '0'.repeat(64), scope: '131880738', subject: 'CN=x', createdAt: t0, expiresAt: t0 + 1_000 });
-        await s.addInboundSeed({ valor: 'semilla-vieja', scope: '', createdAt: t0, expiresAt: t0 + 1_000 });
-        await s.addInboundSeed({ valor: 'semilla-viva', scope: '', createdAt: t0, expiresAt: t0 + 3_600_000 });
+        expect(await s.useInboundSeed({ valor: 'semilla-vieja', scope: '', createdAt: t0, expiresAt: t0 + 1_000, usedAt: t0 })).toBe(true);
+        expect(await s.useInboundSeed({ valor: 'semilla-viva', scope: '', createdAt: t0, expiresAt: t0 + 3_600_000, usedAt: t0 })).toBe(true);
         expect(await s.findInboundToken(live.hash, t0 + 10)).toEqual(live);
         expect((await s.findInboundToken('0'.repeat(64), t0 + 999))?.scope).toBe('131880738');
         expect(await s.findInboundToken('0'.repeat(64), t0 + 1_000)).toBeNull();
         expect(await s.findInboundToken('1'.repeat(64), t0)).toBeNull();
         expect(await s.pruneInboundAuth(t0 + 1_000)).toBeGreaterThanOrEqual(2);
-        expect(await s.consumeInboundSeed('semilla-vieja', '', t0)).toBe('unknown');
-        expect(await s.consumeInboundSeed('semilla-viva', '', t0 + 2_000)).toBe('ok');
+        // The expired seed's record went (its value would count as unused again); the live one's stayed.
+        expect(await s.useInboundSeed({ valor: 'semilla-vieja', scope: '', createdAt: t0, expiresAt: t0 + 1_000, usedAt: t0 })).toBe(true);
+        expect(await s.useInboundSeed({ valor: 'semilla-viva', scope: '', createdAt: t0, expiresAt: t0 + 3_600_000, usedAt: t0 + 2_000 })).toBe(false);
         expect(await s.findInboundToken(live.hash, t0 + 2_000)).toEqual(live);
         expect(await s.findInboundToken('0'.repeat(64), t0)).toBeNull();
       });
     });
   });
+}
+
+/**
+ * Checks that every timestamp `storage` writes comes from its injected clock, which must read `at` (a fixed
+ * instant far from the machine's time). `storage` is fresh and migrated.
+ */
+export async function expectClockStamps(storage: Storage, at: number): Promise<void> {
+  const issuer = await storage.createIssuer({ rnc: '131880738', name: 'X', profile: {}, signingMode: 'provider' });
+  expect(issuer.createdAt).toBe(at);
+  const token = await storage.addToken(issuer.id, 'a'.repeat(64));
+  expect(token.createdAt).toBe(at);
+  expect(await storage.revokeToken(token.id)).toBe(true);
+  expect((await storage.listTokens(issuer.id))[0]!.revokedAt).toBe(at);
+  expect((await storage.addSequence(issuer.id, { tipo: '31', from: 1, to: 10, expiresOn: null })).createdAt).toBe(at);
+  const doc = (await storage.reserveAndInsert(issuer.id, '31', TODAY, () => newDoc()))!;
+  expect([doc.createdAt, doc.updatedAt, doc.nextAttemptAt]).toEqual([at, at, at]);
+  expect((await storage.updateDocument(doc.id, { attempts: 1 }))!.updatedAt).toBe(at);
+  expect((await storage.addSubmission(doc.id, 'ecf', 't-1', null)).at).toBe(at);
+  const batch = await storage.createVoidBatch(issuer.id, 'lote-1', [{ tipo: '31', from: 5, to: 6 }]);
+  expect([batch.createdAt, batch.updatedAt]).toEqual([at, at]);
+  expect((await storage.settleVoidBatch(batch.id, false, [])).updatedAt).toBe(at);
+  const received = (await storage.addReceivedDocument(issuer.id, newReceived()))!;
+  expect(received.updatedAt).toBe(at);
+  expect((await storage.updateReceivedApproval(received.id, { approvalEstado: 1 }))!.updatedAt).toBe(at);
 }

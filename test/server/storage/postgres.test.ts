@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { MIGRATIONS } from '../../../src/server/storage/migrations.js';
 import { openStorage } from '../../../src/server/storage/open.js';
 import { createPostgresStorage } from '../../../src/server/storage/postgres.js';
-import { newDoc, runStorageContract } from './contract.js';
+import { expectClockStamps, newDoc, runStorageContract } from './contract.js';
 
 /** The test database (trust auth on this machine); override with DATABASE_URL. */
 const URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -52,6 +52,19 @@ runStorageContract('postgres', async () => {
 });
 
 describe('postgres adapter specifics', () => {
+  it('stamps every write with the injected clock', async () => {
+    const at = Date.UTC(2031, 0, 2, 3, 4, 5);
+    const schema = newSchema();
+    const s = createPostgresStorage({ connectionString: URL, schema, clock: () => new Date(at) });
+    await s.migrate();
+    try {
+      await expectClockStamps(s, at);
+    } finally {
+      await s.close();
+      await dropSchema(schema);
+    }
+  });
+
   it('two pools (as two server processes) migrate and reserve concurrently without duplicates', async () => {
     const schema = newSchema();
     const s1 = createPostgresStorage({ connectionString: URL, schema, maxConnections: 5 });

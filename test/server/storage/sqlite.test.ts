@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openStorage } from '../../../src/server/storage/open.js';
 import { createSqliteStorage } from '../../../src/server/storage/sqlite.js';
 import { repoRoot } from '../../helpers/env.js';
-import { newDoc, runStorageContract } from './contract.js';
+import { expectClockStamps, newDoc, runStorageContract } from './contract.js';
 
 const dirs: string[] = [];
 function tempDir(): string {
@@ -50,6 +50,17 @@ function reserveInChild(file: string, rnc: string, count: number): Promise<strin
 }
 
 describe('sqlite adapter specifics', () => {
+  it('stamps every write with the injected clock', async () => {
+    const at = Date.UTC(2031, 0, 2, 3, 4, 5);
+    const s = createSqliteStorage({ file: ':memory:', clock: () => new Date(at) });
+    await s.migrate();
+    try {
+      await expectClockStamps(s, at);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('two processes reserving on one file get distinct numbers without gaps', async () => {
     const dir = tempDir();
     const file = join(dir, 'ecf.sqlite');
