@@ -5,7 +5,7 @@
 import { TransportError } from '../errors/transport-error.js';
 import { exchangeSeed, TokenCache } from './auth.js';
 import { dgiiEndpoints, withQuery, type DgiiEndpoints } from './endpoints.js';
-import { HttpCore, multipartXml, type HttpOptions, type HttpRequest, type HttpResponse } from './http.js';
+import { createDgiiHttp, multipartXml, type HttpOptions, type HttpRequest, type HttpResponse } from './http.js';
 import {
   parseApprovalReceipt,
   parseDirectory,
@@ -60,7 +60,7 @@ type Parse<T> = (res: HttpResponse) => T;
  */
 export function createDgiiClient(options: DgiiClientOptions): DgiiClient {
   const endpoints = dgiiEndpoints(options.environment, options.baseUrl);
-  const http = new HttpCore(options);
+  const http = createDgiiHttp(options);
   const tokens = new TokenCache(http.clock);
 
   const authenticate = (who: AuthorityIdentity): Promise<AuthToken> =>
