@@ -7,6 +7,7 @@
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Logger } from 'pino';
+import { isAuthorityError, isTransportError } from '../../index.js';
 import { isStorageUnavailable } from '../storage/errors.js';
 
 /** Details of an error envelope (`document` member). */
@@ -58,17 +59,6 @@ export function tooLarge(limit: number): ApiError {
 
 export function unauthorized(): ApiError {
   return new ApiError(401, MESSAGES.unauthorized, { headers: { 'WWW-Authenticate': 'Bearer realm="ecf-kit"' } });
-}
-
-interface TransportLike { name: 'TransportError'; message: string; retryable: boolean; code: string }
-interface AuthorityLike { name: 'AuthorityError'; message: string; status: number; code: string; mensajes: { codigo: string | null; valor: string }[] }
-
-// Checked by name, not instanceof: the transport may come from another copy of the package (isEcfError does the same).
-function isTransportError(e: unknown): e is TransportLike {
-  return e instanceof Error && e.name === 'TransportError' && typeof (e as { retryable?: unknown }).retryable === 'boolean';
-}
-function isAuthorityError(e: unknown): e is AuthorityLike {
-  return e instanceof Error && e.name === 'AuthorityError' && Array.isArray((e as { mensajes?: unknown }).mensajes);
 }
 
 /** Authority messages as flat strings (`codigo: valor`). */

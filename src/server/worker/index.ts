@@ -17,7 +17,7 @@
  */
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { dgiiFileName, isEcfError, securityCode, type Clock, type SchemaId, type SchemaValidationResult, type SchemaValidator, type Signer } from '../../index.js';
+import { dgiiFileName, isAuthorityError, isEcfError, isTransportError, securityCode, type Clock, type SchemaId, type SchemaValidationResult, type SchemaValidator, type Signer } from '../../index.js';
 import { signEcf, signXml, type VerifyResult } from '../../sign/index.js';
 import type { AuthorityIdentity, AuthorityTransport, TrackResult } from '../../dgii/index.js';
 import type { DocumentPatch, DocumentRecord, DocumentStatus, Issuer, Storage } from '../storage/types.js';
@@ -505,31 +505,6 @@ export function createWorker(deps: WorkerDeps): Worker {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-
-interface TransportErrorLike {
-  name: 'TransportError';
-  code: string;
-  message: string;
-  retryable: boolean;
-  outcomeUnknown: boolean;
-  status: number | null;
-}
-interface AuthorityErrorLike {
-  name: 'AuthorityError';
-  code: string;
-  message: string;
-  status: number;
-  mensajes: { codigo: string | null; valor: string }[];
-  trackId: string | null;
-}
-
-// By name (as isEcfError does): robust to duplicated module copies of the error classes.
-function isTransportError(e: unknown): e is TransportErrorLike {
-  return isEcfError(e) && e.name === 'TransportError' && typeof (e as { retryable?: unknown }).retryable === 'boolean';
-}
-function isAuthorityError(e: unknown): e is AuthorityErrorLike {
-  return isEcfError(e) && e.name === 'AuthorityError' && Array.isArray((e as { mensajes?: unknown }).mensajes);
-}
 
 function messageTexts(r: TrackResult): string[] {
   return r.mensajes.map((m) => m.valor.trim()).filter((t) => t !== '');
