@@ -7,7 +7,7 @@
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Logger } from 'pino';
-import { isAuthorityError, isTransportError } from '../../index.js';
+import { EcfError, isAuthorityError, isTransportError } from '../../index.js';
 import { isStorageUnavailable } from '../storage/errors.js';
 
 /** Details of an error envelope (`document` member). */
@@ -20,12 +20,12 @@ export interface ErrorEnvelope {
 }
 
 /** An expected failure with its HTTP status and Spanish message. Throw it from any handler or middleware. */
-export class ApiError extends Error {
+export class ApiError extends EcfError {
   readonly status: ContentfulStatusCode;
   readonly document: ErrorDocument;
   readonly headers: Record<string, string>;
   constructor(status: ContentfulStatusCode, message: string, options: { document?: ErrorDocument; headers?: Record<string, string> } = {}) {
-    super(message);
+    super(message, { code: 'api_error' });
     this.name = 'ApiError';
     this.status = status;
     this.document = options.document ?? null;

@@ -21,7 +21,7 @@
 import { randomBytes } from 'node:crypto';
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { buildAnecfXml, composeEncf, dgiiFileName, ECF_TYPES, formatDateTimeDO, isAuthorityError, isTransportError, type EcfType } from '../../index.js';
+import { buildAnecfXml, composeEncf, dgiiFileName, ECF_TYPES, formatDateTimeDO, EcfError, isAuthorityError, isTransportError, type EcfType } from '../../index.js';
 import type { AuthorityIdentity, VoidingReceipt } from '../../dgii/index.js';
 import { signXml } from '../../sign/index.js';
 import type { Issuer, VoidBatch } from '../storage/types.js';
@@ -379,7 +379,7 @@ export function registerVoiding(ctx: RouteContext): void {
     const xsd = schemas.validate(signed, 'ANECF');
     if (!xsd.valid) {
       logger.error({ issuer: issuer.rnc, violations: xsd.violations.slice(0, 5) }, 'built ANECF does not validate against the XSD');
-      throw new Error('built ANECF does not validate against the XSD');
+      throw new EcfError('built ANECF does not validate against the XSD', { code: 'internal_failure' });
     }
     return signed;
   }
