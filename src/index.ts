@@ -52,7 +52,22 @@ export type { SemillaInput } from './documents/semilla.js';
 export { formatDateDO, formatDateTimeDO, formatTicksDO } from './time.js';
 
 // Errors
-export { EcfError, isEcfError, EcfValidationError, SchemaError, CertificateError, SigningError, TransportError, AuthorityError } from './errors/index.js';
+export {
+  EcfError,
+  isEcfError,
+  EcfValidationError,
+  isEcfValidationError,
+  SchemaError,
+  isSchemaError,
+  CertificateError,
+  isCertificateError,
+  SigningError,
+  isSigningError,
+  TransportError,
+  isTransportError,
+  AuthorityError,
+  isAuthorityError,
+} from './errors/index.js';
 export type { CertificateErrorCode, SigningErrorCode, TransportErrorCode, AuthorityErrorCode, AuthorityMessage } from './errors/index.js';
 
 // Ports

@@ -1,4 +1,5 @@
 /** A CLI command: thin, over the public SDK API. Returns the process exit code. */
+import { EcfError } from '../index.js';
 export interface CliIo {
   stdout: (s: string | Uint8Array) => void;
   stderr: (s: string) => void;
@@ -31,7 +32,12 @@ export function parseFlags(args: string[], booleans: readonly string[] = []): { 
   return { flags, positional };
 }
 
-export class UsageError extends Error {}
+export class UsageError extends EcfError {
+  constructor(message: string) {
+    super(message, { code: 'usage' });
+    this.name = 'UsageError';
+  }
+}
 
 export function requireFlag(flags: Record<string, string | true>, name: string): string {
   const v = flags[name];

@@ -4,7 +4,8 @@
  */
 import { signXml } from '../sign/index.js';
 import type { Clock, Signer } from '../ports.js';
-import { HttpCore, multipartXml } from './http.js';
+import type { HttpCore } from './http-core.js';
+import { multipartXml } from './http.js';
 import { parseAuthToken, parseSeed } from './parse.js';
 import type { AuthToken } from './types.js';
 

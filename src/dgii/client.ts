@@ -2,10 +2,10 @@
  * `createDgiiClient`: the AuthorityTransport port over HTTP (undici), for DGII's real services or
  * anything that speaks the same protocol (the simulator, a proxy) at a custom base URL.
  */
-import { TransportError } from '../errors/transport-error.js';
+import { isTransportError, TransportError } from '../errors/transport-error.js';
 import { exchangeSeed, TokenCache } from './auth.js';
 import { dgiiEndpoints, withQuery, type DgiiEndpoints } from './endpoints.js';
-import { HttpCore, multipartXml, type HttpOptions, type HttpRequest, type HttpResponse } from './http.js';
+import { createDgiiHttp, multipartXml, type HttpOptions, type HttpRequest, type HttpResponse } from './http.js';
 import {
   parseApprovalReceipt,
   parseDirectory,
@@ -60,7 +60,7 @@ type Parse<T> = (res: HttpResponse) => T;
  */
 export function createDgiiClient(options: DgiiClientOptions): DgiiClient {
   const endpoints = dgiiEndpoints(options.environment, options.baseUrl);
-  const http = new HttpCore(options);
+  const http = createDgiiHttp(options);
   const tokens = new TokenCache(http.clock);
 
   const authenticate = (who: AuthorityIdentity): Promise<AuthToken> =>
@@ -93,10 +93,10 @@ export function createDgiiClient(options: DgiiClientOptions): DgiiClient {
       return parse(res);
     } catch (e) {
       // A 2xx the client cannot read: for an upload, the document may well have been taken.
-      if (e instanceof TransportError && !req.idempotent) {
+      if (isTransportError(e) && !req.idempotent) {
         throw new TransportError(`${e.message} (${req.what}: the outcome is unknown)`, { code: e.code, retryable: true, outcomeUnknown: true, status: res.status, cause: e });
       }
-      if (e instanceof TransportError) throw new TransportError(e.message, { code: e.code, retryable: e.retryable, status: res.status, cause: e.cause });
+      if (isTransportError(e)) throw new TransportError(e.message, { code: e.code, retryable: e.retryable, status: res.status, cause: e.cause });
       throw e;
     }
   }

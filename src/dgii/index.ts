@@ -7,7 +7,8 @@
  * - `createReceptorClient`: issuer → receiver delivery (e-CF → ARECF, ACECF → 200/400).
  * - Endpoint table and pure response parsers, for those who bring their own HTTP.
  *
- * Deliberately not exported: the HTTP core (`./http.ts`) and the token cache (`./auth.ts`).
+ * Deliberately not exported: the HTTP core (`./http-core.ts`, generic; DGII's answer interpreter in
+ * `./http.ts`) and the token cache (`./auth.ts`).
  *
  * @example
  * import { createDgiiClient } from 'ecf-kit/dgii';
@@ -78,5 +79,5 @@ export type {
   ServiceAvailability,
   AuthorityTransport,
 } from './types.js';
-export { TransportError, AuthorityError } from '../errors/index.js';
+export { TransportError, AuthorityError, isTransportError, isAuthorityError } from '../errors/index.js';
 export type { TransportErrorCode, AuthorityErrorCode } from '../errors/index.js';

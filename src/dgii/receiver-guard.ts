@@ -56,9 +56,12 @@ export const RECEIVER_PATHS = {
 export const RECEIVER_ADDRESS_REFUSED = 'ERR_RECEIVER_ADDRESS_REFUSED';
 
 /** A receiver address the guard refused; carries `code` {@link RECEIVER_ADDRESS_REFUSED}. */
-export class ReceiverAddressError extends Error {
-  override readonly name = 'ReceiverAddressError';
-  readonly code = RECEIVER_ADDRESS_REFUSED;
+export class ReceiverAddressError extends EcfError {
+  declare readonly code: typeof RECEIVER_ADDRESS_REFUSED;
+  constructor(message: string) {
+    super(message, { code: RECEIVER_ADDRESS_REFUSED });
+    this.name = 'ReceiverAddressError';
+  }
 }
 
 /** Largest path prefix kept from a published URL (characters, segments). */

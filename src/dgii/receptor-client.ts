@@ -14,7 +14,7 @@ import { TransportError } from '../errors/transport-error.js';
 import { verifyXml } from '../sign/index.js';
 import { parseXmlRoot } from '../xml/parse.js';
 import { exchangeSeed, TokenCache } from './auth.js';
-import { HttpCore, multipartXml, type HttpOptions, type HttpRequest, type HttpResponse } from './http.js';
+import { createDgiiHttp, multipartXml, type HttpOptions, type HttpRequest, type HttpResponse } from './http.js';
 import type { AuthorityIdentity, AuthToken, XmlFile } from './types.js';
 import { checkAllowAddresses, receiverConnector, receiverBase, RECEIVER_PATHS, type ReceiverPolicy } from './receiver-guard.js';
 
@@ -141,7 +141,7 @@ export function createReceptorClient(options: ReceptorClientOptions = {}): Recep
   const policy: ReceiverPolicy = { ...options.receivers, allowAddresses: checkAllowAddresses(options.receivers?.allowAddresses ?? []) };
   const maxResponseBytes = options.maxResponseBytes ?? RECEIVER_MAX_RESPONSE_BYTES;
   // One place for every call to a receiver: the guarded connector, no redirects, bounded answers.
-  const http = new HttpCore(options, {
+  const http = createDgiiHttp(options, {
     connector: receiverConnector(policy, Math.min(10_000, options.timeoutMs ?? 30_000)),
     followRedirects: false,
     maxResponseBytes,

@@ -1,4 +1,4 @@
-import { EcfError } from './ecf-error.js';
+import { EcfError, isNamedEcfError } from './ecf-error.js';
 
 /** One message from the authority, normalised (DGII sends objects, bare strings or HTML pages). */
 export interface AuthorityMessage {
@@ -36,4 +36,15 @@ export class AuthorityError extends EcfError {
     this.trackId = options.trackId ?? null;
     this.body = (options.body ?? '').slice(0, 2000);
   }
+}
+
+/**
+ * True for an {@link AuthorityError}, also one from another copy of the package (checks `name`, `code` and
+ * `mensajes`, not only `instanceof`).
+ *
+ * @example
+ * try { await client.sendEcf(id, file) } catch (e) { if (isAuthorityError(e)) e.mensajes }
+ */
+export function isAuthorityError(e: unknown): e is AuthorityError {
+  return e instanceof AuthorityError || (isNamedEcfError(e, 'AuthorityError') && Array.isArray((e as { mensajes?: unknown }).mensajes));
 }

@@ -1,4 +1,4 @@
-import { EcfError } from './ecf-error.js';
+import { EcfError, isNamedEcfError } from './ecf-error.js';
 
 /** Stable codes of {@link CertificateError}. */
 export type CertificateErrorCode =
@@ -24,4 +24,14 @@ export class CertificateError extends EcfError {
     super(message, { code: options.code, cause: options.cause });
     this.name = 'CertificateError';
   }
+}
+
+/**
+ * True for a {@link CertificateError}, also one from another copy of the package (checks `name` and `code`).
+ *
+ * @example
+ * try { readP12(bytes, 'oops') } catch (e) { if (isCertificateError(e)) e.code } //=> 'wrong_password'
+ */
+export function isCertificateError(e: unknown): e is CertificateError {
+  return e instanceof CertificateError || isNamedEcfError(e, 'CertificateError');
 }

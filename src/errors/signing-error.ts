@@ -1,4 +1,4 @@
-import { EcfError } from './ecf-error.js';
+import { EcfError, isNamedEcfError } from './ecf-error.js';
 
 /** Stable codes of {@link SigningError}. */
 export type SigningErrorCode =
@@ -23,4 +23,14 @@ export class SigningError extends EcfError {
     super(message, { code: options.code, cause: options.cause });
     this.name = 'SigningError';
   }
+}
+
+/**
+ * True for a {@link SigningError}, also one from another copy of the package (checks `name` and `code`).
+ *
+ * @example
+ * try { await signXml('<ECF>', signer) } catch (e) { if (isSigningError(e)) e.code } //=> 'not_well_formed'
+ */
+export function isSigningError(e: unknown): e is SigningError {
+  return e instanceof SigningError || isNamedEcfError(e, 'SigningError');
 }

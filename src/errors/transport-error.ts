@@ -1,4 +1,4 @@
-import { EcfError } from './ecf-error.js';
+import { EcfError, isNamedEcfError } from './ecf-error.js';
 
 /** Stable codes of {@link TransportError}. */
 export type TransportErrorCode =
@@ -29,4 +29,15 @@ export class TransportError extends EcfError {
     this.outcomeUnknown = options.outcomeUnknown ?? false;
     this.status = options.status ?? null;
   }
+}
+
+/**
+ * True for a {@link TransportError}, also one from another copy of the package (checks `name`, `code` and
+ * `retryable`, not only `instanceof`).
+ *
+ * @example
+ * try { await client.sendEcf(id, file) } catch (e) { if (isTransportError(e) && e.outcomeUnknown) … }
+ */
+export function isTransportError(e: unknown): e is TransportError {
+  return e instanceof TransportError || (isNamedEcfError(e, 'TransportError') && typeof (e as { retryable?: unknown }).retryable === 'boolean');
 }

@@ -39,6 +39,7 @@
  * whatever NODE_ENV says. Production requires ECF_CERT_KEY (no development key file) and listens on
  * 127.0.0.1 unless HOST is set (put a reverse proxy in front; set HOST=0.0.0.0 in a container).
  */
+import { EcfError } from '../index.js';
 import { resolve } from 'node:path';
 import { DEFAULT_LIMITS, type BodyLimits } from './app/body.js';
 import { parseKey } from './secrets.js';
@@ -111,10 +112,10 @@ export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' |
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 const ENVIRONMENTS: readonly AuthorityEnvironment[] = ['testecf', 'certecf', 'ecf'];
 
-export class ConfigError extends Error {
+export class ConfigError extends EcfError {
   readonly problems: string[];
   constructor(problems: string[]) {
-    super(`invalid server configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    super(`invalid server configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`, { code: 'invalid_config' });
     this.name = 'ConfigError';
     this.problems = problems;
   }

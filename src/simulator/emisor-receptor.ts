@@ -5,6 +5,7 @@
  * gets back (`consultaacuserecibo` shows it); as buyer, it sends ACECF for e-CF it received at its own
  * receptor (`envioaprobacioncomercial`, see receptor.ts). Outbound calls are real HTTP (outbound.ts).
  */
+import { EcfError } from '../errors/ecf-error.js';
 import { parseDec } from '../calc/decimal.js';
 import { parseDocument } from '../derive/read-xml.js';
 import { buildAcecfXml } from '../documents/acecf.js';
@@ -82,9 +83,9 @@ export async function emitToReceptor(ctx: SimContext, input: RouteInput): Promis
     const token = urlAutenticacion ? await authenticate(ctx, urlAutenticacion) : null;
     const res = await postXml(endpoint(urlRecepcion, '/fe/recepcion', '/api/ecf'), `${SIMULATOR_RNC}${encf}.xml`, signed, token);
     const text = await res.text();
-    if (!res.ok) throw new Error(`el receptor respondió HTTP ${res.status}: ${text.slice(0, 300)}`);
+    if (!res.ok) throw new EcfError(`el receptor respondió HTTP ${res.status}: ${text.slice(0, 300)}`, { code: 'receiver_failed' });
     const arecf = extractDocument(text, 'ARECF');
-    if (!arecf) throw new Error('la respuesta del receptor no contiene un ARECF.');
+    if (!arecf) throw new EcfError('la respuesta del receptor no contiene un ARECF.', { code: 'receiver_failed' });
     const parsed = parseArecfXml(arecf);
     record.acuse = {
       estado: String(parsed.data.estado ?? ''),

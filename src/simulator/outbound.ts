@@ -1,4 +1,5 @@
 /** The simulator's outbound HTTP (global fetch) to taxpayers' receptors: login, multipart posts, answers. */
+import { EcfError } from '../errors/ecf-error.js';
 import { signXml } from '../sign/sign-xml.js';
 import type { SimContext } from './context.js';
 
@@ -35,13 +36,13 @@ export async function authenticate(ctx: SimContext, urlAutenticacion: string): P
   const validarUrl = semillaUrl.replace(/\/api\/semilla$/i, '/api/validacioncertificado');
   const seedRes = await fetch(semillaUrl, { signal: AbortSignal.timeout(OUTBOUND_TIMEOUT_MS) });
   const seedText = await seedRes.text();
-  if (!seedRes.ok) throw new Error(`la semilla del receptor respondió HTTP ${seedRes.status}.`);
+  if (!seedRes.ok) throw new EcfError(`la semilla del receptor respondió HTTP ${seedRes.status}.`, { code: 'receiver_failed' });
   const seed = extractDocument(seedText, 'SemillaModel');
-  if (!seed) throw new Error('la respuesta de la semilla no contiene un SemillaModel.');
+  if (!seed) throw new EcfError('la respuesta de la semilla no contiene un SemillaModel.', { code: 'receiver_failed' });
   const signedSeed = await signXml(seed, ctx.identity().signer);
   const res = await postXml(validarUrl, 'semilla.xml', signedSeed, null, 'application/json');
   const text = await res.text();
-  if (!res.ok) throw new Error(`la validación del certificado respondió HTTP ${res.status}: ${text.slice(0, 300)}`);
+  if (!res.ok) throw new EcfError(`la validación del certificado respondió HTTP ${res.status}: ${text.slice(0, 300)}`, { code: 'receiver_failed' });
   let token: string | null = null;
   try {
     const j = JSON.parse(text) as Record<string, unknown>;
@@ -49,7 +50,7 @@ export async function authenticate(ctx: SimContext, urlAutenticacion: string): P
   } catch {
     token = /<token>([^<]+)<\/token>/i.exec(text)?.[1] ?? null;
   }
-  if (!token) throw new Error('la validación del certificado no devolvió un token.');
+  if (!token) throw new EcfError('la validación del certificado no devolvió un token.', { code: 'receiver_failed' });
   return token;
 }
 

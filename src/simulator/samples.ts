@@ -2,6 +2,7 @@
  * The e-CF the emisor–receptor test service sends to a taxpayer's receptor: one small valid document per
  * type that travels emisor → receptor, issued by the simulator's own test issuer to the requested buyer.
  */
+import { EcfError } from '../errors/ecf-error.js';
 import { fillTotals } from '../calc/totals.js';
 import { RECEPTOR_TYPES } from '../spec/doc-types.js';
 import type { EcfType } from '../spec/model.js';
@@ -50,7 +51,7 @@ const SAMPLES: Partial<Record<EcfType, (buyer: string, fecha: string) => Json>> 
 /** Unsigned XML of the sample e-CF (validated by the SDK builder). */
 export function buildSampleEcf(tipo: EcfType, args: { buyer: string; encf: string; fechaEmision: string; fechaVencimiento: string }): string {
   const sample = SAMPLES[tipo];
-  if (!sample) throw new Error(`no sample e-CF for type ${tipo}: only types delivered emisor → receptor (${RECEPTOR_TYPES.join(', ')})`);
+  if (!sample) throw new EcfError(`no sample e-CF for type ${tipo}: only types delivered emisor → receptor (${RECEPTOR_TYPES.join(', ')})`, { code: 'invalid_argument' });
   const doc = fillTotals(tipo, sample(args.buyer, args.fechaEmision));
   const ctx: BuildContext = { emisor: SIMULATOR_ISSUER, encf: args.encf, fecha_emision: args.fechaEmision };
   if (allows(tipo, 'id_doc.fecha_vencimiento_secuencia')) ctx.fecha_vencimiento_secuencia = args.fechaVencimiento;

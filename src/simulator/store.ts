@@ -8,6 +8,7 @@
  * the state stays dirty in memory and the save is tried again with a growing delay (1 s doubling to 30 s).
  * The file is written with mode 0600 in a directory created 0700 (it holds tokens and documents).
  */
+import { EcfError } from '../errors/ecf-error.js';
 import { chmodSync, lstatSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { AuthorityMessage, AuthorityState, AuthorityStateCode, DirectoryEntry } from '../dgii/types.js';
@@ -273,10 +274,10 @@ function load(file: string): SimState {
   try {
     parsed = JSON.parse(text);
   } catch (e) {
-    throw new Error(`The simulator data file ${file} is not valid JSON (${(e as Error).message}); move it away to start empty.`);
+    throw new EcfError(`The simulator data file ${file} is not valid JSON (${(e as Error).message}); move it away to start empty.`, { code: 'invalid_state_file' });
   }
   if (!parsed || typeof parsed !== 'object' || (parsed as { version?: unknown }).version !== 1) {
-    throw new Error(`The simulator data file ${file} is not a version 1 simulator state; move it away to start empty.`);
+    throw new EcfError(`The simulator data file ${file} is not a version 1 simulator state; move it away to start empty.`, { code: 'invalid_state_file' });
   }
   // Fill sections added after the file was written, so older files keep loading.
   const base = emptyState();

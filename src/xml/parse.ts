@@ -4,6 +4,7 @@
  * converted back to their canonical JSON kinds. XML parsing uses @xmldom/xmldom, which does not resolve
  * external entities or expand DTD-declared entities.
  */
+import { EcfError } from '../errors/ecf-error.js';
 import { DOMParser, type Element } from '@xmldom/xmldom';
 import type { Issue } from '../issues.js';
 import { xml10LineEndings } from './xml10.js';
@@ -26,7 +27,12 @@ export interface ParsedTree {
   signed: boolean;
 }
 
-export class XmlSyntaxError extends Error {}
+export class XmlSyntaxError extends EcfError {
+  constructor(message: string) {
+    super(message, { code: 'xml_syntax' });
+    this.name = 'XmlSyntaxError';
+  }
+}
 
 /** Parses XML text into a DOM root element, failing on malformed input or a DOCTYPE. */
 export function parseXmlRoot(xml: string): Element {

@@ -7,6 +7,7 @@
  * Validation therefore streams (`xmlSchemaValidateStream`, SAX, no tree): libxml2 frees everything it allocates
  * before returning and no per-document JavaScript wrapper of native memory is created.
  */
+import { EcfError } from '../errors/ecf-error.js';
 import * as bindings from 'libxmljs/dist/lib/bindings/functions.js';
 
 /** An error as libxml2 reports it (`xmlError`), copied by libxmljs. */
@@ -46,9 +47,10 @@ export interface CompiledSchema {
   validate(utf8: Buffer): { code: number; errors: RawXmlError[] };
 }
 
-export class XsdCompileError extends Error {
+export class XsdCompileError extends EcfError {
   constructor(readonly errors: string[]) {
-    super(errors.join('; ') || 'libxml2 could not compile the schema');
+    super(errors.join('; ') || 'libxml2 could not compile the schema', { code: 'xsd_compile_failed' });
+    this.name = 'XsdCompileError';
   }
 }
 

@@ -7,7 +7,7 @@
  * 2 usage errors (missing or malformed flags).
  */
 import { resolve } from 'node:path';
-import { checkContext, ECF_TABLE, ECF_TYPES, isEcfError, isEcfType, type EcfType } from '../../index.js';
+import { checkContext, ECF_TABLE, ECF_TYPES, EcfError, isEcfError, isEcfType, type EcfType } from '../../index.js';
 import { parseDate } from '../../spec/formats.js';
 import type { Issuer, IssuerStore, SequenceRecord, SequenceStore, SigningMode, TokenRecord } from '../../server/storage/types.js';
 
@@ -16,7 +16,12 @@ type AdminStores = IssuerStore & SequenceStore;
 import { parseFlags, requireFlag, UsageError, type CliCommand, type CliIo } from '../command.js';
 
 /** A refusal the operator can act on: printed as is, exit code 1. */
-export class AdminError extends Error {}
+export class AdminError extends EcfError {
+  constructor(message: string) {
+    super(message, { code: 'admin_refused' });
+    this.name = 'AdminError';
+  }
+}
 
 const MAX_CONSECUTIVE = 9_999_999_999;
 

@@ -1,3 +1,4 @@
+import { EcfError } from '../../index.js';
 import { buildEcfXml, type BuildContext } from '../../xml/ecf.js';
 import { EcfValidationError } from '../../errors/validation-error.js';
 import { toIssueReport } from '../../issues.js';
@@ -13,9 +14,10 @@ async function readJson(io: CliIo, path: string, what: string): Promise<unknown>
   }
 }
 
-class JsonInputError extends Error {
+class JsonInputError extends EcfError {
   constructor(readonly what: string, readonly file: string, detail: string) {
-    super(`${what}: JSON mal formado en ${file}: ${detail}`);
+    super(`${what}: JSON mal formado en ${file}: ${detail}`, { code: 'invalid_json' });
+    this.name = 'JsonInputError';
   }
 }
 

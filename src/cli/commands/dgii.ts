@@ -59,17 +59,17 @@ async function connect(flags: Flags, io: CliIo, rncFallback?: string | null): Pr
  * failures are printed as JSON too (`{"error": …}`, exit 1) so that scripts can read DGII's reasons.
  */
 async function run(client: DgiiClient, io: CliIo, call: () => Promise<unknown>, exitCode: (answer: unknown) => number = () => 0): Promise<number> {
-  const { AuthorityError, TransportError } = await import('../../errors/index.js');
+  const { isAuthorityError, isTransportError } = await import('../../errors/index.js');
   try {
     const answer = await call();
     io.stdout(`${JSON.stringify(answer, null, 2)}\n`);
     return exitCode(answer);
   } catch (e) {
-    if (e instanceof AuthorityError) {
+    if (isAuthorityError(e)) {
       io.stdout(`${JSON.stringify({ error: { type: 'authority', code: e.code, status: e.status, message: e.message, mensajes: e.mensajes, trackId: e.trackId } }, null, 2)}\n`);
       return 1;
     }
-    if (e instanceof TransportError) {
+    if (isTransportError(e)) {
       io.stdout(`${JSON.stringify({ error: { type: 'transport', code: e.code, status: e.status, message: e.message, retryable: e.retryable, outcomeUnknown: e.outcomeUnknown } }, null, 2)}\n`);
       return 1;
     }

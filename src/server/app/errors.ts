@@ -7,6 +7,7 @@
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Logger } from 'pino';
+import { EcfError, isAuthorityError, isTransportError } from '../../index.js';
 import { isStorageUnavailable } from '../storage/errors.js';
 
 /** Details of an error envelope (`document` member). */
@@ -19,12 +20,12 @@ export interface ErrorEnvelope {
 }
 
 /** An expected failure with its HTTP status and Spanish message. Throw it from any handler or middleware. */
-export class ApiError extends Error {
+export class ApiError extends EcfError {
   readonly status: ContentfulStatusCode;
   readonly document: ErrorDocument;
   readonly headers: Record<string, string>;
   constructor(status: ContentfulStatusCode, message: string, options: { document?: ErrorDocument; headers?: Record<string, string> } = {}) {
-    super(message);
+    super(message, { code: 'api_error' });
     this.name = 'ApiError';
     this.status = status;
     this.document = options.document ?? null;
@@ -58,17 +59,6 @@ export function tooLarge(limit: number): ApiError {
 
 export function unauthorized(): ApiError {
   return new ApiError(401, MESSAGES.unauthorized, { headers: { 'WWW-Authenticate': 'Bearer realm="ecf-kit"' } });
-}
-
-interface TransportLike { name: 'TransportError'; message: string; retryable: boolean; code: string }
-interface AuthorityLike { name: 'AuthorityError'; message: string; status: number; code: string; mensajes: { codigo: string | null; valor: string }[] }
-
-// Checked by name, not instanceof: the transport may come from another copy of the package (isEcfError does the same).
-function isTransportError(e: unknown): e is TransportLike {
-  return e instanceof Error && e.name === 'TransportError' && typeof (e as { retryable?: unknown }).retryable === 'boolean';
-}
-function isAuthorityError(e: unknown): e is AuthorityLike {
-  return e instanceof Error && e.name === 'AuthorityError' && Array.isArray((e as { mensajes?: unknown }).mensajes);
 }
 
 /** Authority messages as flat strings (`codigo: valor`). */

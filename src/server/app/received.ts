@@ -11,7 +11,7 @@
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { ACECF_TYPES, buildAcecfXml, fileNameFor, formatDateTimeDO, securityCode } from '../../index.js';
+import { ACECF_TYPES, buildAcecfXml, fileNameFor, formatDateTimeDO, isAuthorityError, isEcfError, isTransportError, securityCode } from '../../index.js';
 import {
   createReceptorClient, type AuthorityIdentity, type FiscalStatus, type ReceptorClient, type XmlFile,
 } from '../../dgii/index.js';
@@ -304,21 +304,20 @@ function buyerOf(xml: string): string | null {
 
 /** Spanish reason of a failed delivery to another taxpayer's service. */
 function deliveryFailure(e: unknown): string {
-  const x = e as { name?: string; code?: string; status?: number | null; retryable?: boolean };
-  if (x?.name === 'TransportError') {
-    if (x.code === 'network' && x.retryable === false) return 'El servicio del emisor no es accesible: su dirección no es pública o la conexión segura falló.';
+  if (isTransportError(e)) {
+    if (e.code === 'network' && !e.retryable) return 'El servicio del emisor no es accesible: su dirección no es pública o la conexión segura falló.';
     const reasons: Record<string, string> = {
       network: 'la conexión falló',
       timeout: 'no respondió a tiempo',
-      server_error: `respondió con un error HTTP ${x.status ?? '5xx'}`,
+      server_error: `respondió con un error HTTP ${e.status ?? '5xx'}`,
       rate_limited: 'pidió esperar (HTTP 429)',
       bad_response: 'respondió algo ilegible',
     };
-    return `El servicio del emisor ${reasons[x.code ?? ''] ?? 'no respondió correctamente'}.`;
+    return `El servicio del emisor ${reasons[e.code] ?? 'no respondió correctamente'}.`;
   }
   // The receiver's own words never reach the caller (they are logged, bounded): only the status.
-  if (x?.name === 'AuthorityError') return `El servicio del emisor rechazó la solicitud (HTTP ${x.status ?? '4xx'}).`;
-  if (x?.code === 'invalid_argument') return 'La URL de aprobación comercial publicada en el directorio no es válida (se exige https).';
+  if (isAuthorityError(e)) return `El servicio del emisor rechazó la solicitud (HTTP ${e.status ?? '4xx'}).`;
+  if (isEcfError(e) && e.code === 'invalid_argument') return 'La URL de aprobación comercial publicada en el directorio no es válida (se exige https).';
   return 'No se pudo entregar al servicio del emisor.';
 }
 
@@ -448,12 +447,11 @@ export function registerReceived(ctx: RouteContext, directory: DirectoryLookup):
       // DGII documents no code list; the simulator (and DGII's examples) answer codigo "1" when the copy is taken.
       return { entregada: r.codigo === '1', codigo: r.codigo, estado: r.estado, mensajes: r.mensajes, error: null, fecha };
     } catch (e) {
-      const x = e as { name?: string; retryable?: boolean; mensajes?: { codigo: string | null; valor: string }[] };
-      logger.warn({ err: { name: x.name, message: (e as Error).message } }, 'commercial approval copy to the authority failed');
-      if (x.name === 'AuthorityError' && Array.isArray(x.mensajes)) {
-        return { entregada: false, codigo: null, estado: null, mensajes: authorityMessages(x.mensajes), error: MESSAGES.authorityRefused, fecha };
+      logger.warn({ err: { name: (e as { name?: string }).name, message: (e as Error).message } }, 'commercial approval copy to the authority failed');
+      if (isAuthorityError(e)) {
+        return { entregada: false, codigo: null, estado: null, mensajes: authorityMessages(e.mensajes), error: MESSAGES.authorityRefused, fecha };
       }
-      const message = x.name === 'TransportError' && x.retryable ? MESSAGES.authorityUnavailable : MESSAGES.authorityBadGateway;
+      const message = isTransportError(e) && e.retryable ? MESSAGES.authorityUnavailable : MESSAGES.authorityBadGateway;
       return { entregada: false, codigo: null, estado: null, mensajes: [], error: message, fecha };
     }
   }

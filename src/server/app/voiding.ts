@@ -21,7 +21,7 @@
 import { randomBytes } from 'node:crypto';
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { buildAnecfXml, composeEncf, dgiiFileName, ECF_TYPES, formatDateTimeDO, type EcfType } from '../../index.js';
+import { buildAnecfXml, composeEncf, dgiiFileName, ECF_TYPES, formatDateTimeDO, EcfError, isAuthorityError, isTransportError, type EcfType } from '../../index.js';
 import type { AuthorityIdentity, VoidingReceipt } from '../../dgii/index.js';
 import { signXml } from '../../sign/index.js';
 import type { Issuer, VoidBatch } from '../storage/types.js';
@@ -291,10 +291,6 @@ export function voidResult(b: VoidBatch) {
   };
 }
 
-function isNamedError(e: unknown, name: string): e is Error & Record<string, unknown> {
-  return e instanceof Error && e.name === name;
-}
-
 // ---------------------------------------------------------------------------------------------- routes
 
 export function registerVoiding(ctx: RouteContext): void {
@@ -383,7 +379,7 @@ export function registerVoiding(ctx: RouteContext): void {
     const xsd = schemas.validate(signed, 'ANECF');
     if (!xsd.valid) {
       logger.error({ issuer: issuer.rnc, violations: xsd.violations.slice(0, 5) }, 'built ANECF does not validate against the XSD');
-      throw new Error('built ANECF does not validate against the XSD');
+      throw new EcfError('built ANECF does not validate against the XSD', { code: 'internal_failure' });
     }
     return signed;
   }
@@ -413,14 +409,14 @@ export function registerVoiding(ctx: RouteContext): void {
       try {
         receipt = await transport.voidRanges(who, file);
       } catch (e) {
-        if (isNamedError(e, 'AuthorityError') && Array.isArray(e.mensajes)) {
+        if (isAuthorityError(e)) {
           // A definitive refusal (HTTP 4xx): the voiding was not applied.
-          const mensajes = authorityMessages(e.mensajes as { codigo: string | null; valor: string }[]);
+          const mensajes = authorityMessages(e.mensajes);
           const settled = await storage.settleVoidBatch(batch.id, false, mensajes.length ? mensajes : [e.message]);
           logger.info({ issuer: issuer.rnc, lote: batch.lote }, 'range voiding refused by the authority');
           return rejectedAnswer(c, settled);
         }
-        if (!isNamedError(e, 'TransportError')) throw e;
+        if (!isTransportError(e)) throw e;
         logger.warn({ issuer: issuer.rnc, lote: batch.lote, err: { code: e.code, message: e.message, outcomeUnknown: e.outcomeUnknown } }, 'range voiding outcome unknown');
         const message = VOID_MESSAGES.unknown(batch.lote);
         return c.json(

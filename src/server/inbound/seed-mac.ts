@@ -14,6 +14,7 @@
  * key (an embedding without one), a random key per process is used: seeds are then valid in that process only.
  * Single use is enforced where the seed comes back: see `InboundStorage.useInboundSeed`.
  */
+import { EcfError } from '../../index.js';
 import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 
 const VERSION = 1;
@@ -40,7 +41,7 @@ export interface SeedMac {
 
 /** `keys[0]` signs; every key verifies (rotation). */
 export function createSeedMac(keys: readonly Uint8Array[], ttlMs: number): SeedMac {
-  if (keys.length === 0) throw new Error('createSeedMac needs at least one key');
+  if (keys.length === 0) throw new EcfError('createSeedMac needs at least one key', { code: 'invalid_argument' });
   const mac = (key: Uint8Array, scope: string, header: Buffer) =>
     createHmac('sha256', key).update(LABEL).update(scope).update('\0').update(header).digest().subarray(0, MAC_BYTES);
   return {

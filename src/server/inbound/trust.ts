@@ -18,6 +18,7 @@
  * delegates list one of its identifiers or its SHA-256 fingerprint (`ECF_INBOUND_DELEGATES`).
  * Revocation (CRL/OCSP) is not checked.
  */
+import { EcfError } from '../../index.js';
 import { X509Certificate } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -147,10 +148,10 @@ export function loadTrustAnchors(path: string): X509Certificate[] {
   for (const file of files) {
     const text = readFileSync(file, 'utf8');
     const blocks = text.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
-    if (blocks.length === 0) throw new Error(`ECF_INBOUND_TRUST_CA: ${file} holds no PEM certificate`);
+    if (blocks.length === 0) throw new EcfError(`ECF_INBOUND_TRUST_CA: ${file} holds no PEM certificate`, { code: 'invalid_config' });
     for (const b of blocks) out.push(new X509Certificate(b));
   }
-  if (out.length === 0) throw new Error(`ECF_INBOUND_TRUST_CA: no certificate found in ${path}`);
+  if (out.length === 0) throw new EcfError(`ECF_INBOUND_TRUST_CA: no certificate found in ${path}`, { code: 'invalid_config' });
   return out;
 }
 
@@ -160,13 +161,13 @@ export function loadTrustAnchors(path: string): X509Certificate[] {
  */
 export function parseDelegates(text: string): Record<string, string[]> {
   const data: unknown = JSON.parse(text);
-  if (!data || typeof data !== 'object' || Array.isArray(data)) throw new Error('ECF_INBOUND_DELEGATES: expected a JSON object {"RNC": ["identifier or SHA-256 fingerprint", …]}');
+  if (!data || typeof data !== 'object' || Array.isArray(data)) throw new EcfError('ECF_INBOUND_DELEGATES: expected a JSON object {"RNC": ["identifier or SHA-256 fingerprint", …]}', { code: 'invalid_config' });
   const out: Record<string, string[]> = {};
   for (const [key, value] of Object.entries(data as Record<string, unknown>)) {
     const rnc = normalizeIdentifier(key);
-    if (!rnc) throw new Error(`ECF_INBOUND_DELEGATES: "${key}" is not an RNC or cédula`);
+    if (!rnc) throw new EcfError(`ECF_INBOUND_DELEGATES: "${key}" is not an RNC or cédula`, { code: 'invalid_config' });
     if (!Array.isArray(value) || value.some((v) => typeof v !== 'string' || (!normalizeFingerprint(v) && !normalizeIdentifier(v)))) {
-      throw new Error(`ECF_INBOUND_DELEGATES: the delegates of ${key} must be a list of RNCs/cédulas or SHA-256 fingerprints`);
+      throw new EcfError(`ECF_INBOUND_DELEGATES: the delegates of ${key} must be a list of RNCs/cédulas or SHA-256 fingerprints`, { code: 'invalid_config' });
     }
     out[rnc] = value as string[];
   }

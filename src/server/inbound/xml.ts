@@ -5,14 +5,18 @@
  * no entity is ever expanded or fetched and no parser or XSD validator that sees the same text afterwards
  * gets input it would spend seconds or gigabytes on.
  */
+import { EcfError } from '../../index.js';
 import { DOMParser, type Document, type Element } from '@xmldom/xmldom';
 import { MAX_XML_ATTRIBUTES, prescanXml } from '../../index.js';
 
 export { MAX_XML_ATTRIBUTES, TOO_MANY_ATTRIBUTES_MESSAGE } from '../../index.js';
 
 /** Not well-formed, or carries a DOCTYPE. `message` is Spanish (it reaches the sender). */
-export class XmlInputError extends Error {
-  override readonly name = 'XmlInputError';
+export class XmlInputError extends EcfError {
+  constructor(message: string) {
+    super(message, { code: 'invalid_xml' });
+    this.name = 'XmlInputError';
+  }
 }
 
 /**

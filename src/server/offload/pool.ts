@@ -95,7 +95,7 @@ function childCommand(): { path: string; execArgv: string[] } {
   }
   const ext = here.endsWith('.cjs') ? '.cjs' : '.js';
   const path = fileURLToPath(new URL(`./offload-child${ext}`, here));
-  if (!existsSync(path)) throw new Error(`offload child entry not found at ${path} (is the package built with its offload-child entry?)`);
+  if (!existsSync(path)) throw new EcfError(`offload child entry not found at ${path} (is the package built with its offload-child entry?)`, { code: 'offload_unavailable' });
   return { path, execArgv: [] };
 }
 

@@ -8,6 +8,7 @@
  * BLOB/BYTEA, booleans INTEGER 0/1 on SQLite and BOOLEAN on PostgreSQL. Columns `from`/`to` are
  * reserved words, hence `first_number`/`last_number`.
  */
+import { EcfError } from '../../index.js';
 import { sql, type Kysely } from 'kysely';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -272,6 +273,6 @@ const IDENT_RE = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 
 /** Quotes a PostgreSQL identifier; only plain names are accepted (schema names come from configuration). */
 export function quoteIdent(name: string): string {
-  if (!IDENT_RE.test(name)) throw new Error(`invalid schema name: ${JSON.stringify(name)} (letters, digits and _ only)`);
+  if (!IDENT_RE.test(name)) throw new EcfError(`invalid schema name: ${JSON.stringify(name)} (letters, digits and _ only)`, { code: 'invalid_argument' });
   return `"${name}"`;
 }

@@ -17,7 +17,7 @@
  */
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { dgiiFileName, isEcfError, securityCode, type Clock, type Logger, type SchemaId, type SchemaValidationResult, type SchemaValidator, type Signer } from '../../index.js';
+import { dgiiFileName, EcfError, isAuthorityError, isEcfError, isTransportError, securityCode, type Clock, type Logger, type SchemaId, type SchemaValidationResult, type SchemaValidator, type Signer } from '../../index.js';
 import { signEcf, signXml, type VerifyResult } from '../../sign/index.js';
 import type { AuthorityIdentity, AuthorityTransport, TrackResult } from '../../dgii/index.js';
 import type { DocumentPatch, DocumentRecord, DocumentStatus, Issuer, Storage } from '../storage/types.js';
@@ -398,7 +398,7 @@ export function createWorker(deps: WorkerDeps): Worker {
         return;
       }
       const issuer = await storage.getIssuer(doc.issuerId);
-      if (!issuer) throw new Error(`issuer ${doc.issuerId} of document ${doc.id} not found`);
+      if (!issuer) throw new EcfError(`issuer ${doc.issuerId} of document ${doc.id} not found`, { code: 'not_found' });
       const signer = await signers.signerFor(issuer);
       const who: AuthorityIdentity = { rnc: issuer.rnc, signer };
       switch (doc.transmission) {
@@ -501,31 +501,6 @@ export function createWorker(deps: WorkerDeps): Worker {
 
 // ---------------------------------------------------------------------------------------------------------
 
-interface TransportErrorLike {
-  name: 'TransportError';
-  code: string;
-  message: string;
-  retryable: boolean;
-  outcomeUnknown: boolean;
-  status: number | null;
-}
-interface AuthorityErrorLike {
-  name: 'AuthorityError';
-  code: string;
-  message: string;
-  status: number;
-  mensajes: { codigo: string | null; valor: string }[];
-  trackId: string | null;
-}
-
-// By name (as isEcfError does): robust to duplicated module copies of the error classes.
-function isTransportError(e: unknown): e is TransportErrorLike {
-  return isEcfError(e) && e.name === 'TransportError' && typeof (e as { retryable?: unknown }).retryable === 'boolean';
-}
-function isAuthorityError(e: unknown): e is AuthorityErrorLike {
-  return isEcfError(e) && e.name === 'AuthorityError' && Array.isArray((e as { mensajes?: unknown }).mensajes);
-}
-
 function messageTexts(r: TrackResult): string[] {
   return r.mensajes.map((m) => m.valor.trim()).filter((t) => t !== '');
 }
@@ -549,7 +524,12 @@ function checkSchema(r: SchemaValidationResult, schema: SchemaId, what: string):
 }
 
 /** A failure whose message is already Spanish, for the document's `errors`. */
-class InternalFailure extends Error {}
+class InternalFailure extends EcfError {
+  constructor(message: string) {
+    super(message, { code: 'internal_failure' });
+    this.name = 'InternalFailure';
+  }
+}
 
 function signingTimeOf(signed: string): string | null {
   // From the parsed document: a comment in passthrough XML must not stand for the signing time.

@@ -14,7 +14,7 @@
  * wait for the mutex the transaction holds.
  */
 import { sql, type Kysely } from 'kysely';
-import type { Clock, EcfType } from '../../../index.js';
+import { EcfError, type Clock, type EcfType } from '../../../index.js';
 import { isStorageUnavailable } from '../errors.js';
 import type { Dialect } from '../migrations.js';
 import type { Bool, Database } from './schema.js';
@@ -29,15 +29,21 @@ export function composeEncf(tipo: EcfType, consecutive: number): string {
 }
 
 /** Thrown on a uniqueness conflict the caller can explain (e.g. an issuer with that RNC exists). */
-export class StorageConflictError extends Error {
-  readonly code = 'conflict';
-  override readonly name = 'StorageConflictError';
+export class StorageConflictError extends EcfError {
+  declare readonly code: 'conflict';
+  constructor(message: string) {
+    super(message, { code: 'conflict' });
+    this.name = 'StorageConflictError';
+  }
 }
 
 /** Thrown when a record addressed by id does not exist. */
-export class StorageNotFoundError extends Error {
-  readonly code = 'not_found';
-  override readonly name = 'StorageNotFoundError';
+export class StorageNotFoundError extends EcfError {
+  declare readonly code: 'not_found';
+  constructor(message: string) {
+    super(message, { code: 'not_found' });
+    this.name = 'StorageNotFoundError';
+  }
 }
 
 /** True for a unique-constraint violation on either engine. */
