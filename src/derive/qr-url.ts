@@ -2,11 +2,11 @@
  * Timbre (QR) URLs printed on the e-CF's printed representation (DT pp. 36–39, IT §17.2.3).
  */
 import { EcfError } from '../errors/ecf-error.js';
+import { isDgiiEnvironment, type DgiiEnvironment } from '../spec/environments.js';
 import { parseDocument, requireText, rootName, textAt } from './read-xml.js';
 import { securityCode } from './security-code.js';
 
-/** DGII environment: TesteCF (pre-certification), CerteCF (certification), eCF (production). */
-export type DgiiEnvironment = 'testecf' | 'certecf' | 'ecf';
+export type { DgiiEnvironment } from '../spec/environments.js';
 
 /** Values that go into the timbre URL, as text exactly as they appear in the XML. */
 export interface QrFields {
@@ -134,7 +134,7 @@ export function qrUrlFromSignedXml(signedXml: string, options: QrUrlOptions): st
 
 function environmentSegment(options: QrUrlOptions): string {
   const env = options.environment;
-  if (env !== 'testecf' && env !== 'certecf' && env !== 'ecf') {
+  if (!isDgiiEnvironment(env)) {
     throw new EcfError(`Unknown DGII environment "${String(env)}": use testecf, certecf or ecf.`, { code: 'invalid_argument' });
   }
   return options.environmentCase === 'mixed' ? MIXED_ENV[env] : env;

@@ -4,13 +4,12 @@
  */
 import { EcfValidationError } from '../errors/validation-error.js';
 import type { Issue } from '../issues.js';
+import { composeEncf, MAX_CONSECUTIVE } from '../spec/encf.js';
 import { ECF_TYPES } from '../spec/model.js';
 import { ANECF_TABLE } from '../spec/other-tables.gen.js';
 import { checkDocShape, parseDocXml, type ParsedDoc } from './generic.js';
 import { renderXml } from '../xml/render.js';
 
-/** Largest consecutive: the 10 digits of an e-NCF sequence. */
-export const MAX_CONSECUTIVE = 9_999_999_999;
 /** Types per ANECF (`Anulacion` maxOccurs in the XSD). */
 export const MAX_ANECF_TYPES = 10;
 /** Ranges per type (`Secuencias` maxOccurs in the XSD). */
@@ -28,15 +27,7 @@ export interface AnecfInput {
   anulaciones: { tipo_ecf: string; rangos: AnecfRange[] }[];
 }
 
-/**
- * Composes the 13-character e-NCF of a consecutive: `E` + type + 10 digits.
- *
- * @example
- * composeEncf('31', 15) //=> 'E310000000015'
- */
-export function composeEncf(tipo: string, consecutive: number): string {
-  return `E${tipo}${String(consecutive).padStart(10, '0')}`;
-}
+export { composeEncf, MAX_CONSECUTIVE };
 
 /** Checks the voiding request: types, bounds, inverted and overlapping ranges, limits. Paths point into `input`. */
 export function checkAnecfInput(input: AnecfInput): Issue[] {

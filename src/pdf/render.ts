@@ -7,6 +7,7 @@
  */
 import { PDFDocument, StandardFonts, type PDFImage } from 'pdf-lib';
 import { qrUrl, qrUrlFromSignedXml, type DgiiEnvironment, type QrUrlOptions } from '../derive/qr-url.js';
+import { isDgiiEnvironment } from '../spec/environments.js';
 import { securityCode } from '../derive/security-code.js';
 import { EcfError } from '../errors/ecf-error.js';
 import { isEcfType, type EcfType } from '../spec/model.js';
@@ -159,7 +160,7 @@ async function embedLogo(pdf: PDFDocument, bytes: Uint8Array | undefined): Promi
  * await writeFile('E310000000001.pdf', pdf);
  */
 export async function renderPdf(input: string | PdfDocumentInput, options: RenderPdfOptions): Promise<Uint8Array> {
-  if (!options || (options.environment !== 'testecf' && options.environment !== 'certecf' && options.environment !== 'ecf')) {
+  if (!options || !isDgiiEnvironment(options.environment)) {
     throw new EcfError('renderPdf: options.environment must be testecf, certecf or ecf (it selects the QR URL).', { code: 'invalid_argument' });
   }
   const { model, signedAt } = resolveInput(input, options);

@@ -7,7 +7,7 @@
  * 2 usage errors (missing or malformed flags).
  */
 import { resolve } from 'node:path';
-import { checkContext, ECF_TABLE, ECF_TYPES, isEcfError, isEcfType, type EcfType } from '../../index.js';
+import { checkContext, ECF_TABLE, ECF_TYPES, isEcfError, isEcfType, MAX_CONSECUTIVE, type EcfType } from '../../index.js';
 import { parseDate } from '../../spec/formats.js';
 import type { Issuer, SequenceRecord, SigningMode, Storage, TokenRecord } from '../../server/storage/types.js';
 import { parseFlags, requireFlag, UsageError, type CliCommand, type CliIo } from '../command.js';
@@ -15,7 +15,6 @@ import { parseFlags, requireFlag, UsageError, type CliCommand, type CliIo } from
 /** A refusal the operator can act on: printed as is, exit code 1. */
 export class AdminError extends Error {}
 
-const MAX_CONSECUTIVE = 9_999_999_999;
 
 function dataDir(io: CliIo): string {
   return resolve(io.env.ECF_DATA_DIR || './data');

@@ -21,7 +21,7 @@
 import { randomBytes } from 'node:crypto';
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { buildAnecfXml, composeEncf, dgiiFileName, ECF_TYPES, formatDateTimeDO, type EcfType } from '../../index.js';
+import { buildAnecfXml, composeEncf, dgiiFileName, ECF_TYPES, formatDateTimeDO, MAX_CONSECUTIVE, type EcfType } from '../../index.js';
 import type { AuthorityIdentity, VoidingReceipt } from '../../dgii/index.js';
 import { signXml } from '../../sign/index.js';
 import type { Issuer, VoidBatch } from '../storage/types.js';
@@ -32,8 +32,6 @@ import { invalid, issuesReport, readJsonBody, type RouteContext } from './route-
 import { COMMON, error, json, SECURED } from './routes.js';
 import { EcfTypeSchema, EncfSchema } from './schemas.js';
 
-/** Largest consecutive: the 10 digits of an e-NCF. */
-export const MAX_CONSECUTIVE = 9_999_999_999;
 /** Distinct e-CF types per request (`Anulacion` maxOccurs in the ANECF XSD). */
 export const MAX_VOID_TYPES = 10;
 /** Ranges per type (`Secuencias` maxOccurs in the ANECF XSD). */

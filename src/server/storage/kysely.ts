@@ -13,7 +13,7 @@
  * wait for the mutex the transaction holds.
  */
 import { sql, type Generated, type Kysely } from 'kysely';
-import type { EcfType } from '../../index.js';
+import { composeEncf, MAX_CONSECUTIVE, parseEncf, type EcfType } from '../../index.js';
 import { isStorageUnavailable } from './errors.js';
 import { runMigrations, type Dialect } from './migrations.js';
 import type {
@@ -184,16 +184,9 @@ type DocumentRow = Row<DocumentsTable>;
 type SubmissionRow = Row<SubmissionsTable>;
 type VoidBatchRow = Row<VoidBatchesTable>;
 
-/** Highest consecutive of an e-NCF (10 digits). */
-export const MAX_CONSECUTIVE = 9_999_999_999;
 /** Used consecutives are read ahead in chunks of this size while looking for a free one. */
 const USED_CHUNK = 256;
-const ENCF_RE = /^E(\d{2})(\d{10})$/;
-
-/** `E` + type + consecutive padded to 10 digits. */
-export function composeEncf(tipo: EcfType, consecutive: number): string {
-  return `E${tipo}${String(consecutive).padStart(10, '0')}`;
-}
+export { composeEncf, MAX_CONSECUTIVE };
 
 /** Thrown on a uniqueness conflict the caller can explain (e.g. an issuer with that RNC exists). */
 export class StorageConflictError extends Error {
@@ -637,9 +630,9 @@ export function createKyselyStorage(options: KyselyStorageOptions): Storage {
     },
 
     async insertWithEncf(issuerId, tipo, encf, today, doc) {
-      const m = ENCF_RE.exec(encf);
-      if (!m || m[1] !== tipo) return { refused: 'outside_sequence' as EncfRefusal };
-      const n = Number(m[2]);
+      const parts = parseEncf(encf);
+      if (!parts || parts.tipo !== tipo) return { refused: 'outside_sequence' as EncfRefusal };
+      const n = parts.consecutive;
       try {
         return await tx(async (q): Promise<DocumentRecord | { refused: EncfRefusal }> => {
           const seqs = await q.selectFrom('sequences').selectAll()

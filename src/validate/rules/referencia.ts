@@ -1,6 +1,7 @@
 /** Reference to the modified receipt (`referencia`): modification codes by type, NCF format by series, the 30-day rule of credit notes, text corrections. */
 import { ZERO, cmp } from '../../calc/decimal.js';
 import type { Issue } from '../../issues.js';
+import { ENCF_PATTERN } from '../../spec/encf.js';
 import { dayNumber } from '../../spec/formats.js';
 import type { EcfType } from '../../spec/model.js';
 import { ruleIssue, type Rule } from '../rule.js';
@@ -48,7 +49,7 @@ export const refCodigoOtros = codeRule(
 
 /** Series letter → exact shape and length of the modified NCF. */
 const NCF_SERIES: ReadonlyArray<{ test: RegExp; series: RegExp; len: number; shape: string }> = [
-  { series: /^E/, test: /^E\d{12}$/, len: 13, shape: 'E + tipo (2 dígitos) + secuencia (10 dígitos)' },
+  { series: /^E/, test: ENCF_PATTERN, len: 13, shape: 'E + tipo (2 dígitos) + secuencia (10 dígitos)' },
   { series: /^B/, test: /^B\d{10}$/, len: 11, shape: 'B + tipo (2 dígitos) + secuencia (8 dígitos)' },
   { series: /^[AP]/, test: /^[AP]\d{18}$/, len: 19, shape: 'A o P + 18 dígitos' },
 ];
