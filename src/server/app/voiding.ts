@@ -24,6 +24,7 @@ import type { Context } from 'hono';
 import { buildAnecfXml, composeEncf, dgiiFileName, ECF_TYPES, formatDateTimeDO, MAX_CONSECUTIVE, type EcfType } from '../../index.js';
 import type { AuthorityIdentity, VoidingReceipt } from '../../dgii/index.js';
 import { signXml } from '../../sign/index.js';
+import { mergeRanges } from '../ranges.js';
 import type { Issuer, VoidBatch } from '../storage/types.js';
 import { ApiError, authorityMessages } from './errors.js';
 import type { AppEnv } from './index.js';
@@ -223,17 +224,6 @@ function requestProblems(ranges: RequestedRange[]): Record<string, string[]> | n
   return Object.keys(detailed).length ? detailed : null;
 }
 
-/** Merged [from, to] intervals of a list (adjacent ones joined). */
-function merge(list: { from: number; to: number }[]): { from: number; to: number }[] {
-  const out: { from: number; to: number }[] = [];
-  for (const r of [...list].sort((a, b) => a.from - b.from)) {
-    const last = out[out.length - 1];
-    if (last && r.from <= last.to + 1) last.to = Math.max(last.to, r.to);
-    else out.push({ from: r.from, to: r.to });
-  }
-  return out;
-}
-
 /**
  * A lookup of the pending attempt (if any) with a range overlapping a given one: per type, the pending
  * ranges sorted by start with a running maximum of their ends, searched by bisection (requests and
@@ -330,7 +320,7 @@ export function registerVoiding(ctx: RouteContext): void {
 
     const sequences = await storage.listSequences(issuer.id);
     const authorized = new Map<EcfType, { from: number; to: number }[]>();
-    for (const tipo of new Set(ranges.map((r) => r.tipo))) authorized.set(tipo, merge(sequences.filter((s) => s.tipo === tipo)));
+    for (const tipo of new Set(ranges.map((r) => r.tipo))) authorized.set(tipo, mergeRanges(sequences.filter((s) => s.tipo === tipo)));
     for (const r of ranges) {
       if (!authorized.get(r.tipo)!.some((s) => s.from <= r.from && r.to <= s.to)) {
         push(`rangos.${r.index}`, `El rango ${label(r)} no está dentro de una secuencia autorizada del emisor para el tipo ${r.tipo}.`);

@@ -14,6 +14,7 @@
  */
 import { sql, type Generated, type Kysely } from 'kysely';
 import { composeEncf, MAX_CONSECUTIVE, parseEncf, type EcfType } from '../../index.js';
+import { mergeRanges } from '../ranges.js';
 import { isStorageUnavailable } from './errors.js';
 import { runMigrations, type Dialect } from './migrations.js';
 import type {
@@ -287,18 +288,6 @@ function toSubmission(r: SubmissionRow): SubmissionRecord {
   };
 }
 
-/** Merges ranges into sorted, disjoint, non-adjacent intervals. */
-function mergeRanges(ranges: { first: number; last: number }[]): { first: number; last: number }[] {
-  const sorted = [...ranges].sort((a, b) => a.first - b.first);
-  const out: { first: number; last: number }[] = [];
-  for (const r of sorted) {
-    const tail = out[out.length - 1];
-    if (tail && r.first <= tail.last + 1) tail.last = Math.max(tail.last, r.last);
-    else out.push({ ...r });
-  }
-  return out;
-}
-
 /** True for a unique-constraint violation on either engine. */
 function isUniqueViolation(e: unknown): boolean {
   const err = e as { code?: string } | null;
@@ -418,7 +407,7 @@ export function createKyselyStorage(options: KyselyStorageOptions): Storage {
       .where('r.first_number', '<=', to)
       .where((eb) => eb.or([eb('vb.accepted', 'is', null), eb('vb.accepted', '=', b(true))]))
       .execute();
-    return mergeRanges(rows.map((r) => ({ first: num(r.first_number), last: num(r.last_number) })));
+    return mergeRanges(rows.map((r) => ({ from: num(r.first_number), to: num(r.last_number) })));
   }
 
   /**
@@ -433,9 +422,9 @@ export function createKyselyStorage(options: KyselyStorageOptions): Storage {
     let complete = false;
     let n = start;
     while (n <= end) {
-      while (ri < ranges.length && ranges[ri]!.last < n) ri++;
-      if (ri < ranges.length && ranges[ri]!.first <= n) {
-        n = ranges[ri]!.last + 1;
+      while (ri < ranges.length && ranges[ri]!.to < n) ri++;
+      if (ri < ranges.length && ranges[ri]!.from <= n) {
+        n = ranges[ri]!.to + 1;
         continue;
       }
       if (used === null) {
@@ -755,13 +744,13 @@ export function createKyselyStorage(options: KyselyStorageOptions): Storage {
       const found: string[] = [];
       const tipos = [...new Set(ranges.map((r) => r.tipo))].sort();
       for (const tipo of tipos) {
-        const merged = mergeRanges(ranges.filter((r) => r.tipo === tipo).map((r) => ({ first: r.from, last: r.to })));
+        const merged = mergeRanges(ranges.filter((r) => r.tipo === tipo));
         // A bounded OR of BETWEENs per statement: each one is an index range scan.
         for (let i = 0; i < merged.length && left > 0; i += 200) {
           const chunk = merged.slice(i, i + 200);
           const rows = await db.selectFrom('documents').select('encf')
             .where('issuer_id', '=', issuerId).where('tipo', '=', tipo)
-            .where((eb) => eb.or(chunk.map((r) => eb.between('consecutive', r.first, r.last))))
+            .where((eb) => eb.or(chunk.map((r) => eb.between('consecutive', r.from, r.to))))
             .orderBy('consecutive').limit(left).execute();
           for (const r of rows) found.push(r.encf);
           left -= rows.length;
