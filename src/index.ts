@@ -44,9 +44,9 @@ export { buildArecfXml, parseArecfXml, ARECF_MOTIVOS } from './documents/arecf.j
 export type { ArecfInput, ArecfEstado, ArecfMotivo } from './documents/arecf.js';
 export { buildAcecfXml, parseAcecfXml, ACECF_TYPES } from './documents/acecf.js';
 export type { AcecfInput } from './documents/acecf.js';
-export { buildAnecfXml, parseAnecfXml, checkAnecfInput } from './documents/anecf.js';
+export { buildAnecfXml, parseAnecfXml, checkAnecfInput, checkAnecfRanges, MAX_ANECF_TYPES, MAX_ANECF_RANGES } from './documents/anecf.js';
 export { composeEncf, parseEncf, ENCF_PATTERN, MAX_CONSECUTIVE, type EncfParts } from './spec/encf.js';
-export type { AnecfInput, AnecfRange } from './documents/anecf.js';
+export type { AnecfInput, AnecfRange, AnecfRangeFinding } from './documents/anecf.js';
 export { buildSemillaXml, parseSemillaXml } from './documents/semilla.js';
 export type { SemillaInput } from './documents/semilla.js';
 
