@@ -1,7 +1,7 @@
 /**
  * The printed representation as data: what goes in each area of the page, derived from the parsed e-CF.
  * No drawing here and no branching on the type code: every difference between the ten types comes from
- * `ECF_TYPE_INFO` (names, `hidesSequenceExpiry`), the small `COUNTERPARTY_TITLE` table below, and from which
+ * `ECF_TYPE_INFO` (names, `hidesSequenceExpiry`, `counterpartyTitle`), and from which
  * fields the document carries (a 43 has no `comprador`, a 33/34 has `referencia`, a 46 has `transporte`…).
  */
 import { ITBIS_RATES } from '../calc/totals.js';
@@ -86,12 +86,6 @@ export interface PrintModel {
   /** Metadata. */
   issuerName: string;
 }
-
-/** What the counterparty block is called, by type (the XML always calls it `Comprador`). */
-const COUNTERPARTY_TITLE: Partial<Record<EcfType, string>> = {
-  '41': 'Datos del proveedor',
-  '47': 'Datos del beneficiario',
-};
 
 const present = (v: unknown): boolean => v !== undefined && v !== null && v !== '';
 const str = (v: unknown): string => (present(v) ? String(v) : '');
@@ -533,7 +527,7 @@ export function buildPrintModel(input: ModelInput, security: { code: string; qrU
     encf: context.encf,
     issuer: issuerRuns(emisor),
     docInfo,
-    ...(counterpartyPairs.length ? { counterparty: { kind: 'pairs' as const, title: COUNTERPARTY_TITLE[tipo] ?? 'Datos del comprador', pairs: counterpartyPairs } } : {}),
+    ...(counterpartyPairs.length ? { counterparty: { kind: 'pairs' as const, title: ECF_TYPE_INFO[tipo].counterpartyTitle ?? 'Datos del comprador', pairs: counterpartyPairs } } : {}),
     items: itemsTable(doc),
     sections,
     totals: totalLines(doc.totales, doc, 'RD$'),

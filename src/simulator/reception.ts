@@ -9,7 +9,7 @@ import type { Document } from '@xmldom/xmldom';
 import { parseDec, cmp } from '../calc/decimal.js';
 import { parseDocument, signatureValueOf } from '../derive/read-xml.js';
 import type { AuthorityMessage } from '../dgii/types.js';
-import { ECF_TYPE_INFO } from '../spec/doc-types.js';
+import { ECF_TYPE_INFO, REFERENCE_MUST_BE_ACCEPTED } from '../spec/doc-types.js';
 import { parseEncf } from '../spec/encf.js';
 import { isEcfType, type EcfType } from '../spec/model.js';
 import { verifyXml } from '../sign/verify-xml.js';
@@ -23,8 +23,8 @@ import { forcedVerdict, suffixVerdict, verdict } from './scenarios.js';
 import type { EcfSubmission, FiscalFields, Verdict } from './store.js';
 import { checkFileName, isUpload, readUpload, violationMessages } from './uploads.js';
 
-/** Notes whose modified e-CF (series E) must already be accepted (DGII code 614; DT, BlueFireRD). */
-export const REFERENCE_MUST_BE_ACCEPTED: readonly EcfType[] = ['33', '34'];
+/** Notes whose modified e-CF (series E) must already be accepted (DGII code 614; DT, BlueFireRD): the registry's rows. */
+export { REFERENCE_MUST_BE_ACCEPTED };
 
 const RECEPTION_ERROR = { trackId: null };
 
