@@ -35,6 +35,7 @@ export type { ComputedTotals } from './calc/totals.js';
 // Derived values (pure): security code, timbre/QR URL, DGII file names
 export { securityCode, qrUrl, qrUrlFromSignedXml, dgiiFileName, fileNameFor } from './derive/index.js';
 export type { QrFields, QrUrlOptions, DgiiEnvironment } from './derive/index.js';
+export { DGII_ENVIRONMENTS, isDgiiEnvironment } from './spec/environments.js';
 
 // Other DGII documents: consumer summary (RFCE), receipt acknowledgment (ARECF), commercial approval
 // (ACECF), range voiding (ANECF), authentication seed
@@ -43,8 +44,9 @@ export { buildArecfXml, parseArecfXml, ARECF_MOTIVOS } from './documents/arecf.j
 export type { ArecfInput, ArecfEstado, ArecfMotivo } from './documents/arecf.js';
 export { buildAcecfXml, parseAcecfXml, ACECF_TYPES } from './documents/acecf.js';
 export type { AcecfInput } from './documents/acecf.js';
-export { buildAnecfXml, parseAnecfXml, checkAnecfInput, composeEncf } from './documents/anecf.js';
-export type { AnecfInput, AnecfRange } from './documents/anecf.js';
+export { buildAnecfXml, parseAnecfXml, checkAnecfInput, checkAnecfRanges, MAX_ANECF_TYPES, MAX_ANECF_RANGES } from './documents/anecf.js';
+export { composeEncf, parseEncf, ENCF_PATTERN, MAX_CONSECUTIVE, type EncfParts } from './spec/encf.js';
+export type { AnecfInput, AnecfRange, AnecfRangeFinding } from './documents/anecf.js';
 export { buildSemillaXml, parseSemillaXml } from './documents/semilla.js';
 export type { SemillaInput } from './documents/semilla.js';
 

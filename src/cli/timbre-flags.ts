@@ -1,7 +1,5 @@
-import type { DgiiEnvironment } from '../derive/qr-url.js';
+import { DGII_ENVIRONMENTS, type DgiiEnvironment } from '../spec/environments.js';
 import { UsageError } from './command.js';
-
-const ENVIRONMENTS = ['testecf', 'certecf', 'ecf'] as const;
 
 /** Refuses flags a command does not know. */
 export function rejectUnknownFlags(flags: Record<string, string | true>, known: readonly string[]): void {
@@ -23,7 +21,7 @@ export function timbreFlags(flags: Record<string, string | true>): {
   environmentCase?: 'lower' | 'mixed';
   pathCase?: 'pascal' | 'lower';
 } {
-  const environment = choiceFlag(flags, 'env', ENVIRONMENTS) ?? 'ecf';
+  const environment = choiceFlag(flags, 'env', DGII_ENVIRONMENTS) ?? 'ecf';
   const environmentCase = choiceFlag(flags, 'env-case', ['lower', 'mixed'] as const);
   const pathCase = choiceFlag(flags, 'path-case', ['pascal', 'lower'] as const);
   return { environment, ...(environmentCase ? { environmentCase } : {}), ...(pathCase ? { pathCase } : {}) };

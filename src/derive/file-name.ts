@@ -1,9 +1,9 @@
 /** DGII file names for uploads (DT p. 59). */
 import { EcfError } from '../errors/ecf-error.js';
+import { ANY_SERIES_ENCF_PATTERN } from '../spec/encf.js';
 import { parseDocument, requireText, rootName } from './read-xml.js';
 
 const RNC = /^(?:\d{9}|\d{11})$/;
-const ENCF = /^[A-Z]\d{12}$/;
 
 /**
  * `RNC + e-NCF + .xml`, the file name DGII expects for uploads (multipart `filename`).
@@ -14,7 +14,7 @@ const ENCF = /^[A-Z]\d{12}$/;
  */
 export function dgiiFileName(rnc: string, encf: string): string {
   if (!RNC.test(rnc)) throw new EcfError(`"${rnc}" is not an RNC / cédula (9 or 11 digits).`, { code: 'invalid_argument' });
-  if (!ENCF.test(encf)) throw new EcfError(`"${encf}" is not an e-NCF (series letter + 12 digits).`, { code: 'invalid_argument' });
+  if (!ANY_SERIES_ENCF_PATTERN.test(encf)) throw new EcfError(`"${encf}" is not an e-NCF (series letter + 12 digits).`, { code: 'invalid_argument' });
   return `${rnc}${encf}.xml`;
 }
 

@@ -2,11 +2,13 @@
  * Timbre (QR) URLs printed on the e-CF's printed representation (DT pp. 36–39, IT §17.2.3).
  */
 import { EcfError } from '../errors/ecf-error.js';
+import { ECF_TYPE_INFO } from '../spec/doc-types.js';
+import { isDgiiEnvironment, type DgiiEnvironment } from '../spec/environments.js';
+import { isEcfType } from '../spec/model.js';
 import { parseDocument, requireText, rootName, textAt } from './read-xml.js';
 import { securityCode } from './security-code.js';
 
-/** DGII environment: TesteCF (pre-certification), CerteCF (certification), eCF (production). */
-export type DgiiEnvironment = 'testecf' | 'certecf' | 'ecf';
+export type { DgiiEnvironment } from '../spec/environments.js';
 
 /** Values that go into the timbre URL, as text exactly as they appear in the XML. */
 export interface QrFields {
@@ -44,8 +46,6 @@ export interface QrUrlOptions {
 }
 
 const MIXED_ENV: Record<DgiiEnvironment, string> = { testecf: 'TesteCF', certecf: 'CerteCF', ecf: 'eCF' };
-/** Type 32 below this total goes to the consumption-invoice (RFCE) service. */
-const FC_THRESHOLD = 250_000n;
 const AMOUNT = /^\d+(?:\.\d+)?$/;
 
 /**
@@ -67,7 +67,9 @@ export function qrUrl(fields: QrFields, options: QrUrlOptions): string {
   const env = environmentSegment(options);
   const type = String(fields.tipoeCF ?? fields.encf.slice(1, 3));
   const lower = options.pathCase === 'lower';
-  if (type === '32' && belowFcThreshold(fields.montoTotal)) {
+  const info = isEcfType(type) ? ECF_TYPE_INFO[type] : undefined;
+  // A type with a summary threshold (32: RD$250,000.00) below it goes to the consumption-invoice (RFCE) service.
+  if (info?.summaryThreshold !== undefined && belowFcThreshold(fields.montoTotal, info.summaryThreshold)) {
     const base = trimSlash(options.fcBaseUrl ?? 'https://fc.dgii.gov.do');
     return `${base}/${env}/${lower ? 'consultatimbrefc' : 'ConsultaTimbreFC'}?${query([
       ['RncEmisor', fields.rncEmisor],
@@ -76,7 +78,7 @@ export function qrUrl(fields: QrFields, options: QrUrlOptions): string {
       ['CodigoSeguridad', fields.codigoSeguridad],
     ])}`;
   }
-  const buyer = type === '43' || type === '47' ? null : fields.rncComprador ?? null;
+  const buyer = info?.qrOmitsBuyer ? null : fields.rncComprador ?? null;
   const base = trimSlash(options.baseUrl ?? 'https://ecf.dgii.gov.do');
   return `${base}/${env}/${lower ? 'consultatimbre' : 'ConsultaTimbre'}?${query([
     ['RncEmisor', fields.rncEmisor],
@@ -134,17 +136,18 @@ export function qrUrlFromSignedXml(signedXml: string, options: QrUrlOptions): st
 
 function environmentSegment(options: QrUrlOptions): string {
   const env = options.environment;
-  if (env !== 'testecf' && env !== 'certecf' && env !== 'ecf') {
+  if (!isDgiiEnvironment(env)) {
     throw new EcfError(`Unknown DGII environment "${String(env)}": use testecf, certecf or ecf.`, { code: 'invalid_argument' });
   }
   return options.environmentCase === 'mixed' ? MIXED_ENV[env] : env;
 }
 
-function belowFcThreshold(montoTotal: string): boolean {
+/** Compares whole pesos: exact because the registry's thresholds are whole amounts (`250000.00`). */
+function belowFcThreshold(montoTotal: string, threshold: string): boolean {
   if (!AMOUNT.test(montoTotal)) {
     throw new EcfError(`MontoTotal "${montoTotal}" is not a plain decimal amount.`, { code: 'invalid_argument' });
   }
-  return BigInt(montoTotal.split('.')[0]!) < FC_THRESHOLD;
+  return BigInt(montoTotal.split('.')[0]!) < BigInt(threshold.split('.')[0]!);
 }
 
 function required(value: string | null | undefined, name: string): string {

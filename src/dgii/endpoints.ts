@@ -9,6 +9,7 @@
  *
  * Paths are written in lower case as DT writes them; DGII's API paths are case-insensitive.
  */
+import { isDgiiEnvironment } from '../spec/environments.js';
 import type { DgiiEnvironmentName } from './types.js';
 
 /** Every DGII service the SDK knows, by name. */
@@ -67,24 +68,7 @@ export const DGII_HOSTS = {
   status: 'https://statusecf.dgii.gov.do',
 } as const;
 
-/**
- * The environments, as path segments: pre-certification, certification, production.
- *
- * @example
- * DGII_ENVIRONMENTS //=> ['testecf', 'certecf', 'ecf']
- */
-export const DGII_ENVIRONMENTS: readonly DgiiEnvironmentName[] = ['testecf', 'certecf', 'ecf'];
-
-/**
- * True for `testecf`, `certecf` and `ecf` (lower case, as the path segment is written).
- *
- * @example
- * isDgiiEnvironment('certecf') //=> true
- * isDgiiEnvironment('CerteCF') //=> false
- */
-export function isDgiiEnvironment(value: unknown): value is DgiiEnvironmentName {
-  return typeof value === 'string' && (DGII_ENVIRONMENTS as readonly string[]).includes(value);
-}
+export { DGII_ENVIRONMENTS, isDgiiEnvironment } from '../spec/environments.js';
 
 /**
  * The endpoint table of an environment: DGII's real hosts, or every host mapped to `baseUrl` (kept

@@ -41,6 +41,7 @@ export type { HttpOptions, DgiiLogger } from './http.js';
 export { multipartXml } from './http.js';
 export { compactXml, TOKEN_RENEWAL_MARGIN_MS } from './auth.js';
 export { dgiiEndpoints, withQuery, isDgiiEnvironment, DGII_HOSTS, DGII_ENVIRONMENTS, type DgiiEndpoints, type DgiiService } from './endpoints.js';
+export { multipartFileName } from './multipart.js';
 export {
   parseBody,
   htmlToText,

@@ -6,11 +6,12 @@
  */
 import type { AuthorityMessage } from '../errors/authority-error.js';
 import type { Signer } from '../ports.js';
+import type { DgiiEnvironment } from '../spec/environments.js';
 
 export type { AuthorityMessage } from '../errors/authority-error.js';
 
-/** DGII environments (path segment). */
-export type DgiiEnvironmentName = 'testecf' | 'certecf' | 'ecf';
+/** DGII environments (path segment); the one union lives in the e-CF spec. */
+export type DgiiEnvironmentName = DgiiEnvironment;
 
 /** Who is calling: the RNC the token is cached under and the signer of its authentication seed. */
 export interface AuthorityIdentity {

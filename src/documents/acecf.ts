@@ -3,12 +3,13 @@
  * (ACF). Sent to the issuer's `/fe/aprobacioncomercial/api/ecf` and a copy to DGII. Not applicable to
  * types 32, 41, 43, 46 and 47 (DT p. 44/46).
  */
+import { ACECF_TYPES } from '../spec/doc-types.js';
 import { ACECF_TABLE } from '../spec/other-tables.gen.js';
 import type { Issue } from '../issues.js';
 import { buildDocXml, parseDocXml, type ParsedDoc } from './generic.js';
 
-/** e-CF types that admit commercial approval. */
-export const ACECF_TYPES = ['31', '33', '34', '44', '45'] as const;
+/** e-CF types that admit commercial approval (the registry's `admitsCommercialApproval` rows). */
+export { ACECF_TYPES };
 
 export interface AcecfInput {
   rnc_emisor: string;

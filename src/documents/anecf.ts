@@ -4,13 +4,12 @@
  */
 import { EcfValidationError } from '../errors/validation-error.js';
 import type { Issue } from '../issues.js';
+import { composeEncf, MAX_CONSECUTIVE } from '../spec/encf.js';
 import { ECF_TYPES } from '../spec/model.js';
 import { ANECF_TABLE } from '../spec/other-tables.gen.js';
 import { checkDocShape, parseDocXml, type ParsedDoc } from './generic.js';
 import { renderXml } from '../xml/render.js';
 
-/** Largest consecutive: the 10 digits of an e-NCF sequence. */
-export const MAX_CONSECUTIVE = 9_999_999_999;
 /** Types per ANECF (`Anulacion` maxOccurs in the XSD). */
 export const MAX_ANECF_TYPES = 10;
 /** Ranges per type (`Secuencias` maxOccurs in the XSD). */
@@ -28,14 +27,54 @@ export interface AnecfInput {
   anulaciones: { tipo_ecf: string; rangos: AnecfRange[] }[];
 }
 
+export { composeEncf, MAX_CONSECUTIVE };
+
+/** What {@link checkAnecfRanges} found; `range` and `with` are positions in the list it was given. */
+export type AnecfRangeFinding =
+  | { kind: 'too_many_ranges'; count: number }
+  | { kind: 'out_of_bounds'; range: number; bound: 'desde' | 'hasta' }
+  | { kind: 'inverted'; range: number }
+  /** `range` starts at or before the end of `with`, an earlier range (by start) reaching furthest. */
+  | { kind: 'overlap'; range: number; with: number };
+
 /**
- * Composes the 13-character e-NCF of a consecutive: `E` + type + 10 digits.
+ * The ANECF rules for the ranges of one type, as data (the callers word the messages): at most
+ * {@link MAX_ANECF_RANGES} ranges, both bounds integers in 1 … {@link MAX_CONSECUTIVE}, none inverted, none
+ * overlapping another. Findings come in this order: the limit, then per range its bounds and inversion, then
+ * the overlaps by start. `count` is the number of e-NCF in the well-formed ranges.
  *
  * @example
- * composeEncf('31', 15) //=> 'E310000000015'
+ * checkAnecfRanges([{ desde: 1, hasta: 5 }, { desde: 5, hasta: 9 }]).findings //=> [{ kind: 'overlap', range: 1, with: 0 }]
  */
-export function composeEncf(tipo: string, consecutive: number): string {
-  return `E${tipo}${String(consecutive).padStart(10, '0')}`;
+export function checkAnecfRanges(rangos: readonly AnecfRange[]): { findings: AnecfRangeFinding[]; count: number } {
+  const findings: AnecfRangeFinding[] = [];
+  if (rangos.length > MAX_ANECF_RANGES) findings.push({ kind: 'too_many_ranges', count: rangos.length });
+  const valid: { d: number; h: number; j: number }[] = [];
+  rangos.forEach((r, j) => {
+    let ok = true;
+    for (const k of ['desde', 'hasta'] as const) {
+      const v = r?.[k];
+      if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > MAX_CONSECUTIVE) {
+        findings.push({ kind: 'out_of_bounds', range: j, bound: k });
+        ok = false;
+      }
+    }
+    if (ok && r.desde > r.hasta) {
+      findings.push({ kind: 'inverted', range: j });
+      ok = false;
+    }
+    if (ok) valid.push({ d: r.desde, h: r.hasta, j });
+  });
+  // Sorted by start, a range overlaps an earlier one iff it starts at or before the furthest end so far.
+  valid.sort((x, y) => x.d - y.d || x.j - y.j);
+  let reach: { h: number; j: number } | null = null;
+  let count = 0;
+  for (const r of valid) {
+    if (reach && r.d <= reach.h) findings.push({ kind: 'overlap', range: r.j, with: reach.j });
+    if (!reach || r.h > reach.h) reach = { h: r.h, j: r.j };
+    count += r.h - r.d + 1;
+  }
+  return { findings, count };
 }
 
 /** Checks the voiding request: types, bounds, inverted and overlapping ranges, limits. Paths point into `input`. */
@@ -55,35 +94,14 @@ export function checkAnecfInput(input: AnecfInput): Issue[] {
     else if (seenTypes.has(a.tipo_ecf)) err(`${p}.tipo_ecf`, `El tipo ${a.tipo_ecf} aparece más de una vez; agrupe sus rangos en una sola anulación.`);
     seenTypes.add(a?.tipo_ecf);
     if (!Array.isArray(a?.rangos) || a.rangos.length === 0) return err(`${p}.rangos`, 'Debe indicar al menos un rango.', 'required');
-    if (a.rangos.length > MAX_ANECF_RANGES) err(`${p}.rangos`, `Admite como máximo ${MAX_ANECF_RANGES.toLocaleString('en-US')} rangos por tipo.`, 'too_many');
-    const valid: { d: number; h: number; j: number }[] = [];
-    a.rangos.forEach((r, j) => {
-      const rp = `${p}.rangos.${j}`;
-      let ok = true;
-      for (const k of ['desde', 'hasta'] as const) {
-        const v = r?.[k];
-        if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > MAX_CONSECUTIVE) {
-          err(`${rp}.${k}`, `Debe ser un entero entre 1 y ${MAX_CONSECUTIVE.toLocaleString('en-US')}.`, 'range');
-          ok = false;
-        }
-      }
-      if (ok && r.desde > r.hasta) {
-        err(rp, `Rango invertido: desde (${r.desde}) es mayor que hasta (${r.hasta}).`);
-        ok = false;
-      }
-      if (ok) valid.push({ d: r.desde, h: r.hasta, j });
-    });
-    // Sorted by start, a range overlaps an earlier one iff it starts at or before the furthest end so far.
-    valid.sort((x, y) => x.d - y.d || x.j - y.j);
-    let reach: { h: number; j: number } | null = null;
-    for (const r of valid) {
-      if (reach && r.d <= reach.h) {
-        const [first, second] = reach.j < r.j ? [reach.j, r.j] : [r.j, reach.j];
-        err(`${p}.rangos.${second}`, `El rango se solapa con el rango ${first} del mismo tipo.`);
-      }
-      if (!reach || r.h > reach.h) reach = { h: r.h, j: r.j };
-      total += r.h - r.d + 1;
+    const checked = checkAnecfRanges(a.rangos);
+    for (const f of checked.findings) {
+      if (f.kind === 'too_many_ranges') err(`${p}.rangos`, `Admite como máximo ${MAX_ANECF_RANGES.toLocaleString('en-US')} rangos por tipo.`, 'too_many');
+      else if (f.kind === 'out_of_bounds') err(`${p}.rangos.${f.range}.${f.bound}`, `Debe ser un entero entre 1 y ${MAX_CONSECUTIVE.toLocaleString('en-US')}.`, 'range');
+      else if (f.kind === 'inverted') err(`${p}.rangos.${f.range}`, `Rango invertido: desde (${a.rangos[f.range]!.desde}) es mayor que hasta (${a.rangos[f.range]!.hasta}).`);
+      else err(`${p}.rangos.${Math.max(f.range, f.with)}`, `El rango se solapa con el rango ${Math.min(f.range, f.with)} del mismo tipo.`);
     }
+    total += checked.count;
   });
   if (total > MAX_CONSECUTIVE) {
     err('anulaciones', `La cantidad total de e-NCF anulados (${total}) excede ${MAX_CONSECUTIVE.toLocaleString('en-US')}: divida la solicitud.`, 'range');

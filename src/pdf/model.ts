@@ -2,9 +2,8 @@
  * The printed representation of e-CF as data: what goes in each area of the page, derived from the parsed
  * e-CF, in the product-neutral section model of `sections.ts` (the e-CF fields, catalogs and labels live here;
  * the layout knows none of them). No drawing here and no branching on the type code: every difference between
- * the ten types comes from `ECF_TYPE_INFO` (names, `hidesSequenceExpiry`), the small `COUNTERPARTY_TITLE` table
- * below, and from which fields the document carries (a 43 has no `comprador`, a 33/34 has `referencia`, a 46
- * has `transporte`…).
+ * the ten types comes from `ECF_TYPE_INFO` (names, `hidesSequenceExpiry`, `counterpartyTitle`), and from which
+ * fields the document carries (a 43 has no `comprador`, a 33/34 has `referencia`, a 46 has `transporte`…).
  */
 import { ITBIS_RATES } from '../calc/totals.js';
 import { COUNTRY_NAMES } from '../spec/countries.gen.js';
@@ -40,12 +39,6 @@ export interface PrintModel {
   /** Metadata. */
   issuerName: string;
 }
-
-/** What the counterparty block is called, by type (the XML always calls it `Comprador`). */
-const COUNTERPARTY_TITLE: Partial<Record<EcfType, string>> = {
-  '41': 'Datos del proveedor',
-  '47': 'Datos del beneficiario',
-};
 
 const present = (v: unknown): boolean => v !== undefined && v !== null && v !== '';
 const str = (v: unknown): string => (present(v) ? String(v) : '');
@@ -487,7 +480,7 @@ export function buildPrintModel(input: ModelInput, security: { code: string; qrU
     encf: context.encf,
     issuer: issuerRuns(emisor),
     docInfo,
-    ...(counterpartyPairs.length ? { counterparty: { kind: 'pairs' as const, title: COUNTERPARTY_TITLE[tipo] ?? 'Datos del comprador', pairs: counterpartyPairs } } : {}),
+    ...(counterpartyPairs.length ? { counterparty: { kind: 'pairs' as const, title: ECF_TYPE_INFO[tipo].counterpartyTitle ?? 'Datos del comprador', pairs: counterpartyPairs } } : {}),
     items: itemsTable(doc),
     sections,
     totals: totalLines(doc.totales, doc, 'RD$'),

@@ -8,6 +8,7 @@
  * same bytes.
  */
 import { qrUrl, qrUrlFromSignedXml, type DgiiEnvironment, type QrUrlOptions } from '../derive/qr-url.js';
+import { isDgiiEnvironment } from '../spec/environments.js';
 import { securityCode } from '../derive/security-code.js';
 import { EcfError } from '../errors/ecf-error.js';
 import { isEcfType, type EcfType } from '../spec/model.js';
@@ -138,7 +139,7 @@ function withoutDetail(xml: string): string {
  * await writeFile('E310000000001.pdf', pdf);
  */
 export async function renderPdf(input: string | PdfDocumentInput, options: RenderPdfOptions): Promise<Uint8Array> {
-  if (!options || (options.environment !== 'testecf' && options.environment !== 'certecf' && options.environment !== 'ecf')) {
+  if (!options || !isDgiiEnvironment(options.environment)) {
     throw new EcfError('renderPdf: options.environment must be testecf, certecf or ecf (it selects the QR URL).', { code: 'invalid_argument' });
   }
   const { model, signedAt } = resolveInput(input, options);

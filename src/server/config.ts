@@ -43,9 +43,10 @@ import { EcfError } from '../index.js';
 import { resolve } from 'node:path';
 import { DEFAULT_LIMITS, type BodyLimits } from './app/body.js';
 import { parseKey } from './secrets.js';
+import { isDgiiEnvironment, type DgiiEnvironment } from '../index.js';
 import { checkAllowAddresses, LOOPBACK_RANGES } from '../dgii/index.js';
 
-export type AuthorityEnvironment = 'testecf' | 'certecf' | 'ecf';
+export type AuthorityEnvironment = DgiiEnvironment;
 
 /** Where the server sends documents. */
 export type AuthorityConfig =
@@ -110,7 +111,6 @@ export interface InboundConfig {
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
-const ENVIRONMENTS: readonly AuthorityEnvironment[] = ['testecf', 'certecf', 'ecf'];
 
 export class ConfigError extends EcfError {
   readonly problems: string[];
@@ -161,7 +161,7 @@ export function loadConfig(env: Record<string, string | undefined>): ServerConfi
   };
   const rawAuthorityName = get('ECF_AUTHORITY');
   // A real DGII environment is production whatever NODE_ENV says (issue 13, finding 11).
-  const realAuthority = rawAuthorityName !== undefined && (ENVIRONMENTS as readonly string[]).includes(rawAuthorityName);
+  const realAuthority = rawAuthorityName !== undefined && isDgiiEnvironment(rawAuthorityName);
   const nodeProduction = get('NODE_ENV') === 'production';
   const production = nodeProduction || realAuthority;
   const why = nodeProduction ? 'NODE_ENV=production' : `ECF_AUTHORITY=${rawAuthorityName} (a real DGII environment)`;
@@ -187,7 +187,7 @@ export function loadConfig(env: Record<string, string | undefined>): ServerConfi
   const rawEnvironment = get('ECF_ENVIRONMENT');
   let declaredEnvironment: AuthorityEnvironment | undefined;
   if (rawEnvironment !== undefined) {
-    if ((ENVIRONMENTS as readonly string[]).includes(rawEnvironment)) declaredEnvironment = rawEnvironment as AuthorityEnvironment;
+    if (isDgiiEnvironment(rawEnvironment)) declaredEnvironment = rawEnvironment as AuthorityEnvironment;
     else problems.push(`ECF_ENVIRONMENT must be testecf, certecf or ecf (got "${rawEnvironment}")`);
   }
 
@@ -196,7 +196,7 @@ export function loadConfig(env: Record<string, string | undefined>): ServerConfi
   if (rawAuthority === undefined || rawAuthority === 'simulator') {
     if (production) problems.push('NODE_ENV=production requires ECF_AUTHORITY (testecf, certecf, ecf or a URL): the in-process simulator is for development');
     if (declaredEnvironment && declaredEnvironment !== 'testecf') problems.push(`ECF_ENVIRONMENT=${declaredEnvironment} needs ECF_AUTHORITY: the in-process simulator plays testecf`);
-  } else if ((ENVIRONMENTS as readonly string[]).includes(rawAuthority)) {
+  } else if (isDgiiEnvironment(rawAuthority)) {
     authority = { kind: 'dgii', environment: rawAuthority as AuthorityEnvironment };
     if (declaredEnvironment && declaredEnvironment !== rawAuthority) {
       problems.push(`ECF_ENVIRONMENT=${declaredEnvironment} contradicts ECF_AUTHORITY=${rawAuthority}; leave ECF_ENVIRONMENT unset`);

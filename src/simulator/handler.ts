@@ -16,6 +16,7 @@ import { fiscalStatus, resultByTrackId, rfceStatus, timbre, trackIds } from './q
 import { receiveEcf } from './reception.js';
 import { render, textResponse } from './respond.js';
 import { receiveRfce } from './rfce.js';
+import { isDgiiEnvironment } from '../spec/environments.js';
 
 /** What happens to a request: an answer, possibly followed by a dropped connection, or a drop before processing. */
 export type Outcome = { response: Response; dropAfter?: boolean } | { dropBefore: true };
@@ -30,8 +31,6 @@ interface Route {
 
 const GET = ['GET'] as const;
 const POST = ['POST'] as const;
-
-export const ENVIRONMENTS = ['testecf', 'certecf', 'ecf'] as const;
 
 /** Paths below `/{env}/`, lower case. The ecf and fc hosts' paths do not collide, so one table serves both. */
 const ENV_ROUTES: Record<string, Route> = {
@@ -84,7 +83,7 @@ function locate(path: string): { env: string; route: Route } | null {
   const status = STATUS_ROUTES[path];
   if (status) return { env: '', route: status };
   const m = /^\/([^/]+)\/(.+)$/.exec(path);
-  if (!m || !(ENVIRONMENTS as readonly string[]).includes(m[1]!)) return null;
+  if (!m || !isDgiiEnvironment(m[1])) return null;
   const route = ENV_ROUTES[m[2]!];
   return route ? { env: m[1]!, route } : null;
 }

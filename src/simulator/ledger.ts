@@ -1,4 +1,5 @@
 /** Lookups over what DGII has received: the decisive record of a document, voided ranges, consumed sequences. */
+import { parseEncf } from '../spec/encf.js';
 import { isAccepted } from './scenarios.js';
 import type { EcfSubmission, RfceRecord, Store, Verdict, VoidRecord } from './store.js';
 
@@ -22,7 +23,7 @@ export function consumes(v: Verdict): boolean {
 
 /** Sequence number of an e-NCF (`E310000000015` → 15); null when it is not an e-NCF. */
 export function sequenceOf(encf: string): number | null {
-  return /^[A-Z]\d{12}$/.test(encf) ? Number(encf.slice(3)) : null;
+  return parseEncf(encf, { anySeries: true })?.consecutive ?? null;
 }
 
 /** The voiding that covers an e-NCF, if any. */

@@ -4,6 +4,7 @@
  * ends, a part declared as `Content-Type: multipart/form-data;`, a missing boundary parameter. This
  * parser accepts all of those; it only needs the boundary line and a blank line after the part headers.
  */
+import { multipartFileName } from '../dgii/multipart.js';
 
 export interface XmlPart {
   /** The part's file name (`filename=`; `filename*=utf-8''…` when that is all there is); '' when absent. */
@@ -45,7 +46,7 @@ export function readXmlPart(contentType: string | null, body: Uint8Array): XmlPa
   if (!part) return null;
   const xml = Buffer.from(part.content, 'latin1').toString('utf8').replace(/^\uFEFF/, '');
   if (xml.trim() === '') return null;
-  return { fileName: fileNameOf(dispositionOf(part.headers)), xml };
+  return { fileName: multipartFileName(dispositionOf(part.headers)), xml };
 }
 
 function boundaryOf(contentType: string | null, text: string): string | null {
@@ -59,18 +60,4 @@ function boundaryOf(contentType: string | null, text: string): string | null {
 function dispositionOf(headers: string): string {
   const line = headers.split(/\r?\n/).find((l) => /^content-disposition\s*:/i.test(l));
   return line ? line.slice(line.indexOf(':') + 1) : '';
-}
-
-function fileNameOf(disposition: string): string {
-  const plain = /(?:^|;)\s*filename\s*=\s*(?:"([^"]*)"|([^;]*))/i.exec(disposition);
-  if (plain) return (plain[1] ?? plain[2] ?? '').trim();
-  const ext = /(?:^|;)\s*filename\*\s*=\s*(?:[\w-]*'[^']*')?([^;]*)/i.exec(disposition);
-  if (ext) {
-    try {
-      return decodeURIComponent(ext[1]!.trim());
-    } catch {
-      return ext[1]!.trim();
-    }
-  }
-  return '';
 }

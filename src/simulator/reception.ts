@@ -9,7 +9,8 @@ import type { Document } from '@xmldom/xmldom';
 import { parseDec, cmp } from '../calc/decimal.js';
 import { parseDocument, signatureValueOf } from '../derive/read-xml.js';
 import type { AuthorityMessage } from '../dgii/types.js';
-import { ECF_TYPE_INFO } from '../spec/doc-types.js';
+import { ECF_TYPE_INFO, REFERENCE_MUST_BE_ACCEPTED } from '../spec/doc-types.js';
+import { parseEncf } from '../spec/encf.js';
 import { isEcfType, type EcfType } from '../spec/model.js';
 import { verifyXml } from '../sign/verify-xml.js';
 import { safeValidateEcf } from '../validate/index.js';
@@ -22,8 +23,8 @@ import { forcedVerdict, suffixVerdict, verdict } from './scenarios.js';
 import type { EcfSubmission, FiscalFields, Verdict } from './store.js';
 import { checkFileName, isUpload, readUpload, violationMessages } from './uploads.js';
 
-/** Notes whose modified e-CF (series E) must already be accepted (DGII code 614; DT, BlueFireRD). */
-export const REFERENCE_MUST_BE_ACCEPTED: readonly EcfType[] = ['33', '34'];
+/** Notes whose modified e-CF (series E) must already be accepted (DGII code 614; DT, BlueFireRD): the registry's rows. */
+export { REFERENCE_MUST_BE_ACCEPTED };
 
 const RECEPTION_ERROR = { trackId: null };
 
@@ -94,7 +95,7 @@ export function evaluateEcf(ctx: SimContext, sub: Pick<EcfSubmission, 'env' | 'r
   if (!schema.valid) return rejected(false, violationMessages(schema.violations).map((v) => msg(`Estructura inválida (XSD): ${v}`)));
   const signature = verifyXml(xml);
   if (!signature.valid) return rejected(false, [msg('La firma digital del e-CF no es válida: el documento fue alterado después de firmarlo o la firma no corresponde al certificado.')]);
-  if (!/^E\d{12}$/.test(sub.encf) || sub.encf.slice(1, 3) !== tipo) {
+  if (parseEncf(sub.encf)?.tipo !== tipo) {
     return rejected(false, [msg(`El e-NCF ${sub.encf} no es válido para el tipo de e-CF ${tipo}.`)]);
   }
 

@@ -9,6 +9,7 @@ import { textAt } from '../derive/read-xml.js';
 import { buildArecfXml, type ArecfInput } from '../documents/arecf.js';
 import { signXml } from '../sign/sign-xml.js';
 import { verifyXml } from '../sign/verify-xml.js';
+import { ANY_SERIES_ENCF_PATTERN } from '../spec/encf.js';
 import { formatDateTimeDO } from '../time.js';
 import { detectSchemaId } from '../xsd/detect.js';
 import { errorReply, msg, type RouteInput, type RouteResult, type SimContext } from './context.js';
@@ -27,7 +28,7 @@ export async function receiveAtReceptor(ctx: SimContext, input: RouteInput): Pro
   if (!isUpload(up)) return up;
   const rncEmisor = field(up.doc, 'rnc');
   const encf = field(up.doc, 'encf');
-  if (!rncEmisor || !RNC.test(rncEmisor) || !encf || !/^[A-Z]\d{12}$/.test(encf)) {
+  if (!rncEmisor || !RNC.test(rncEmisor) || !encf || !ANY_SERIES_ENCF_PATTERN.test(encf)) {
     return errorReply(400, [msg('El e-CF no contiene un RNCEmisor y un eNCF válidos; no se puede emitir el acuse de recibo.')]);
   }
   const fields = fiscalFields(up.doc);

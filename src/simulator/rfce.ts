@@ -7,6 +7,7 @@ import { cmp, parseDec } from '../calc/decimal.js';
 import { signatureValueOf } from '../derive/read-xml.js';
 import type { AuthorityMessage } from '../dgii/types.js';
 import { ECF_TYPE_INFO } from '../spec/doc-types.js';
+import { parseEncf } from '../spec/encf.js';
 import { isEcfType } from '../spec/model.js';
 import { verifyXml } from '../sign/verify-xml.js';
 import { errorReply, msg, type RouteInput, type RouteResult, type SimContext } from './context.js';
@@ -59,7 +60,7 @@ function evaluateRfce(ctx: SimContext, env: string, rnc: string, encf: string, x
   if (!signature.valid) return rejected(false, [msg('La firma digital del RFCE no es válida: el documento fue alterado después de firmarlo o la firma no corresponde al certificado.')]);
   // Only a type with a summary threshold is summarised, and only below it.
   const threshold = tipo && isEcfType(tipo) ? ECF_TYPE_INFO[tipo].summaryThreshold : undefined;
-  if (threshold === undefined || !/^E\d{12}$/.test(encf) || encf.slice(1, 3) !== tipo) {
+  if (threshold === undefined || parseEncf(encf)?.tipo !== tipo) {
     return rejected(false, [msg(`El e-NCF ${encf} no corresponde a una factura de consumo resumible (TipoeCF ${tipo ?? '?'}).`)]);
   }
   const total = parseDec(montoTotal ?? '');

@@ -5,6 +5,7 @@
  * injected clock just before the signature (docs/architecture.md).
  */
 import type { Element } from '@xmldom/xmldom';
+import { parseEncf } from '../spec/encf.js';
 import { EcfValidationError } from '../errors/validation-error.js';
 import type { Issue } from '../issues.js';
 import { ECF_TABLE } from '../spec/ecf-table.gen.js';
@@ -43,7 +44,6 @@ export interface BuildContext {
 
 export type CanonicalDocument = Record<string, unknown>;
 
-const ENCF_RE = /^E(\d{2})(\d{10})$/;
 const CONTEXT_DATE_ROWS = ECF_TABLE.rows.filter((r) => r.source === 'context' && r.jsonKind === 'date');
 
 /** Checks the build context for a type; issues carry paths under `context.`. */
@@ -54,9 +54,9 @@ export function checkContext(tipo: EcfType, context: unknown): Issue[] {
   }
   const c = context as Record<string, unknown>;
   issues.push(...checkShapeOf(ECF_TABLE, tipo, { emisor: c.emisor }, 'issuer', {}, 'context').issues);
-  const m = typeof c.encf === 'string' ? ENCF_RE.exec(c.encf) : null;
+  const m = typeof c.encf === 'string' ? parseEncf(c.encf) : null;
   if (!m) issues.push({ code: 'pattern', path: 'context.encf', message: 'e-NCF inválido: debe ser E + tipo (2 dígitos) + secuencia (10 dígitos).', severity: 'error' });
-  else if (m[1] !== tipo) issues.push({ code: 'rule', path: 'context.encf', message: `El e-NCF ${c.encf} no corresponde al tipo ${tipo}.`, severity: 'error', ruleId: 'ECF-ENCF-TIPO' });
+  else if (m.tipo !== tipo) issues.push({ code: 'rule', path: 'context.encf', message: `El e-NCF ${c.encf} no corresponde al tipo ${tipo}.`, severity: 'error', ruleId: 'ECF-ENCF-TIPO' });
   // The dates of the context are the table's `context` rows: required where the type's XSD requires them.
   for (const row of CONTEXT_DATE_ROWS) {
     const occ = row.occurs[tipo];

@@ -7,7 +7,7 @@
  * 2 usage errors (missing or malformed flags).
  */
 import { resolve } from 'node:path';
-import { checkContext, ECF_TABLE, ECF_TYPES, EcfError, isEcfError, isEcfType, type EcfType } from '../../index.js';
+import { checkContext, ECF_TABLE, ECF_TYPES, EcfError, isEcfError, isEcfType, MAX_CONSECUTIVE, type EcfType } from '../../index.js';
 import { parseDate } from '../../spec/formats.js';
 import type { Issuer, IssuerStore, SequenceRecord, SequenceStore, SigningMode, TokenRecord } from '../../server/storage/types.js';
 
@@ -23,7 +23,6 @@ export class AdminError extends EcfError {
   }
 }
 
-const MAX_CONSECUTIVE = 9_999_999_999;
 
 function dataDir(io: CliIo): string {
   return resolve(io.env.ECF_DATA_DIR || './data');

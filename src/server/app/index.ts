@@ -10,7 +10,7 @@
 import { OpenAPIHono, type z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import pino, { type Logger } from 'pino';
-import { dgiiFileName, formatDateTimeDO, type Clock, type EcfType, type SchemaValidator } from '../../index.js';
+import { dgiiFileName, formatDateTimeDO, type Clock, type DgiiEnvironment, type EcfType, type SchemaValidator } from '../../index.js';
 import type { AuthorityIdentity, AuthorityTransport, FiscalStatus, ReceptorClient, TrackResult } from '../../dgii/index.js';
 import type { SignerProvider } from '../signers.js';
 import type { DocumentRecord, DocumentStore, Issuer, IssuerStore, Storage } from '../storage/types.js';
@@ -39,7 +39,7 @@ export { DEFAULT_LIMITS, type BodyLimits } from './body.js';
 export { ApiError, toErrorEnvelope } from './errors.js';
 
 /** DGII environment of the documents this server issues (QR / timbre URL in the PDF). */
-export type AuthorityEnvironment = 'testecf' | 'certecf' | 'ecf';
+export type AuthorityEnvironment = DgiiEnvironment;
 
 export interface AppDeps {
   storage: Storage;

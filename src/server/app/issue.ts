@@ -10,7 +10,7 @@
  */
 import {
   checkContext, ECF_TABLE, ECF_TYPE_INFO, EcfValidationError, formatDateDO, formatDateTimeDO, isBelowSummaryThreshold,
-  parseEcfXml, renderEcfXml, safeValidateEcf, toIssueReport,
+  parseEcfXml, parseEncf, renderEcfXml, safeValidateEcf, toIssueReport,
   type BuildContext, type EcfType, type Issue, type IssuerProfile, type SchemaValidationResult, type SchemaValidator,
 } from '../../index.js';
 import { isOffloadError, type Offload } from '../offload/index.js';
@@ -292,7 +292,7 @@ export async function issueXml(deps: IssueDeps, issuer: Issuer, tipo: EcfType, x
   check(rnc === issuer.rnc, `El RNCEmisor del XML (${rnc || 'ausente'}) no corresponde al emisor de la credencial (${issuer.rnc}).`, '/ECF/Encabezado/Emisor/RNCEmisor');
   check(!parsed.signed && !SIGNATURE_RE.test(xml), 'El XML ya está firmado: envíelo sin firma; el servicio agrega la firma digital.', '/ECF/Signature');
   const encf = parsed.context.encf;
-  check(new RegExp(`^E${tipo}\\d{10}$`).test(encf), `El eNCF "${encf}" no tiene la estructura E + tipo (${tipo}) + 10 dígitos.`, '/ECF/Encabezado/IdDoc/eNCF');
+  check(parseEncf(encf)?.tipo === tipo, `El eNCF "${encf}" no tiene la estructura E + tipo (${tipo}) + 10 dígitos.`, '/ECF/Encabezado/IdDoc/eNCF');
 
   const now = deps.clock();
   const doc = parsed.document as Record<string, any>;

@@ -7,7 +7,7 @@
  * answer (`lote`, `cantidad_anulada`), reusing record names (`e_ncf`, `track_id`) for the same concepts.
  */
 import { z } from '@hono/zod-openapi';
-import { ECF_TYPES } from '../../index.js';
+import { ECF_TYPES, ENCF_PATTERN } from '../../index.js';
 import { STATUS_NAMES, STATUSES } from '../statuses.js';
 
 const DATE_DO = /^(0[1-9]|[12]\d|3[01])-(0[1-9]|1[0-2])-\d{4}$/;
@@ -17,7 +17,7 @@ const DATETIME_DESC = 'Fecha y hora dd-MM-yyyy HH:mm:ss (America/Santo_Domingo, 
 export const EcfTypeSchema = z.enum(ECF_TYPES, { error: 'Tipo de e-CF inválido: use 31, 32, 33, 34, 41, 43, 44, 45, 46 o 47.' })
   .openapi({ description: 'Tipo de e-CF', example: '31' });
 
-export const EncfSchema = z.string().regex(/^E\d{12}$/, { error: 'e-NCF inválido: E + tipo (2 dígitos) + 10 dígitos.' })
+export const EncfSchema = z.string().regex(ENCF_PATTERN, { error: 'e-NCF inválido: E + tipo (2 dígitos) + 10 dígitos.' })
   .openapi({ description: 'e-NCF de 13 caracteres: E + tipo (2 dígitos) + secuencial (10 dígitos).', example: 'E310000000001' });
 
 export const StatusNameSchema = z.enum(STATUS_NAMES, { error: `Estado inválido: use ${STATUS_NAMES.join(', ')}.` }).openapi({ description: 'Estado interno (ver GET /api/v1/statuses).', example: 'received' });

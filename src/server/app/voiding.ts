@@ -21,9 +21,13 @@
 import { randomBytes } from 'node:crypto';
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { buildAnecfXml, composeEncf, dgiiFileName, ECF_TYPES, formatDateTimeDO, EcfError, isAuthorityError, isTransportError, type EcfType } from '../../index.js';
+import {
+  buildAnecfXml, checkAnecfRanges, composeEncf, dgiiFileName, ECF_TYPES, EcfError, formatDateTimeDO, isAuthorityError, isTransportError,
+  MAX_ANECF_RANGES, MAX_ANECF_TYPES, MAX_CONSECUTIVE, type EcfType,
+} from '../../index.js';
 import type { AuthorityIdentity, VoidingReceipt } from '../../dgii/index.js';
 import { signXml } from '../../sign/index.js';
+import { mergeRanges } from '../ranges.js';
 import type { Issuer, VoidBatch } from '../storage/types.js';
 import { ApiError, authorityMessages } from './errors.js';
 import type { AppEnv } from './index.js';
@@ -32,12 +36,10 @@ import { invalid, issuesReport, readJsonBody, type RouteContext } from './route-
 import { COMMON, error, json, SECURED } from './routes.js';
 import { EcfTypeSchema, EncfSchema } from './schemas.js';
 
-/** Largest consecutive: the 10 digits of an e-NCF. */
-export const MAX_CONSECUTIVE = 9_999_999_999;
 /** Distinct e-CF types per request (`Anulacion` maxOccurs in the ANECF XSD). */
-export const MAX_VOID_TYPES = 10;
+export const MAX_VOID_TYPES = MAX_ANECF_TYPES;
 /** Ranges per type (`Secuencias` maxOccurs in the ANECF XSD). */
-export const MAX_VOID_RANGES_PER_TYPE = 10_000;
+export const MAX_VOID_RANGES_PER_TYPE = MAX_ANECF_RANGES;
 /** Attempts listed by `GET /api/v1/voided-sequences`. */
 export const VOID_HISTORY_LIMIT = 200;
 /** Issued e-NCF named in one refusal (the rest are summarised). */
@@ -204,36 +206,21 @@ function requestProblems(ranges: RequestedRange[]): Record<string, string[]> | n
   }
   if (byType.size > MAX_VOID_TYPES) push('rangos', `Admite como máximo ${MAX_VOID_TYPES} tipos de e-CF distintos por solicitud (se recibieron ${byType.size}).`);
   for (const [tipo, list] of byType) {
-    if (list.length > MAX_VOID_RANGES_PER_TYPE) {
-      push('rangos', `Admite como máximo ${MAX_VOID_RANGES_PER_TYPE.toLocaleString('en-US')} rangos por tipo; el tipo ${tipo} trae ${list.length.toLocaleString('en-US')}.`);
-    }
-    const valid: RequestedRange[] = [];
-    for (const r of list) {
-      if (r.from > r.to) push(`rangos.${r.index}`, `Rango invertido: desde (${r.from}) es mayor que hasta (${r.to}).`);
-      else valid.push(r);
-    }
-    // Sorted by start, a range overlaps an earlier one iff it starts at or before the furthest end so far.
-    valid.sort((a, b) => a.from - b.from || a.index - b.index);
-    let reach: RequestedRange | null = null;
-    for (const r of valid) {
-      if (reach && r.from <= reach.to) {
+    // The SDK's ANECF rules (bounds were checked by the schema); the messages name the request's positions.
+    for (const f of checkAnecfRanges(list.map((r) => ({ desde: r.from, hasta: r.to }))).findings) {
+      if (f.kind === 'too_many_ranges') {
+        push('rangos', `Admite como máximo ${MAX_VOID_RANGES_PER_TYPE.toLocaleString('en-US')} rangos por tipo; el tipo ${tipo} trae ${list.length.toLocaleString('en-US')}.`);
+      } else if (f.kind === 'inverted') {
+        const r = list[f.range]!;
+        push(`rangos.${r.index}`, `Rango invertido: desde (${r.from}) es mayor que hasta (${r.to}).`);
+      } else if (f.kind === 'overlap') {
+        const r = list[f.range]!;
+        const reach = list[f.with]!;
         push(`rangos.${r.index}`, `El rango ${label(r)} se solapa con el rango ${label(reach)} (rangos.${reach.index}) del mismo tipo.`);
       }
-      if (!reach || r.to > reach.to) reach = r;
     }
   }
   return Object.keys(detailed).length ? detailed : null;
-}
-
-/** Merged [from, to] intervals of a list (adjacent ones joined). */
-function merge(list: { from: number; to: number }[]): { from: number; to: number }[] {
-  const out: { from: number; to: number }[] = [];
-  for (const r of [...list].sort((a, b) => a.from - b.from)) {
-    const last = out[out.length - 1];
-    if (last && r.from <= last.to + 1) last.to = Math.max(last.to, r.to);
-    else out.push({ from: r.from, to: r.to });
-  }
-  return out;
 }
 
 /**
@@ -328,7 +315,7 @@ export function registerVoiding(ctx: RouteContext): void {
 
     const sequences = await storage.listSequences(issuer.id);
     const authorized = new Map<EcfType, { from: number; to: number }[]>();
-    for (const tipo of new Set(ranges.map((r) => r.tipo))) authorized.set(tipo, merge(sequences.filter((s) => s.tipo === tipo)));
+    for (const tipo of new Set(ranges.map((r) => r.tipo))) authorized.set(tipo, mergeRanges(sequences.filter((s) => s.tipo === tipo)));
     for (const r of ranges) {
       if (!authorized.get(r.tipo)!.some((s) => s.from <= r.from && r.to <= s.to)) {
         push(`rangos.${r.index}`, `El rango ${label(r)} no está dentro de una secuencia autorizada del emisor para el tipo ${r.tipo}.`);

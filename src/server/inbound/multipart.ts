@@ -6,6 +6,7 @@
  * A body that is the XML itself (`Content-Type: application/xml`, or no multipart framing at all) is taken
  * as the document too: refusing it would help nobody.
  */
+import { multipartFileName } from '../../dgii/index.js';
 
 export interface XmlUpload {
   /** The part's file name ('' when absent or when the body was bare XML). */
@@ -40,7 +41,7 @@ export function readXmlUpload(contentType: string | null, body: Uint8Array): Xml
   if (!part) return null;
   const xml = utf8(part.content);
   if (xml.trim() === '') return null;
-  return { fileName: fileNameOf(dispositionOf(part.headers)), xml };
+  return { fileName: multipartFileName(dispositionOf(part.headers), { utf8: true }), xml };
 }
 
 function utf8(latin1: string): string {
@@ -105,18 +106,4 @@ function dispositionOf(headers: string): string {
 function nameOf(headers: string): string | null {
   const m = /(?:^|;)\s*name\s*=\s*(?:"([^"]*)"|([^;\s]*))/i.exec(dispositionOf(headers));
   return m ? (m[1] ?? m[2] ?? '').trim() : null;
-}
-
-function fileNameOf(disposition: string): string {
-  const plain = /(?:^|;)\s*filename\s*=\s*(?:"([^"]*)"|([^;]*))/i.exec(disposition);
-  if (plain) return utf8((plain[1] ?? plain[2] ?? '').trim());
-  const ext = /(?:^|;)\s*filename\*\s*=\s*(?:[\w-]*'[^']*')?([^;]*)/i.exec(disposition);
-  if (ext) {
-    try {
-      return decodeURIComponent(ext[1]!.trim());
-    } catch {
-      return ext[1]!.trim();
-    }
-  }
-  return '';
 }

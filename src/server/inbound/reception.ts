@@ -13,7 +13,7 @@
  * Only accepted documents are recorded, without their comments, with the signer certificate's fingerprint:
  * an unverified sender never occupies the (issuer, RNCEmisor, e-NCF) key. Refusals are logged.
  */
-import { buildArecfXml, ECF_TYPES, formatDateTimeDO, RECEPTOR_TYPES, isEcfType, type ArecfInput, type EcfType, type SchemaId } from '../../index.js';
+import { buildArecfXml, ECF_TYPES, formatDateTimeDO, parseEncf, RECEPTOR_TYPES, isEcfType, type ArecfInput, type EcfType, type SchemaId } from '../../index.js';
 import { signXml } from '../../sign/index.js';
 import type { Issuer, ReceiptReason } from '../storage/types.js';
 import type { Caller, InboundContext, Route } from './context.js';
@@ -102,7 +102,7 @@ export async function receiveEcf(ctx: InboundContext, req: Request, route: Route
   } else if (!isEcfType(tipo) || !RECEIVED_TYPES.includes(tipo)) {
     motivo = 1;
     detail = `El tipo de e-CF ${tipo ?? '(ausente)'} no se envía de emisor a receptor (solo ${RECEIVED_TYPES.join(', ')}).`;
-  } else if (!encf || !new RegExp(`^[A-Z]${tipo}\\d{10}$`).test(encf)) {
+  } else if (!encf || parseEncf(encf, { anySeries: true })?.tipo !== tipo) {
     motivo = 1;
     detail = `El eNCF ${encf ?? '(ausente)'} no corresponde al tipo ${tipo}.`;
   } else if (storedBytes > ctx.maxStoredBytes) {

@@ -3,6 +3,7 @@
  * get unless they ask for more) or in the pool's child processes (`poolOffload`, what `startServer` uses).
  * Callers always await, so a step never blocks the event loop when the pool is in use.
  */
+import type { DgiiEnvironment } from '../../index.js';
 import type { SchemaId, SchemaValidateOptions, SchemaValidationResult, SchemaValidator } from '../../index.js';
 import { deriveRfceXml } from '../../index.js';
 import { verifyXml, type VerifyResult } from '../../sign/index.js';
@@ -11,7 +12,7 @@ import type { OffloadPool, Priority } from './pool.js';
 export { createOffloadPool, isOffloadError, OffloadError, type OffloadErrorCode, type OffloadPool, type OffloadPoolOptions } from './pool.js';
 export { createPdfCache, type PdfCache } from './pdf-cache.js';
 
-export type PdfEnvironment = 'testecf' | 'certecf' | 'ecf';
+export type PdfEnvironment = DgiiEnvironment;
 
 /** `request`: a step an HTTP caller waits for (short budget, served first); `background`: the worker's. */
 export type Lane = Priority;

@@ -3,6 +3,7 @@
  * function of the SDK that does the work (`verifyXml`, the src/xsd validator, `deriveRfceXml`, `renderPdf`),
  * so improved versions of those functions are used here as they are in-process.
  */
+import type { DgiiEnvironment } from '../../index.js';
 import type { SchemaId, SchemaValidateOptions, SchemaValidationResult } from '../../index.js';
 import { deriveRfceXml } from '../../index.js';
 import { verifyXml, type VerifyResult } from '../../sign/index.js';
@@ -12,7 +13,7 @@ export interface TaskMap {
   xsd: { in: { xsdDir: string; xml: string; schema: SchemaId; options?: SchemaValidateOptions }; out: SchemaValidationResult };
   verify: { in: { xml: string }; out: VerifyResult };
   rfce: { in: { signedXml: string }; out: string };
-  pdf: { in: { signedXml: string; environment: 'testecf' | 'certecf' | 'ecf' }; out: Uint8Array };
+  pdf: { in: { signedXml: string; environment: DgiiEnvironment }; out: Uint8Array };
   /** Test only (registered when the pool is created with `testTasks`): keeps the process busy for `ms`. */
   block: { in: { ms: number }; out: number };
 }

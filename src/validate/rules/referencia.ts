@@ -1,6 +1,8 @@
 /** Reference to the modified receipt (`referencia`): modification codes by type, NCF format by series, the 30-day rule of credit notes, text corrections. */
 import { ZERO, cmp } from '../../calc/decimal.js';
 import type { Issue } from '../../issues.js';
+import { ECF_TYPE_INFO } from '../../spec/doc-types.js';
+import { ENCF_PATTERN } from '../../spec/encf.js';
 import { dayNumber } from '../../spec/formats.js';
 import type { EcfType } from '../../spec/model.js';
 import { ruleIssue, type Rule } from '../rule.js';
@@ -48,7 +50,7 @@ export const refCodigoOtros = codeRule(
 
 /** Series letter → exact shape and length of the modified NCF. */
 const NCF_SERIES: ReadonlyArray<{ test: RegExp; series: RegExp; len: number; shape: string }> = [
-  { series: /^E/, test: /^E\d{12}$/, len: 13, shape: 'E + tipo (2 dígitos) + secuencia (10 dígitos)' },
+  { series: /^E/, test: ENCF_PATTERN, len: 13, shape: 'E + tipo (2 dígitos) + secuencia (10 dígitos)' },
   { series: /^B/, test: /^B\d{10}$/, len: 11, shape: 'B + tipo (2 dígitos) + secuencia (8 dígitos)' },
   { series: /^[AP]/, test: /^[AP]\d{18}$/, len: 19, shape: 'A o P + 18 dígitos' },
 ];
@@ -70,11 +72,6 @@ export const refNcf: Rule = {
   },
 };
 
-/** Paper NCF type that each e-CF type replaces (code 4, contingency). */
-const PAPER_TYPE: Readonly<Record<EcfType, string>> = {
-  '31': '01', '32': '02', '33': '03', '34': '04', '41': '11', '43': '13', '44': '14', '45': '15', '46': '16', '47': '17',
-};
-
 export const refContingencia: Rule = {
   id: 'ECF-REF-CONTINGENCIA',
   appliesTo: 'all',
@@ -83,7 +80,7 @@ export const refContingencia: Rule = {
   check({ tipo, doc }) {
     const r = doc.referencia;
     if (!isObj(r) || r.codigo_modificacion !== '4' || typeof r.ncf_modificado !== 'string' || !/^B\d{10}$/.test(r.ncf_modificado)) return [];
-    const expected = PAPER_TYPE[tipo];
+    const expected = ECF_TYPE_INFO[tipo].paperNcfType;
     const got = r.ncf_modificado.slice(1, 3);
     if (got === expected) return [];
     return [ruleIssue(this.id, 'referencia.ncf_modificado', `Con código de modificación 4 el NCF reemplazado debe ser del tipo equivalente: se esperaba B${expected} para el tipo ${tipo}, se recibió B${got}.`, 'rule', { expected: `B${expected}` })];

@@ -14,19 +14,12 @@
  * wait for the mutex the transaction holds.
  */
 import { sql, type Kysely } from 'kysely';
-import { EcfError, type Clock, type EcfType } from '../../../index.js';
+import { composeEncf, EcfError, MAX_CONSECUTIVE, type Clock } from '../../../index.js';
 import { isStorageUnavailable } from '../errors.js';
 import type { Dialect } from '../migrations.js';
 import type { Bool, Database } from './schema.js';
 
-/** Highest consecutive of an e-NCF (10 digits). */
-export const MAX_CONSECUTIVE = 9_999_999_999;
-export const ENCF_RE = /^E(\d{2})(\d{10})$/;
-
-/** `E` + type + consecutive padded to 10 digits. */
-export function composeEncf(tipo: EcfType, consecutive: number): string {
-  return `E${tipo}${String(consecutive).padStart(10, '0')}`;
-}
+export { composeEncf, MAX_CONSECUTIVE };
 
 /** Thrown on a uniqueness conflict the caller can explain (e.g. an issuer with that RNC exists). */
 export class StorageConflictError extends EcfError {

@@ -7,7 +7,8 @@
 import type { Kysely } from 'kysely';
 import type { EcfType } from '../../../index.js';
 import type { DocumentRecord, EncfRefusal, NewSequence, SequenceStore } from '../types.js';
-import { composeEncf, ENCF_RE, isUniqueViolation, MAX_CONSECUTIVE, type KyselyContext } from './core.js';
+import { parseEncf } from '../../../index.js';
+import { composeEncf, isUniqueViolation, MAX_CONSECUTIVE, type KyselyContext } from './core.js';
 import { documentStored, insertDocument } from './documents.js';
 import { num, toSequence } from './rows.js';
 import type { Database } from './schema.js';
@@ -28,9 +29,9 @@ async function firstFree(ctx: KyselyContext, q: Kysely<Database>, issuerId: numb
   let complete = false;
   let n = start;
   while (n <= end) {
-    while (ri < ranges.length && ranges[ri]!.last < n) ri++;
-    if (ri < ranges.length && ranges[ri]!.first <= n) {
-      n = ranges[ri]!.last + 1;
+    while (ri < ranges.length && ranges[ri]!.to < n) ri++;
+    if (ri < ranges.length && ranges[ri]!.from <= n) {
+      n = ranges[ri]!.to + 1;
       continue;
     }
     if (used === null) {
@@ -109,9 +110,9 @@ export function createSequenceQueries(ctx: KyselyContext): SequenceStore {
     },
 
     async insertWithEncf(issuerId, tipo, encf, today, doc) {
-      const m = ENCF_RE.exec(encf);
-      if (!m || m[1] !== tipo) return { refused: 'outside_sequence' as EncfRefusal };
-      const n = Number(m[2]);
+      const parts = parseEncf(encf);
+      if (!parts || parts.tipo !== tipo) return { refused: 'outside_sequence' as EncfRefusal };
+      const n = parts.consecutive;
       try {
         return await tx(async (q): Promise<DocumentRecord | { refused: EncfRefusal }> => {
           const seqs = await q.selectFrom('sequences').selectAll()

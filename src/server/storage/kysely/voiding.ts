@@ -5,21 +5,11 @@
 import type { Kysely } from 'kysely';
 import type { EcfType } from '../../../index.js';
 import type { VoidBatch, VoidingStore } from '../types.js';
+import { mergeRanges } from '../../ranges.js';
 import { MAX_CONSECUTIVE, StorageNotFoundError, type KyselyContext } from './core.js';
 import { boolOrNull, json, num } from './rows.js';
 import type { Database, VoidBatchRow } from './schema.js';
 
-/** Merges ranges into sorted, disjoint, non-adjacent intervals. */
-function mergeRanges(ranges: { first: number; last: number }[]): { first: number; last: number }[] {
-  const sorted = [...ranges].sort((a, b) => a.first - b.first);
-  const out: { first: number; last: number }[] = [];
-  for (const r of sorted) {
-    const tail = out[out.length - 1];
-    if (tail && r.first <= tail.last + 1) tail.last = Math.max(tail.last, r.last);
-    else out.push({ ...r });
-  }
-  return out;
-}
 
 /** Ranges that withhold consecutives (batch accepted or still pending), merged, overlapping [from, to]. */
 export async function withheldRanges(ctx: KyselyContext, q: Kysely<Database>, issuerId: number, tipo: EcfType, from: number, to: number) {
@@ -32,7 +22,7 @@ export async function withheldRanges(ctx: KyselyContext, q: Kysely<Database>, is
     .where('r.first_number', '<=', to)
     .where((eb) => eb.or([eb('vb.accepted', 'is', null), eb('vb.accepted', '=', ctx.b(true))]))
     .execute();
-  return mergeRanges(rows.map((r) => ({ first: num(r.first_number), last: num(r.last_number) })));
+  return mergeRanges(rows.map((r) => ({ from: num(r.first_number), to: num(r.last_number) })));
 }
 
 async function voidBatchesWithRanges(q: Kysely<Database>, rows: VoidBatchRow[]): Promise<VoidBatch[]> {
@@ -65,13 +55,13 @@ export function createVoidingQueries(ctx: KyselyContext): VoidingStore {
       const found: string[] = [];
       const tipos = [...new Set(ranges.map((r) => r.tipo))].sort();
       for (const tipo of tipos) {
-        const merged = mergeRanges(ranges.filter((r) => r.tipo === tipo).map((r) => ({ first: r.from, last: r.to })));
+        const merged = mergeRanges(ranges.filter((r) => r.tipo === tipo));
         // A bounded OR of BETWEENs per statement: each one is an index range scan.
         for (let i = 0; i < merged.length && left > 0; i += 200) {
           const chunk = merged.slice(i, i + 200);
           const rows = await db.selectFrom('documents').select('encf')
             .where('issuer_id', '=', issuerId).where('tipo', '=', tipo)
-            .where((eb) => eb.or(chunk.map((r) => eb.between('consecutive', r.first, r.last))))
+            .where((eb) => eb.or(chunk.map((r) => eb.between('consecutive', r.from, r.to))))
             .orderBy('consecutive').limit(left).execute();
           for (const r of rows) found.push(r.encf);
           left -= rows.length;
