@@ -9,6 +9,8 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Logger } from 'pino';
 import { EcfError, isAuthorityError, isTransportError } from '../../index.js';
 import { isStorageUnavailable } from '../storage/errors.js';
+import { AUTHORITY_MESSAGES, authorityMessages } from '../use-cases/messages.js';
+import { isUseCaseError, type UseCaseErrorKind } from '../use-cases/errors.js';
 
 /** Details of an error envelope (`document` member). */
 export type ErrorDocument = Record<string, unknown> | null;
@@ -39,9 +41,7 @@ export const MESSAGES = {
   unsupportedMediaType: 'Tipo de contenido no soportado. Use application/json (JSON canónico) o application/xml / text/xml (XML sin firmar).',
   badRequest: 'Solicitud inválida.',
   unreadableBody: 'No se pudo leer el cuerpo de la solicitud: la conexión se interrumpió o su formato es inválido.',
-  authorityUnavailable: 'La autoridad tributaria no está disponible en este momento. Intente nuevamente más tarde.',
-  authorityBadGateway: 'No se obtuvo una respuesta válida de la autoridad tributaria.',
-  authorityRefused: 'La autoridad tributaria rechazó la consulta.',
+  ...AUTHORITY_MESSAGES,
   storageUnavailable: 'El servicio no puede acceder a su base de datos en este momento. Intente nuevamente en unos segundos.',
   overloaded: 'El servicio está procesando demasiados documentos en este momento. Intente nuevamente en unos segundos.',
 } as const;
@@ -61,16 +61,17 @@ export function unauthorized(): ApiError {
   return new ApiError(401, MESSAGES.unauthorized, { headers: { 'WWW-Authenticate': 'Bearer realm="ecf-kit"' } });
 }
 
-/** Authority messages as flat strings (`codigo: valor`). */
-export function authorityMessages(mensajes: readonly { codigo: string | null; valor: string }[]): string[] {
-  return mensajes.map((m) => (m.codigo ? `${m.codigo}: ${m.valor}` : m.valor));
-}
+export { authorityMessages };
+
+/** HTTP status of each kind of use-case failure (`use-cases/errors.ts`). */
+const USE_CASE_STATUS: Record<UseCaseErrorKind, ContentfulStatusCode> = { invalid: 422, not_found: 404, conflict: 409 };
 
 /** Maps any thrown value to an envelope and status. */
 export function toErrorEnvelope(err: unknown, logger?: Logger): { status: ContentfulStatusCode; body: ErrorEnvelope; headers: Record<string, string> } {
   const out = (status: ContentfulStatusCode, message: string, document: ErrorDocument = null, headers: Record<string, string> = {}) =>
     ({ status, body: { status: 'error' as const, message, document }, headers });
   if (err instanceof ApiError) return out(err.status, err.message, err.document, err.headers);
+  if (isUseCaseError(err)) return out(USE_CASE_STATUS[err.kind], err.message, err.document);
   if (isTransportError(err)) {
     logger?.warn({ err: { name: err.name, code: err.code, message: err.message } }, 'authority transport failure');
     // Retryable (network, timeout, 5xx, 429): the authority is unavailable for now; otherwise its answer was unusable.

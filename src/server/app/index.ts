@@ -11,7 +11,7 @@ import { OpenAPIHono, type z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import pino, { type Logger } from 'pino';
 import { dgiiFileName, formatDateTimeDO, type Clock, type DgiiEnvironment, type EcfType, type SchemaValidator } from '../../index.js';
-import type { AuthorityIdentity, AuthorityTransport, FiscalStatus, ReceptorClient, TrackResult } from '../../dgii/index.js';
+import type { AuthorityIdentity, AuthorityTransport, ReceptorClient } from '../../dgii/index.js';
 import type { SignerProvider } from '../signers.js';
 import type { DocumentRecord, DocumentStore, Issuer, IssuerStore, Storage } from '../storage/types.js';
 import { hashToken } from '../tokens.js';
@@ -19,7 +19,7 @@ import { STATUSES } from '../statuses.js';
 import { bodyKind, bodyRateOf, DEFAULT_LIMITS, readLimited, setBodyRate, utf8Text, type BodyLimits } from './body.js';
 import { DOCS_PAGE_CSP, DOCS_PAGE_HTML } from './docs-page.js';
 import { ApiError, errorResponse, toErrorEnvelope, unauthorized } from './errors.js';
-import { invalidTipo, ISSUE_MESSAGES, issueJson, issueXml, rejected, type IssueDeps } from './issue.js';
+import { invalidTipo, ISSUE_MESSAGES, issueJson, issueXml, rejected, type IssueDeps } from '../use-cases/issuing.js';
 import { dateTimeDO, doToIso, isRealDate, issuedBody, recordBody } from './record.js';
 import {
   authorityStatusRoute, docsRoute, getRoute, issueRoute, listRoute, openApiRoute, pdfRoute, statusesRoute, trackIdsRoute, xmlRoute,
@@ -33,7 +33,7 @@ import { registerVoiding } from './voiding.js';
 import { createInboundHandler, seedKeyFrom, type InboundDeps } from '../inbound/index.js';
 import { SecretKey } from '../secrets.js';
 import { createPdfCache, inlineOffload, isOffloadError, type Offload, type PdfCache } from '../offload/index.js';
-import { xmlValue } from '../inbound/xml.js';
+import { documentLiveStatus, documentTrackIds } from '../use-cases/authority-queries.js';
 
 export { DEFAULT_LIMITS, type BodyLimits } from './body.js';
 export { ApiError, toErrorEnvelope } from './errors.js';
@@ -256,35 +256,25 @@ export function createApp(deps: AppDeps): App {
   add(trackIdsRoute, async (c) => {
     const issuer = c.get('issuer');
     const d = await findDocument(c);
-    const submissions = await documents.listSubmissions(d.id);
+    const { submissions, authority } = await documentTrackIds({ storage, transport, identity }, issuer, d);
     const envios = submissions.map((s) => ({ tipo_envio: s.kind, track_id: s.trackId, estado: s.state, fecha: dateTimeDO(s.at) }));
-    let autoridad: { consultada: boolean; track_ids: { track_id: string; estado: string; fecha_recepcion: string | null }[]; error: string | null };
-    try {
-      const who = await identity(issuer);
-      const list = await transport.trackIds(who, { rncEmisor: issuer.rnc, encf: d.encf });
-      autoridad = {
+    const autoridad = authority.consulted
+      ? {
         consultada: true,
-        track_ids: list.map((t) => ({ track_id: t.trackId, estado: t.estado, fecha_recepcion: t.fechaRecepcion ? formatDateTimeDO(t.fechaRecepcion) : null })),
+        track_ids: authority.trackIds.map((t) => ({ track_id: t.trackId, estado: t.estado, fecha_recepcion: t.fechaRecepcion ? formatDateTimeDO(t.fechaRecepcion) : null })),
         error: null,
-      };
-    } catch (e) {
-      // The local history is still useful when the authority cannot be asked: answer 200 and say why.
-      autoridad = { consultada: false, track_ids: [], error: toErrorEnvelope(e, logger).body.message };
-    }
+      }
+      : { consultada: false, track_ids: [], error: toErrorEnvelope(authority.error, logger).body.message };
     return json(c, { status: 'success', message: 'Envíos del e-NCF.', data: { e_ncf: d.encf, envios, autoridad } });
   });
 
   add(authorityStatusRoute, async (c) => {
-    const issuer = c.get('issuer');
     const d = await findDocument(c);
-    if (!d.securityCode) {
-      throw new ApiError(409, 'El documento aún no ha sido firmado: la consulta a la autoridad requiere su código de seguridad.');
-    }
-    const who = await identity(issuer);
-    const consultado_en = formatDateTimeDO(clock());
+    const live = await documentLiveStatus({ transport, clock, identity }, c.get('issuer'), d);
+    const consultado_en = live.consultedAt;
     let data;
-    if (d.summary) {
-      const r: TrackResult = await transport.rfceStatus(who, { rncEmisor: issuer.rnc, encf: d.encf, codigoSeguridad: d.securityCode });
+    if (live.service === 'resumen_rfce') {
+      const r = live.result;
       data = {
         e_ncf: d.encf, servicio: 'resumen_rfce' as const, codigo: r.codigo, estado: r.estado, valido_fiscalmente: r.codigo === 1 || r.codigo === 4,
         rnc_emisor: r.rnc, rnc_comprador: null, id_extranjero: null, monto_total: null, total_itbis: null, fecha_emision: null, fecha_firma: null,
@@ -292,9 +282,7 @@ export function createApp(deps: AppDeps): App {
         mensajes: r.mensajes.map((m) => ({ codigo: m.codigo, valor: m.valor })), consultado_en,
       };
     } else {
-      // From the parsed document: a comment or CDATA in passthrough XML must not name another buyer.
-      const rncComprador = xmlValue(d.signedXml ?? d.unsignedXml, ['Encabezado', 'Comprador', 'RNCComprador']);
-      const r: FiscalStatus = await transport.status(who, { rncEmisor: issuer.rnc, encf: d.encf, rncComprador, codigoSeguridad: d.securityCode });
+      const r = live.result;
       data = {
         e_ncf: d.encf, servicio: 'estado_ecf' as const, codigo: r.codigo, estado: r.estado, valido_fiscalmente: r.codigo === 1 || r.codigo === 4,
         rnc_emisor: r.rncEmisor, rnc_comprador: r.rncComprador, id_extranjero: r.idExtranjero, monto_total: r.montoTotal, total_itbis: r.totalITBIS,

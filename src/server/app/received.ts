@@ -11,42 +11,25 @@
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { ACECF_TYPES, buildAcecfXml, fileNameFor, formatDateTimeDO, isAuthorityError, isEcfError, isTransportError, securityCode } from '../../index.js';
+import { createReceptorClient, type ReceptorClient } from '../../dgii/index.js';
+import type { ReceivedDocument } from '../storage/types.js';
 import {
-  createReceptorClient, type AuthorityIdentity, type FiscalStatus, type ReceptorClient, type XmlFile,
-} from '../../dgii/index.js';
-import { signXml } from '../../sign/index.js';
-import type { Issuer, ReceivedDocument } from '../storage/types.js';
-import { ApiError, authorityMessages, formatBytes, MESSAGES } from './errors.js';
+  APPROVAL_MESSAGES, AuthorityDeliverySchema, EmisorDeliverySchema, findReceivedDocument, outcomeOf, receivedFiscalStatus, sendCommercialApproval,
+} from '../use-cases/received.js';
+import { ApiError, formatBytes } from './errors.js';
 import type { AppEnv } from './index.js';
-import { amountText, dateTimeDO, doToIso, isRealDate } from './record.js';
+import { dateTimeDO, doToIso, isRealDate } from './record.js';
 import { invalid, issuesReport, readJsonBody, type RouteContext } from './route-context.js';
 import { AUTHORITY_FAILURES, COMMON, error, json, SECURED } from './routes.js';
 import { AuthorityStatusEnvelopeSchema, DEFAULT_LIST_LIMIT, EcfTypeSchema, EncfParams, EncfSchema, ListQuery } from './schemas.js';
 import { RncSchema, type DirectoryLookup } from './directory.js';
-import { xmlValue } from '../inbound/xml.js';
-
-const BUYER_PATH = ['Encabezado', 'Comprador', 'RNCComprador'] as const;
 
 /** Largest commercial-approval request body (`{estado, motivo_rechazo}` is a few hundred bytes). */
 export const APPROVAL_MAX_BYTES = 64 * 1024;
 /** Longest `motivo_rechazo` (ACECF `DetalleMotivoRechazo`). */
 export const MAX_REJECTION_REASON = 250;
-// A receiver's answer is logged (never returned) for diagnosis, this long at most.
-const MAX_ANSWER_CHARS = 200;
-
-/** A receiver's answer for the log: control characters removed, whitespace collapsed, bounded. */
-function answerSummary(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  const clean = text.slice(0, MAX_ANSWER_CHARS * 4).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim();
-  return clean.length > MAX_ANSWER_CHARS ? `${clean.slice(0, MAX_ANSWER_CHARS)}…` : clean;
-}
-// An approval recorded this recently without an outcome is still being delivered by another request (or that
-// request died; after this long a repeat may resend it). Real time: storage stamps `updatedAt` with it.
-const IN_FLIGHT_MS = 2 * 60_000;
-
 export const RECEIVED_MESSAGES = {
-  invalidApproval: 'La aprobación comercial no es válida: no se envió.',
+  invalidApproval: APPROVAL_MESSAGES.invalidApproval,
   approved: 'Aprobación comercial enviada al emisor y a la autoridad tributaria.',
   partial: (failed: string[]) => `La aprobación comercial quedó registrada y firmada, pero no fue aceptada por: ${failed.join(' y ')}. `
     + 'Repita la misma solicitud para reenviarla a quien no la recibió.',
@@ -66,23 +49,6 @@ const RncEmisorQuery = z.object({
     description: 'RNC del emisor; necesario cuando dos emisores enviaron el mismo e-NCF.',
   }),
 });
-
-const EmisorDeliverySchema = z.object({
-  entregada: z.boolean().openapi({ description: 'true cuando el servicio del emisor respondió 2xx.' }),
-  url: z.string().nullable().openapi({ description: 'URL de aprobación comercial del emisor (directorio).' }),
-  http_status: z.number().int().nullable(),
-  error: z.string().nullable(),
-  fecha: z.string().openapi({ description: DATETIME }),
-}).openapi('ApprovalDeliveryToIssuer');
-
-const AuthorityDeliverySchema = z.object({
-  entregada: z.boolean().openapi({ description: 'true cuando la autoridad respondió con código 1 (recibida).' }),
-  codigo: z.string().nullable(),
-  estado: z.string().nullable(),
-  mensajes: z.array(z.string()),
-  error: z.string().nullable(),
-  fecha: z.string().openapi({ description: DATETIME }),
-}).openapi('ApprovalDeliveryToAuthority');
 
 const ApprovalInfoSchema = z.object({
   estado: z.union([z.literal(1), z.literal(2)]).openapi({ description: '1 aceptado, 2 rechazado.' }),
@@ -254,21 +220,6 @@ export const receivedStatusRoute = createRoute({
 
 // ---------------------------------------------------------------------------------------------- bodies
 
-type EmisorDelivery = z.infer<typeof EmisorDeliverySchema>;
-type AuthorityDelivery = z.infer<typeof AuthorityDeliverySchema>;
-interface ApprovalOutcome {
-  emisor: EmisorDelivery | null;
-  autoridad: AuthorityDelivery | null;
-}
-
-/** The stored outcome (JSON written by this module), read defensively. */
-function outcomeOf(raw: Record<string, unknown> | null): ApprovalOutcome | null {
-  if (!raw) return null;
-  const e = EmisorDeliverySchema.safeParse(raw.emisor);
-  const a = AuthorityDeliverySchema.safeParse(raw.autoridad);
-  return { emisor: e.success ? e.data : null, autoridad: a.success ? a.data : null };
-}
-
 export function receivedBody(d: ReceivedDocument) {
   return {
     id: d.id,
@@ -294,33 +245,6 @@ export function receivedBody(d: ReceivedDocument) {
   };
 }
 
-/**
- * RNCComprador of a received e-CF, read from the parsed document (`ECF/Encabezado/Comprador/RNCComprador`), so
- * that a decoy in a comment, a CDATA section or a processing instruction is never taken for it.
- */
-function buyerOf(xml: string): string | null {
-  return xmlValue(xml, BUYER_PATH);
-}
-
-/** Spanish reason of a failed delivery to another taxpayer's service. */
-function deliveryFailure(e: unknown): string {
-  if (isTransportError(e)) {
-    if (e.code === 'network' && !e.retryable) return 'El servicio del emisor no es accesible: su dirección no es pública o la conexión segura falló.';
-    const reasons: Record<string, string> = {
-      network: 'la conexión falló',
-      timeout: 'no respondió a tiempo',
-      server_error: `respondió con un error HTTP ${e.status ?? '5xx'}`,
-      rate_limited: 'pidió esperar (HTTP 429)',
-      bad_response: 'respondió algo ilegible',
-    };
-    return `El servicio del emisor ${reasons[e.code] ?? 'no respondió correctamente'}.`;
-  }
-  // The receiver's own words never reach the caller (they are logged, bounded): only the status.
-  if (isAuthorityError(e)) return `El servicio del emisor rechazó la solicitud (HTTP ${e.status ?? '4xx'}).`;
-  if (isEcfError(e) && e.code === 'invalid_argument') return 'La URL de aprobación comercial publicada en el directorio no es válida (se exige https).';
-  return 'No se pudo entregar al servicio del emisor.';
-}
-
 // ---------------------------------------------------------------------------------------------- routes
 
 export function registerReceived(ctx: RouteContext, directory: DirectoryLookup): void {
@@ -328,27 +252,15 @@ export function registerReceived(ctx: RouteContext, directory: DirectoryLookup):
   const { clock, logger } = ctx;
   let receptor: ReceptorClient | null = ctx.deps.receptor ?? null;
   const receptorClient = () => (receptor ??= createReceptorClient({ clock, timeoutMs: 15_000, retries: 1 }));
+  const approvalDeps = { storage, transport, schemas, clock, logger, identity: ctx.identity, directory, receptor: receptorClient };
 
-  /** The caller's received document named by the path (and `?rnc_emisor=`): 404 unknown, 409 ambiguous. */
+  /** The caller's received document named by the path (and `?rnc_emisor=`): 422 bad query, 404 unknown, 409 ambiguous. */
   async function findReceived(c: Context<AppEnv>): Promise<ReceivedDocument> {
-    const issuer = c.get('issuer');
     const raw = c.req.param('eNCF') ?? '';
     const encf = EncfSchema.safeParse(raw.toUpperCase());
     const q = RncEmisorQuery.safeParse(c.req.query());
     if (!q.success) throw invalid('Parámetros de consulta inválidos.', { rnc_emisor: q.error.issues.map((i) => i.message) });
-    const notFound = () => new ApiError(404, `El emisor no recibió ningún e-CF con e-NCF ${raw}${q.data.rnc_emisor ? ` del RNC ${q.data.rnc_emisor}` : ''}.`);
-    if (!encf.success) throw notFound();
-    if (q.data.rnc_emisor) {
-      const d = await storage.getReceivedDocument(issuer.id, encf.data, q.data.rnc_emisor);
-      if (!d) throw notFound();
-      return d;
-    }
-    const found = await storage.listReceivedDocuments(issuer.id, { encf: encf.data, limit: 10 });
-    if (found.length === 0) throw notFound();
-    if (found.length > 1) {
-      throw new ApiError(409, `Varios emisores enviaron el e-NCF ${encf.data} (RNC ${found.map((d) => d.emisorRnc).join(', ')}): indique cuál con ?rnc_emisor=.`);
-    }
-    return found[0]!;
+    return findReceivedDocument(storage, c.get('issuer'), { raw, encf: encf.success ? encf.data : null, rncEmisor: q.data.rnc_emisor });
   }
 
   ctx.add(receivedListRoute, async (c) => {
@@ -380,151 +292,25 @@ export function registerReceived(ctx: RouteContext, directory: DirectoryLookup):
     return c.json({ status: 'success' as const, message: 'Documento recibido.', data }, 200);
   });
 
-  /** The signed ACECF of `d` with the values of the received e-CF. */
-  async function signedAcecf(issuer: Issuer, who: AuthorityIdentity, d: ReceivedDocument, estado: 1 | 2, motivo: string | null): Promise<string> {
-    // The builder takes the amount as a number; a 2-decimal amount round-trips exactly, and the check below
-    // refuses to sign anything whose MontoTotal differs from the received one.
-    const monto = Number(d.montoTotal);
-    if (!Number.isFinite(monto) || amountText(monto) !== amountText(d.montoTotal)) {
-      throw new ApiError(422, `El MontoTotal del e-CF recibido (${d.montoTotal}) no puede expresarse con 2 decimales en la aprobación comercial.`);
-    }
-    // The reception service records only e-CF whose buyer is the receiving issuer; never sign for anyone else.
-    const buyer = buyerOf(d.xml) ?? issuer.rnc;
-    if (buyer !== issuer.rnc) {
-      throw new ApiError(409, `El e-CF recibido no nombra como comprador al emisor ${issuer.rnc}: no se emite aprobación comercial.`);
-    }
-    const xml = buildAcecfXml({
-      rnc_emisor: d.emisorRnc,
-      encf: d.encf,
-      fecha_emision: d.fechaEmision,
-      monto_total: monto,
-      rnc_comprador: buyer,
-      estado: estado === 1 ? '1' : '2',
-      ...(motivo !== null ? { detalle_motivo_rechazo: motivo } : {}),
-      fecha_hora_aprobacion_comercial: formatDateTimeDO(clock()),
-    });
-    const signed = await signXml(xml, who.signer);
-    const xsd = schemas.validate(signed, 'ACECF');
-    if (!xsd.valid) {
-      throw new ApiError(422, RECEIVED_MESSAGES.invalidApproval, {
-        document: { errors: xsd.violations.slice(0, 10).map((v) => `${v.xpath ?? '/ACECF'}: ${v.message.trim()}`) },
-      });
-    }
-    return signed;
-  }
-
-  async function deliverToIssuer(who: AuthorityIdentity, d: ReceivedDocument, file: XmlFile): Promise<EmisorDelivery> {
-    const fecha = formatDateTimeDO(clock());
-    const failed = (error: string, url: string | null = null): EmisorDelivery => ({ entregada: false, url, http_status: null, error, fecha });
-    let entry;
-    try {
-      entry = await directory.entry(who, d.emisorRnc);
-    } catch (e) {
-      logger.warn({ emisor: d.emisorRnc, err: { name: (e as Error).name, message: (e as Error).message } }, 'directory lookup for a commercial approval failed');
-      return failed('No se pudo consultar el directorio de la autoridad tributaria para obtener la URL de aprobación comercial del emisor.');
-    }
-    if (!entry?.urlAceptacion) return failed(`El emisor ${d.emisorRnc} no publica una URL de aprobación comercial en el directorio de la autoridad tributaria.`);
-    let url: string | null = null;
-    try {
-      url = receptorClient().urls(entry).aprobacion;
-      const r = await receptorClient().sendApproval(entry, who, file);
-      // The answer is the receiver's, not ours: a bounded, sanitized summary goes to the log only.
-      logger.info({ emisor: d.emisorRnc, url, status: r.status, answer: answerSummary(r.body) }, 'commercial approval: issuer receiver answered');
-      return {
-        entregada: r.ok, url, http_status: r.status,
-        error: r.ok ? null : `El servicio de aprobación comercial del emisor respondió HTTP ${r.status}.`, fecha,
-      };
-    } catch (e) {
-      logger.warn({ emisor: d.emisorRnc, err: { name: (e as Error).name, message: (e as Error).message } }, 'commercial approval delivery to the issuer failed');
-      return failed(deliveryFailure(e), url);
-    }
-  }
-
-  async function copyToAuthority(who: AuthorityIdentity, file: XmlFile): Promise<AuthorityDelivery> {
-    const fecha = formatDateTimeDO(clock());
-    try {
-      const r = await transport.sendApproval(who, file);
-      // DGII documents no code list; the simulator (and DGII's examples) answer codigo "1" when the copy is taken.
-      return { entregada: r.codigo === '1', codigo: r.codigo, estado: r.estado, mensajes: r.mensajes, error: null, fecha };
-    } catch (e) {
-      logger.warn({ err: { name: (e as { name?: string }).name, message: (e as Error).message } }, 'commercial approval copy to the authority failed');
-      if (isAuthorityError(e)) {
-        return { entregada: false, codigo: null, estado: null, mensajes: authorityMessages(e.mensajes), error: MESSAGES.authorityRefused, fecha };
-      }
-      const message = isTransportError(e) && e.retryable ? MESSAGES.authorityUnavailable : MESSAGES.authorityBadGateway;
-      return { entregada: false, codigo: null, estado: null, mensajes: [], error: message, fecha };
-    }
-  }
-
   ctx.add(approvalRoute, async (c) => {
-    const issuer = c.get('issuer');
     const body = await readJsonBody(c.req.raw, APPROVAL_MAX_BYTES, RECEIVED_MESSAGES.invalidApproval);
     const parsed = ApprovalRequestSchema.safeParse(body);
     if (!parsed.success) throw new ApiError(422, RECEIVED_MESSAGES.invalidApproval, { document: issuesReport(parsed.error.issues) });
     const estado = parsed.data.estado;
     const motivo = estado === 2 ? parsed.data.motivo_rechazo!.trim() : null;
     const d = await findReceived(c);
-    if (!(ACECF_TYPES as readonly string[]).includes(d.tipo)) {
-      throw invalid(RECEIVED_MESSAGES.invalidApproval, {
-        e_ncf: [`El tipo de e-CF ${d.tipo} no admite aprobación comercial (solo ${ACECF_TYPES.join(', ')}).`],
-      });
-    }
-    if (d.estado !== 0) {
-      throw invalid(RECEIVED_MESSAGES.invalidApproval, {
-        e_ncf: ['Este e-CF se respondió como no recibido (acuse de recibo estado 1): no admite aprobación comercial.'],
-      });
-    }
-
-    const who = await ctx.identity(issuer);
-    let xml: string;
-    let previous: ApprovalOutcome | null = null;
-    if (d.approvalEstado !== null) {
-      if (d.approvalEstado !== estado || (d.approvalMotivo ?? null) !== motivo || !d.approvalXml) {
-        throw new ApiError(409, `Este e-CF ya tiene una aprobación comercial registrada (estado ${d.approvalEstado}); no puede cambiarse.`);
-      }
-      if (d.approvalOutcome === null && Date.now() - d.updatedAt < IN_FLIGHT_MS) {
-        throw new ApiError(409, 'La aprobación comercial de este e-CF se está enviando en este momento; consulte el documento en unos segundos.');
-      }
-      previous = outcomeOf(d.approvalOutcome);
-      if (previous?.emisor?.entregada && previous.autoridad?.entregada) {
-        throw new ApiError(409, 'La aprobación comercial de este e-CF ya fue entregada al emisor y a la autoridad tributaria.');
-      }
-      xml = d.approvalXml;
-    } else {
-      xml = await signedAcecf(issuer, who, d, estado, motivo);
-      // One approval per document: of concurrent requests only one records its ACECF.
-      const claimed = await storage.updateReceivedApproval(d.id, { approvalEstado: estado, approvalMotivo: motivo, approvalXml: xml }, { onlyIfUnapproved: true });
-      if (!claimed) throw new ApiError(409, 'Otra solicitud registró al mismo tiempo la aprobación comercial de este e-CF.');
-    }
-
-    const file: XmlFile = { fileName: fileNameFor(xml), xml };
-    const [emisor, autoridad] = await Promise.all([
-      previous?.emisor?.entregada ? Promise.resolve(previous.emisor) : deliverToIssuer(who, d, file),
-      previous?.autoridad?.entregada ? Promise.resolve(previous.autoridad) : copyToAuthority(who, file),
-    ]);
-    const sentAt = clock().getTime();
-    await storage.updateReceivedApproval(d.id, { approvalSentAt: sentAt, approvalOutcome: { emisor, autoridad } });
-    logger.info({ issuer: issuer.rnc, emisor: d.emisorRnc, encf: d.encf, estado, toIssuer: emisor.entregada, toAuthority: autoridad.entregada }, 'commercial approval sent');
-
-    const data = { e_ncf: d.encf, rnc_emisor: d.emisorRnc, estado, motivo_rechazo: motivo, enviada_en: dateTimeDO(sentAt), emisor, autoridad };
-    if (emisor.entregada && autoridad.entregada) return c.json({ status: 'success' as const, message: RECEIVED_MESSAGES.approved, data }, 200);
+    const r = await sendCommercialApproval(approvalDeps, c.get('issuer'), d, { estado, motivo });
+    const { emisor, autoridad } = r;
+    const data = { e_ncf: d.encf, rnc_emisor: d.emisorRnc, estado, motivo_rechazo: motivo, enviada_en: dateTimeDO(r.sentAt), emisor, autoridad };
+    if (r.delivered) return c.json({ status: 'success' as const, message: RECEIVED_MESSAGES.approved, data }, 200);
     const failed = [...(emisor.entregada ? [] : ['el emisor']), ...(autoridad.entregada ? [] : ['la autoridad tributaria'])];
     const errors = [emisor.error, autoridad.error, ...(autoridad.entregada ? [] : autoridad.mensajes)].filter((x): x is string => !!x);
     return c.json({ status: 'error' as const, message: RECEIVED_MESSAGES.partial(failed), document: { ...data, errors } }, 502);
   });
 
   ctx.add(receivedStatusRoute, async (c) => {
-    const issuer = c.get('issuer');
     const d = await findReceived(c);
-    let code: string;
-    try {
-      code = securityCode(d.xml);
-    } catch {
-      throw new ApiError(409, 'El XML recibido no tiene una firma legible: no se puede calcular su código de seguridad para consultarlo.');
-    }
-    const who = await ctx.identity(issuer);
-    const consultado_en = formatDateTimeDO(clock());
-    const r: FiscalStatus = await transport.status(who, { rncEmisor: d.emisorRnc, encf: d.encf, rncComprador: buyerOf(d.xml), codigoSeguridad: code });
+    const { status: r, consultedAt: consultado_en } = await receivedFiscalStatus({ transport, clock, identity: ctx.identity }, c.get('issuer'), d);
     const data = {
       e_ncf: d.encf, servicio: 'estado_ecf' as const, codigo: r.codigo, estado: r.estado, valido_fiscalmente: r.codigo === 1 || r.codigo === 4,
       rnc_emisor: r.rncEmisor, rnc_comprador: r.rncComprador, id_extranjero: r.idExtranjero, monto_total: r.montoTotal, total_itbis: r.totalITBIS,

@@ -10,6 +10,7 @@ import type { Clock } from '../../index.js';
 import type { AuthorityIdentity } from '../../dgii/index.js';
 import type { Issuer } from '../storage/types.js';
 import { bodyKind, jsonDepthExceeds, readLimited, TOO_DEEP_MESSAGE, utf8Text, type BodyLimits } from './body.js';
+import { detailedReport } from '../use-cases/errors.js';
 import { ApiError } from './errors.js';
 import type { AppDeps, AppEnv } from './index.js';
 
@@ -38,10 +39,7 @@ export function issuesReport(issues: readonly z.core.$ZodIssue[], prefix = ''): 
   return detailedReport(detailed);
 }
 
-/** `{field: [messages]}` → `{errors: ['field: message', …], detailed_errors}`. */
-export function detailedReport(detailed: Record<string, string[]>): { errors: string[]; detailed_errors: Record<string, string[]> } {
-  return { errors: Object.entries(detailed).flatMap(([k, v]) => v.map((m) => (k === '_' ? m : `${k}: ${m}`))), detailed_errors: detailed };
-}
+export { detailedReport };
 
 /** A 422 whose `document` is `{errors, detailed_errors}`. */
 export function invalid(message: string, detailed: Record<string, string[]>): ApiError {

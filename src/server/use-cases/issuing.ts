@@ -1,5 +1,6 @@
 /**
- * `POST /api/v1/documents/{tipo}`: the two representations of one resource.
+ * Issuing (`POST /api/v1/documents/{tipo}`), independent of HTTP: the two representations of one resource.
+ * Every refusal is a `UseCaseError('invalid')` whose details are the spec's rejected `document` (a 422).
  *
  * - JSON (canonical): validate (all rules, issue date = today in Dominican time) → reserve the next e-NCF and,
  *   in the same storage transaction, build the XML and validate it against the official XSD. Any failure
@@ -17,9 +18,9 @@ import { isOffloadError, type Offload } from '../offload/index.js';
 import type { EncfRefusal, Issuer, NewDocument, SequenceRecord, Storage } from '../storage/types.js';
 import { statusInfo } from '../statuses.js';
 import { prescanXml } from '../../index.js';
-import { jsonDepthExceeds, TOO_DEEP_MESSAGE } from './body.js';
-import { ApiError } from './errors.js';
-import { amountText, doToIso, isoToDo } from './record.js';
+import { jsonDepthExceeds, TOO_DEEP_MESSAGE } from '../app/body.js';
+import { amountText, doToIso, isoToDo } from '../app/record.js';
+import { UseCaseError } from './errors.js';
 
 export const ISSUE_MESSAGES = {
   received: 'e-CF recibido y en cola de transmisión. El 202 no significa aceptación de la autoridad tributaria: consulte el estado.',
@@ -42,14 +43,14 @@ export function rejectedDocument(errors: string[], detailed?: Record<string, str
   };
 }
 
-export function rejected(message: string, errors: string[], detailed?: Record<string, string[]>): ApiError {
-  return new ApiError(422, message, { document: rejectedDocument(errors, detailed) });
+export function rejected(message: string, errors: string[], detailed?: Record<string, string[]>): UseCaseError {
+  return new UseCaseError('invalid', message, rejectedDocument(errors, detailed));
 }
 
 /** Most issues listed in one 422; the rest are counted in a last message (a hostile body can produce millions). */
 export const MAX_REPORTED_ISSUES = 1000;
 
-function rejectedIssues(message: string, issues: readonly Issue[]): ApiError {
+function rejectedIssues(message: string, issues: readonly Issue[]): UseCaseError {
   const errors = issues.filter((i) => i.severity === 'error');
   const shown = errors.length <= MAX_REPORTED_ISSUES ? errors : [
     ...errors.slice(0, MAX_REPORTED_ISSUES),
@@ -59,18 +60,18 @@ function rejectedIssues(message: string, issues: readonly Issue[]): ApiError {
   return rejected(message, report.errors, report.detailed_errors);
 }
 
-export function noSequence(tipo: string): ApiError {
+export function noSequence(tipo: string): UseCaseError {
   return rejected(ISSUE_MESSAGES.noSequence, [`No existe una secuencia de e-NCF vigente o disponible para el tipo ${tipo}.`]);
 }
 
-export function invalidTipo(tipo: string): ApiError {
+export function invalidTipo(tipo: string): UseCaseError {
   const r = safeValidateEcf(tipo, {});
   return rejectedIssues(ISSUE_MESSAGES.validation, r.success ? [] : r.issues);
 }
 
 /** The request-independent parts of an issue. */
 export interface IssueDeps {
-  storage: Storage;
+  storage: Pick<Storage, 'reserveAndInsert' | 'insertWithEncf'>;
   schemas: SchemaValidator;
   clock: () => Date;
   /** Where the passthrough XML's XSD validation runs (the server: a child process, off the event loop). */
