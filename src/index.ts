@@ -27,6 +27,7 @@ export type { Issue, IssueCode, IssueReport } from './issues.js';
 export { buildEcfXml, renderEcfXml, parseEcfXml, checkContext } from './xml/ecf.js';
 export type { BuildContext, IssuerProfile, CanonicalDocument, ParsedEcf } from './xml/ecf.js';
 export { prescanXml, DGII_XML_LIMITS, MAX_XML_ATTRIBUTES, TOO_MANY_ATTRIBUTES_MESSAGE, type XmlLimits, type PrescanRefusal } from './xml/prescan.js';
+export { parseXmlStrictly, firstProblem, type StrictParseOptions, type StrictParseResult } from './xml/strict-parser.js';
 
 // Money (exact decimals; totals as a pure calculation)
 export { computeTotals, fillTotals, lineAmount, totalesKeys, ITBIS_RATES } from './calc/totals.js';

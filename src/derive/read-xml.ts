@@ -1,22 +1,16 @@
 /** Reading values out of (signed) DGII documents with @xmldom/xmldom: parsing, not crypto. */
-import { DOMParser, type Document, type Element } from '@xmldom/xmldom';
+import type { Document, Element } from '@xmldom/xmldom';
 import { EcfError } from '../errors/ecf-error.js';
-import { xml10LineEndings } from '../xml/xml10.js';
+import { firstProblem, parseXmlStrictly } from '../xml/strict-parser.js';
 
 const DSIG_NS = 'http://www.w3.org/2000/09/xmldsig#';
 
 /** Parses XML, throwing `EcfError` `not_well_formed` on any parser error. */
 export function parseDocument(xml: string): Document {
-  let problem: string | undefined;
-  let doc: Document | undefined;
-  try {
-    doc = new DOMParser({ normalizeLineEndings: xml10LineEndings, onError: (level, message) => { if (level !== 'warning' || !/replacement character/.test(message)) problem ??= message; } })
-      .parseFromString(xml, 'text/xml');
-  } catch (e) {
-    problem ??= e instanceof Error ? e.message : String(e);
-  }
-  if (!doc?.documentElement || problem !== undefined) {
-    throw new EcfError(`The XML is not well-formed: ${problem ?? 'no document element'}`, { code: 'not_well_formed' });
+  const parsed = parseXmlStrictly(xml);
+  const doc = parsed.doc;
+  if (!doc?.documentElement || parsed.problems.length > 0 || parsed.thrown !== undefined) {
+    throw new EcfError(`The XML is not well-formed: ${firstProblem(parsed, 'no document element')}`, { code: 'not_well_formed' });
   }
   return doc;
 }

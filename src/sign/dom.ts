@@ -2,36 +2,25 @@
  * General path helpers: parse with @xmldom/xmldom, drop whitespace-only text nodes
  * (DGII: "preservewhitespace = false"), serialise.
  */
-import { DOMParser, XMLSerializer, type Document, type Element, type Node } from '@xmldom/xmldom';
+import { XMLSerializer, type Document, type Element, type Node } from '@xmldom/xmldom';
 import { SigningError } from '../errors/signing-error.js';
-import { DSIG_NS } from './profile.js';
-import { xml10LineEndings } from '../xml/xml10.js';
+import { DSIG_NS } from './signature-profile.js';
+import { firstProblem, parseXmlStrictly } from '../xml/strict-parser.js';
 
 const ELEMENT_NODE = 1;
 const TEXT_NODE = 3;
 const PROCESSING_INSTRUCTION_NODE = 7;
 const WHITESPACE_ONLY = /^[ \t\r\n]*$/;
-/** xmldom warns about U+FFFD in content, which is legitimate; its other warnings are repaired syntax errors. */
-const BENIGN_WARNING = /replacement character/;
 
 /**
  * Parses XML strictly: any xmldom error (not only fatal ones) makes it not well-formed.
  * Documents with a DOCTYPE are refused (entity expansion is not part of the profile).
  */
 export function parseForSigning(xml: string): Document {
-  const problems: string[] = [];
-  let doc: Document;
-  try {
-    doc = new DOMParser({
-      normalizeLineEndings: xml10LineEndings,
-      onError: (level, message) => {
-        if (level !== 'warning' || !BENIGN_WARNING.test(message)) problems.push(message);
-      },
-    }).parseFromString(xml, 'text/xml');
-  } catch (cause) {
-    throw notWellFormed(problems[0] ?? (cause instanceof Error ? cause.message : String(cause)), cause);
-  }
-  if (problems.length > 0 || !doc.documentElement) throw notWellFormed(problems[0] ?? 'no document element');
+  const parsed = parseXmlStrictly(xml);
+  if (parsed.thrown !== undefined) throw notWellFormed(firstProblem(parsed, ''), parsed.thrown);
+  const doc = parsed.doc!;
+  if (parsed.problems.length > 0 || !doc.documentElement) throw notWellFormed(parsed.problems[0] ?? 'no document element');
   if (doc.doctype) {
     throw new SigningError('Documents with a DOCTYPE cannot be signed: remove the <!DOCTYPE …> declaration.', {
       code: 'unsupported_xml',

@@ -1,5 +1,5 @@
 /**
- * XMLDSig signing per DGII's profile (see ./profile.ts).
+ * XMLDSig signing per DGII's profile (`DGII_SIGNATURE_PROFILE`, ./profile.ts).
  *
  * Two paths; both write the same `Signature` element, byte for byte, as xml-crypto 6 would for the
  * same (whitespace-normalised) document, key and profile:
@@ -9,23 +9,20 @@
  *   `Signature` inserted before the root's end tag: entity references, empty-element forms and the
  *   declaration stay as written;
  * - general path: anything else (attributes, namespaces, comments, CDATA, character references, …)
- *   is parsed with @xmldom/xmldom, stripped of whitespace-only text, canonicalised with the linear
- *   inclusive C14N of ./c14n.ts and serialised by xmldom, as xml-crypto's `computeSignature` does.
+ *   is parsed with @xmldom/xmldom, stripped of whitespace-only text and signed by the generic
+ *   profile-driven signer (./xmldsig-sign.ts) with DGII's profile value.
  */
 import { createHash } from 'node:crypto';
-import { DOMParser, type Element } from '@xmldom/xmldom';
-import { isEcfError } from '../errors/ecf-error.js';
+import type { Element } from '@xmldom/xmldom';
 import { SigningError } from '../errors/signing-error.js';
 import type { Clock, Signer } from '../ports.js';
-import { canonicalizeDocument, canonicalSubtreeString } from './c14n.js';
 import { appendChildElement, scanCompact, serializeWithSignature, type CompactDocument } from './compact-c14n.js';
 import { normalizeForSigning, parseForSigning, serialize } from './dom.js';
-import { canonicalSignedInfo, signatureElement } from './profile.js';
+import { canonicalSignedInfo, DGII_SIGNATURE_PROFILE, signatureElement } from './profile.js';
+import { checkedCertificate, signatureValue, signDocument } from './xmldsig-sign.js';
 import { formatDateTimeDO } from '../time.js';
 
 type Prepared = { compact: CompactDocument } | { general: string };
-
-const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 
 /**
  * Signs an XML document with DGII's XMLDSig profile: inclusive C14N 1.0, RSA-SHA256, SHA-256
@@ -109,63 +106,15 @@ function prepare(xml: string): Prepared {
 async function signPrepared(prepared: Prepared, signer: Signer): Promise<string> {
   const certificate = checkedCertificate(signer);
   if ('compact' in prepared) {
+    // DGII's fast path: the profile's one reference (the whole document, enveloped) over the compact
+    // canonical form, SignedInfo and Signature written as text (./profile.ts renders them from the value).
     const digest = sha256Base64(prepared.compact.canonical);
     const value = await signatureValue(signer, canonicalSignedInfo(digest));
     return serializeWithSignature(prepared.compact, signatureElement(digest, value, certificate));
   }
-  return signGeneral(prepared.general, certificate, signer);
-}
-
-/**
- * General path: the steps of xml-crypto's `computeSignature` (the document canonicalised, the Signature
- * appended, SignedInfo canonicalised in its context), with the linear C14N of ./c14n.ts that the verifier
- * uses, and the RSA operation delegated to the Signer.
- */
-async function signGeneral(xml: string, certificate: string, signer: Signer): Promise<string> {
-  const doc = parseForSigning(xml);
-  const root = doc.documentElement!;
-  const hash = createHash('sha256');
-  canonicalizeDocument(doc, null, (chunk) => hash.update(chunk, 'utf8'));
-  const digest = hash.digest('base64');
-
-  const template = new DOMParser({ onError: () => undefined }).parseFromString(signatureElement(digest, '', certificate), 'text/xml');
-  const signature = doc.importNode(template.documentElement!, true) as Element;
-  root.appendChild(signature);
-  const signedInfo = childElements(signature)[0]!;
-  const value = await signatureValue(signer, canonicalSubtreeString(signedInfo));
-  const valueElement = childElements(signature).find((e) => e.localName === 'SignatureValue')!;
-  valueElement.appendChild(doc.createTextNode(value));
+  const doc = parseForSigning(prepared.general);
+  await signDocument(doc, DGII_SIGNATURE_PROFILE, signer);
   return serialize(doc);
-}
-
-async function signatureValue(signer: Signer, canonicalSignedInfoXml: string): Promise<string> {
-  let signature: Uint8Array;
-  try {
-    signature = await signer.sign(Buffer.from(canonicalSignedInfoXml, 'utf8'));
-  } catch (cause) {
-    if (isEcfError(cause)) throw cause;
-    throw new SigningError(`The signer failed: ${cause instanceof Error ? cause.message : String(cause)}`, {
-      code: 'signer_failed',
-      cause,
-    });
-  }
-  if (!(signature instanceof Uint8Array) || signature.length === 0) {
-    throw new SigningError('The signer returned no signature bytes (expected a non-empty Uint8Array).', {
-      code: 'signer_failed',
-    });
-  }
-  return Buffer.from(signature.buffer, signature.byteOffset, signature.byteLength).toString('base64');
-}
-
-function checkedCertificate(signer: Signer): string {
-  const certificate = signer.certificate;
-  if (typeof certificate !== 'string' || !BASE64.test(certificate)) {
-    throw new SigningError(
-      'Signer.certificate must be the leaf certificate as base64 DER, without PEM armour or line breaks.',
-      { code: 'signer_failed' },
-    );
-  }
-  return certificate;
 }
 
 function sha256Base64(text: string): string {

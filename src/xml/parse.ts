@@ -5,9 +5,9 @@
  * external entities or expand DTD-declared entities.
  */
 import { EcfError } from '../errors/ecf-error.js';
-import { DOMParser, type Element } from '@xmldom/xmldom';
+import type { Element } from '@xmldom/xmldom';
 import type { Issue } from '../issues.js';
-import { xml10LineEndings } from './xml10.js';
+import { parseXmlStrictly } from './strict-parser.js';
 import { COUNTRY_NAMES } from '../spec/countries.gen.js';
 import type { DocTable } from '../spec/model.js';
 import { xmlTree, type XmlNode } from '../spec/tree.js';
@@ -37,14 +37,10 @@ export class XmlSyntaxError extends EcfError {
 /** Parses XML text into a DOM root element, failing on malformed input or a DOCTYPE. */
 export function parseXmlRoot(xml: string): Element {
   if (/<!DOCTYPE/i.test(xml)) throw new XmlSyntaxError('DOCTYPE declarations are not accepted');
-  const errors: string[] = [];
-  const doc = new DOMParser({
-    normalizeLineEndings: xml10LineEndings,
-    onError: (level, msg) => {
-      if (level !== 'warning') errors.push(msg);
-    },
-  }).parseFromString(xml.replace(/^\uFEFF/, ''), 'text/xml');
-  const root = doc.documentElement;
+  const parsed = parseXmlStrictly(xml.replace(/^\uFEFF/, ''), { warnings: 'ignore' });
+  if (parsed.thrown !== undefined) throw parsed.thrown; // xmldom's ParseError, as before
+  const errors = parsed.problems;
+  const root = parsed.doc!.documentElement;
   if (errors.length || !root) throw new XmlSyntaxError(errors[0] ?? 'empty document');
   return root;
 }

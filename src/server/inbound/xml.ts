@@ -5,9 +5,8 @@
  * no entity is ever expanded or fetched and no parser or XSD validator that sees the same text afterwards
  * gets input it would spend seconds or gigabytes on.
  */
-import { EcfError } from '../../index.js';
-import { DOMParser, type Document, type Element } from '@xmldom/xmldom';
-import { MAX_XML_ATTRIBUTES, prescanXml } from '../../index.js';
+import type { Document, Element } from '@xmldom/xmldom';
+import { EcfError, firstProblem, MAX_XML_ATTRIBUTES, parseXmlStrictly, prescanXml } from '../../index.js';
 
 export { MAX_XML_ATTRIBUTES, TOO_MANY_ATTRIBUTES_MESSAGE } from '../../index.js';
 
@@ -59,19 +58,12 @@ export function tooManyAttributes(xml: string, max: number = MAX_XML_ATTRIBUTES)
 export function parseUntrustedXml(xml: string): Document {
   const refusal = prescanXml(xml);
   if (refusal) throw new XmlInputError(refusal.message);
-  const errors: string[] = [];
-  let doc: Document | undefined;
-  try {
-    doc = new DOMParser({
-      onError: (level, msg) => {
-        if (level !== 'warning') errors.push(msg);
-      },
-    }).parseFromString(xml.replace(/^\uFEFF/, ''), 'text/xml');
-  } catch (e) {
-    errors.push(e instanceof Error ? e.message : String(e));
-  }
-  if (!doc || errors.length > 0 || !doc.documentElement) {
-    throw new XmlInputError(`El XML no está bien formado${errors[0] ? `: ${errors[0].split('\n')[0]}` : '.'}`);
+  // xmldom's own line-end handling and every warning tolerated: the inbound reader's policy since it landed
+  const parsed = parseXmlStrictly(xml.replace(/^\uFEFF/, ''), { warnings: 'ignore', lineEndings: 'xmldom' });
+  const doc = parsed.doc;
+  if (!doc || parsed.problems.length > 0 || parsed.thrown !== undefined || !doc.documentElement) {
+    const first = firstProblem(parsed, '');
+    throw new XmlInputError(`El XML no está bien formado${first ? `: ${first.split('\n')[0]}` : '.'}`);
   }
   return doc;
 }

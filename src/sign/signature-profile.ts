@@ -1,0 +1,205 @@
+/**
+ * A `SignatureProfile` is the whole description of one XMLDSig signing policy, as a value: algorithms,
+ * references (what each digests, with which transforms and `Type`), where the `Signature` goes, what
+ * `KeyInfo` holds, and extra signed objects (`ds:Object`, e.g. XAdES `QualifyingProperties`). The generic
+ * signer (./xmldsig-sign.ts) and verifier (./xmldsig-verify.ts) take one as a parameter; each product
+ * defines its own value (DGII's is `DGII_SIGNATURE_PROFILE` in ./profile.ts).
+ *
+ * Generic: nothing here knows a product or an authority. Pure: strings and DOM only.
+ */
+import type { Document, Element } from '@xmldom/xmldom';
+
+/** XMLDSig namespace. */
+export const DSIG_NS = 'http://www.w3.org/2000/09/xmldsig#';
+/** Inclusive Canonical XML 1.0, without comments. */
+export const C14N_ALGORITHM = 'http://www.w3.org/TR/2001/REC-xml-c14n-20010315';
+/** RSASSA-PKCS1-v1_5 with SHA-256. */
+export const SIGNATURE_ALGORITHM = 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256';
+/** SHA-256 digest. */
+export const DIGEST_ALGORITHM = 'http://www.w3.org/2001/04/xmlenc#sha256';
+/** The enveloped-signature transform. */
+export const ENVELOPED_TRANSFORM = 'http://www.w3.org/2000/09/xmldsig#enveloped-signature';
+
+/** Canonicalisation algorithms the core implements (./c14n.ts). */
+export type CanonicalizationAlgorithm = typeof C14N_ALGORITHM;
+/** Signature algorithms the core implements. */
+export type SignatureAlgorithm = typeof SIGNATURE_ALGORITHM;
+/** Digest algorithms the core implements. */
+export type DigestAlgorithm = typeof DIGEST_ALGORITHM;
+/** Transforms the core implements: enveloped-signature (document references only) and C14N 1.0. */
+export type TransformAlgorithm = typeof ENVELOPED_TRANSFORM | typeof C14N_ALGORITHM;
+
+/** node:crypto names of the algorithms above. */
+export const DIGEST_HASH: Record<DigestAlgorithm, string> = { [DIGEST_ALGORITHM]: 'sha256' };
+export const SIGNATURE_HASH: Record<SignatureAlgorithm, { hash: string; keyType: string; name: string }> = {
+  [SIGNATURE_ALGORITHM]: { hash: 'sha256', keyType: 'rsa', name: 'RSA' },
+};
+
+/**
+ * One `Reference` of `SignedInfo`. `target: 'document'` is `URI=""`: the whole document without the
+ * `Signature` (its transforms must start with the enveloped-signature transform). `target: { id }` is
+ * `URI="#id"`: the element whose `Id` attribute is `id` (e.g. `KeyInfo`, XAdES `SignedProperties`),
+ * canonicalised in place, in the namespace context of its position in the document.
+ */
+export interface ReferenceSpec {
+  target: 'document' | { id: string };
+  /** `Reference/@Id`, when the profile names its references. */
+  id?: string;
+  /** `Reference/@Type` (e.g. XAdES `http://uri.etsi.org/01903#SignedProperties`); checked when set. */
+  type?: string;
+  /** Transforms the signer writes (an empty list writes no `Transforms` element). */
+  transforms: readonly TransformAlgorithm[];
+  /** Transform lists the verifier accepts; defaults to `[transforms]`. */
+  acceptedTransforms?: readonly (readonly string[])[];
+  /** How error messages describe the accepted transforms; defaults to a list of the URIs. */
+  transformsDescription?: string;
+}
+
+/** Where the `Signature` goes when signing, and where the verifier accepts it. */
+export interface SignaturePlacement {
+  /** Completes "The Signature must be …" in error messages. */
+  description: string;
+  /** The element the `Signature` is appended to, in the unsigned document; null when there is none. */
+  parent(doc: Document): Element | null;
+  /** Whether a found `Signature` is where the profile puts it. */
+  accepts(signature: Element, doc: Document): boolean;
+}
+
+/** What `KeyInfo` holds: always `X509Data/X509Certificate` with the signer's leaf (base64 DER). */
+export interface KeyInfoSpec {
+  /** `KeyInfo/@Id`, so that a reference can sign it. */
+  id?: string;
+}
+
+/** What the extra-objects hook receives. */
+export interface SignedObjectContext {
+  /** The signer's leaf certificate, base64 DER. */
+  certificate: string;
+  /** Prefix of the XMLDSig namespace in the `Signature` ('' for the default namespace). */
+  dsPrefix: string;
+  /** `Signature/@Id`, when the profile sets one (XAdES `QualifyingProperties/@Target`). */
+  signatureId?: string;
+}
+
+/**
+ * A signing policy as a value. Limits of the core: inclusive C14N 1.0, RSA-SHA256 and SHA-256 only
+ * (the types say so); one `Signature` per document.
+ */
+export interface SignatureProfile {
+  /** Who the profile is for, as error messages name it ("DGII documents carry exactly one"). */
+  name: string;
+  canonicalization: CanonicalizationAlgorithm;
+  signatureAlgorithm: SignatureAlgorithm;
+  digestAlgorithm: DigestAlgorithm;
+  /** The references of `SignedInfo`, in order. */
+  references: readonly ReferenceSpec[];
+  placement: SignaturePlacement;
+  keyInfo: KeyInfoSpec;
+  /** Prefix for the XMLDSig namespace ('' writes `<Signature xmlns="…xmldsig#">`). */
+  dsPrefix: string;
+  /** `Signature/@Id`. */
+  signatureId?: string;
+  /** `SignatureValue/@Id`. */
+  signatureValueId?: string;
+  /**
+   * Extra signed objects: each string is the content of one `ds:Object`, written after `KeyInfo`.
+   * The objects are parsed inside the `Signature` (so they may use `dsPrefix` and must declare their own
+   * other namespaces), inserted at the signature's place, and canonicalised there: the namespace context
+   * of a referenced object is the document's at the insertion point plus the `Signature`'s.
+   */
+  objects?: (context: SignedObjectContext) => readonly string[];
+  /** Drop whitespace-only text before signing (outside `xml:space="preserve"`). */
+  dropWhitespace: boolean;
+}
+
+/** Placement: the last child of the document element. */
+export function appendToDocumentElement(): SignaturePlacement {
+  return {
+    description: 'a child of the document element (enveloped signature)',
+    parent: (doc) => doc.documentElement,
+    accepts: (signature, doc) => signature.parentNode === doc.documentElement,
+  };
+}
+
+/**
+ * Placement: appended to the element `locate` finds in the unsigned document (e.g. the last empty
+ * `ext:ExtensionContent` of a UBL document); the verifier accepts a `Signature` whose parent `matches`.
+ */
+export function insertInto(description: string, locate: (doc: Document) => Element | null, matches: (parent: Element) => boolean): SignaturePlacement {
+  return {
+    description,
+    parent: locate,
+    accepts: (signature) => signature.parentNode !== null && signature.parentNode.nodeType === 1 && matches(signature.parentNode as Element),
+  };
+}
+
+/** The `URI` attribute a reference writes. */
+export function referenceUri(reference: ReferenceSpec): string {
+  return reference.target === 'document' ? '' : `#${reference.target.id}`;
+}
+
+/** What the signer writes in one `Signature`. */
+export interface SignatureValues {
+  /** One DigestValue per reference ('' for a placeholder). */
+  digests: readonly string[];
+  signatureValue: string;
+  certificate: string;
+  /** Contents of the `ds:Object` elements. */
+  objects?: readonly string[];
+}
+
+/**
+ * `SignedInfo` as text. `canonical`: C14N 1.0 form (empty elements as start and end tag), carrying
+ * `namespaces` (the XMLDSig declaration plus those inherited, already rendered and sorted); otherwise
+ * the serialised form (empty elements self-closed, as xmldom writes them), with `namespaces` as given.
+ * Attributes are written in canonical order (`Id`, `Type`, `URI`).
+ */
+export function renderSignedInfo(profile: SignatureProfile, digests: readonly string[], canonical: boolean, namespaces = ''): string {
+  const q = qualifier(profile.dsPrefix);
+  const empty = (name: string, attrs: string) => (canonical ? `<${q(name)}${attrs}></${q(name)}>` : `<${q(name)}${attrs}/>`);
+  let out = `<${q('SignedInfo')}${namespaces}>` + empty('CanonicalizationMethod', algorithm(profile.canonicalization)) + empty('SignatureMethod', algorithm(profile.signatureAlgorithm));
+  profile.references.forEach((reference, i) => {
+    out += `<${q('Reference')}${attr('Id', reference.id)}${attr('Type', reference.type)} URI="${escapeAttr(referenceUri(reference))}">`;
+    if (reference.transforms.length > 0) {
+      out += `<${q('Transforms')}>${reference.transforms.map((t) => empty('Transform', algorithm(t))).join('')}</${q('Transforms')}>`;
+    }
+    out += empty('DigestMethod', algorithm(profile.digestAlgorithm)) + `<${q('DigestValue')}>${digests[i] ?? ''}</${q('DigestValue')}></${q('Reference')}>`;
+  });
+  return `${out}</${q('SignedInfo')}>`;
+}
+
+/** The XMLDSig namespace declaration of the profile's `Signature` (` xmlns="…"` or ` xmlns:ds="…"`). */
+export function dsigDeclaration(profile: SignatureProfile): string {
+  return profile.dsPrefix ? ` xmlns:${profile.dsPrefix}="${DSIG_NS}"` : ` xmlns="${DSIG_NS}"`;
+}
+
+/** The `Signature` element as the signer writes it (empty elements self-closed, as xmldom serialises). */
+export function renderSignature(profile: SignatureProfile, values: SignatureValues): string {
+  const q = qualifier(profile.dsPrefix);
+  const keyInfo = `<${q('KeyInfo')}${attr('Id', profile.keyInfo.id)}><${q('X509Data')}><${q('X509Certificate')}>${values.certificate}</${q('X509Certificate')}></${q('X509Data')}></${q('KeyInfo')}>`;
+  const objects = (values.objects ?? []).map((content) => `<${q('Object')}>${content}</${q('Object')}>`).join('');
+  return (
+    `<${q('Signature')}${dsigDeclaration(profile)}${attr('Id', profile.signatureId)}>` +
+    renderSignedInfo(profile, values.digests, false) +
+    `<${q('SignatureValue')}${attr('Id', profile.signatureValueId)}>${values.signatureValue}</${q('SignatureValue')}>` +
+    keyInfo +
+    objects +
+    `</${q('Signature')}>`
+  );
+}
+
+function qualifier(prefix: string): (name: string) => string {
+  return prefix ? (name) => `${prefix}:${name}` : (name) => name;
+}
+
+function algorithm(uri: string): string {
+  return ` Algorithm="${escapeAttr(uri)}"`;
+}
+
+function attr(name: string, value: string | undefined): string {
+  return value === undefined ? '' : ` ${name}="${escapeAttr(value)}"`;
+}
+
+function escapeAttr(s: string): string {
+  return s.replace(/[&<"]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&quot;'));
+}
