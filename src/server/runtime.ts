@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pino, { type Logger } from 'pino';
-import type { Clock, SchemaValidator } from '../index.js';
+import { EcfError, type Clock, type SchemaValidator } from '../index.js';
 import { createDgiiClient, createReceptorClient, type DgiiClient, type ReceptorClient } from '../dgii/index.js';
 import { createSelfSignedIdentity } from '../sign/index.js';
 import { startSimulator, type Simulator } from '../simulator/index.js';
@@ -131,7 +131,7 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
 
     const a = config.authority;
     if (a.kind === 'simulator') {
-      if (role === 'worker') throw new Error('a worker process needs a configured authority (ECF_AUTHORITY); it cannot reach a simulator inside a server process');
+      if (role === 'worker') throw new EcfError('a worker process needs a configured authority (ECF_AUTHORITY); it cannot reach a simulator inside a server process', { code: 'worker_needs_authority' });
       // The control API changes verdicts and the directory: only holders of this process's token may use it.
       simulatorControlToken = randomBytes(24).toString('base64url');
       ensurePrivateDir(config.dataDir);
