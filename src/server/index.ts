@@ -1,6 +1,7 @@
 /**
  * `ecf-kit/server`: the reference server as a library. `createApp` is the HTTP app alone (bring your own
- * storage, transport, signers); `startServer` wires everything from a `ServerConfig` (`loadConfig(env)`).
+ * storage, transport, signers); `createRuntime` builds storage, authority, signers, offload pool and worker from
+ * a `ServerConfig` (`loadConfig(env)`); `startServer` adds the HTTP app and serves it.
  */
 export {
   createInboundHandler, DEVELOPMENT_TRUST, NO_TRUST, loadTrustAnchors, parseDelegates, checkSigner, normalizeIdentifier,
@@ -10,6 +11,15 @@ export { createApp, DEFAULT_LIMITS, ApiError, toErrorEnvelope } from './app/inde
 export type { App, AppDeps, AppEnv, AuthorityEnvironment, BodyLimits } from './app/index.js';
 export { startServer, runServer, createLogger } from './main.js';
 export type { RunningServer, StartOptions } from './main.js';
+export { createRuntime } from './runtime.js';
+export type { Runtime, RuntimeOptions, WorkerTuning } from './runtime.js';
+export { openApiDocument } from './app/index.js';
+// What the CLI (`ecf serve`, `ecf worker`, `ecf admin`) uses: it reaches the server through this entry only.
+export { waitForStop } from './shutdown.js';
+export { openStorage } from './storage/open.js';
+export { loadCertificateKey } from './secrets.js';
+export { prepareCertificate, reencryptCertificates } from './certificates.js';
+export { generateToken, hashToken } from './tokens.js';
 export { loadConfig, ConfigError } from './config.js';
 export type { ServerConfig, AuthorityConfig, InboundConfig, LogLevel } from './config.js';
 export { STATUSES, STATUS_NAMES, statusInfo } from './statuses.js';

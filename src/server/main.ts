@@ -1,30 +1,22 @@
 /**
- * Server startup: wires storage, the authority (DGII or an in-process simulator), signers, the worker and the
- * HTTP app, and serves it with @hono/node-server. `close()` stops them in reverse dependency order. Heavy steps
+ * Server startup: the runtime (./runtime.ts: storage, the authority or an in-process simulator, signers, the
+ * worker, the offload pool) plus the HTTP app, served with @hono/node-server. `close()` stops them in reverse dependency order. Heavy steps
  * (XSD validation, signature verification, RFCE derivation, PDF rendering) run in a pool of child processes.
  */
 import { waitForStop } from './shutdown.js';
-import { randomBytes } from 'node:crypto';
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { serve } from '@hono/node-server';
-import pino, { type Logger } from 'pino';
+import type { Logger } from 'pino';
 import type { Clock } from '../index.js';
-import { createDgiiClient, createReceptorClient, type DgiiClient, type ReceptorClient } from '../dgii/index.js';
-import { createSelfSignedIdentity } from '../sign/index.js';
-import { startSimulator, type Simulator } from '../simulator/index.js';
-import { assertXsdDir, createSchemaValidator } from '../xsd/index.js';
 import { createApp } from './app/index.js';
 import { DEFAULT_HTTP_LIMITS, type ServerConfig } from './config.js';
-import { LOG_SERIALIZERS, REDACT_PATHS } from './logging.js';
 import { loadTrustAnchors, parseDelegates, type InboundTrust } from './inbound/trust.js';
-import { loadCertificateKey } from './secrets.js';
-import { createSignerProvider } from './signers.js';
-import { ensurePrivateDir, openStorage } from './storage/open.js';
-import type { Storage } from './storage/types.js';
-import { createWorker, type Worker } from './worker/index.js';
-import { createOffloadPool, createPdfCache, inlineOffload, poolOffload, type Offload, type OffloadPool, type OffloadPoolOptions } from './offload/index.js';
+import { createPdfCache, type OffloadPool, type OffloadPoolOptions } from './offload/index.js';
+import { createLogger, createRuntime, SIMULATOR_CONTROL_TOKEN_FILE, type Runtime } from './runtime.js';
+
+export { createLogger, SIMULATOR_CONTROL_TOKEN_FILE } from './runtime.js';
 
 export interface RunningServer {
   /** Base URL, e.g. `http://127.0.0.1:8080` (no trailing slash). */
@@ -43,9 +35,6 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** File in the data directory holding the in-process simulator's control token (mode 0600). */
-export const SIMULATOR_CONTROL_TOKEN_FILE = 'simulator-control.token';
-
 export interface StartOptions {
   logger?: Logger;
   clock?: Clock;
@@ -53,17 +42,6 @@ export interface StartOptions {
   offloadPool?: Partial<OffloadPoolOptions>;
   /** Called with the pool once it exists (tests inspect its processes). */
   onOffloadPool?: (pool: OffloadPool) => void;
-}
-
-/** The server's pino logger: structured, with credentials redacted wherever they might appear. */
-export function createLogger(level: ServerConfig['logLevel'], destination?: pino.DestinationStream): Logger {
-  return pino({
-    level,
-    base: { service: 'ecf-kit' },
-    redact: { paths: [...REDACT_PATHS], censor: '[redacted]' },
-    // Errors are logged as type, message, code, stack and causes only (never the requests they carry).
-    serializers: LOG_SERIALIZERS,
-  }, destination ?? pino.destination(1));
 }
 
 function closeHttp(server: ReturnType<typeof serve>): Promise<void> {
@@ -86,89 +64,41 @@ function closeHttp(server: ReturnType<typeof serve>): Promise<void> {
  * console.log(server.url); … await server.close();
  */
 export async function startServer(config: ServerConfig, options: StartOptions = {}): Promise<RunningServer> {
-  const logger = options.logger ?? createLogger(config.logLevel);
-  const clock = options.clock ?? (() => new Date());
-  let storage: Storage | null = null;
-  let simulator: Simulator | null = null;
-  let simulatorControlToken: string | null = null;
-  let worker: Worker | null = null;
+  let runtime: Runtime | null = null;
   let server: ReturnType<typeof serve> | null = null;
-  let transport: DgiiClient | null = null;
-  let receptor: ReceptorClient | null = null;
-  let pool: OffloadPool | null = null;
+  const logger = options.logger ?? createLogger(config.logLevel);
 
   // Stop order: no new work (worker), no new requests (HTTP), then what they used (authority client, simulator, storage).
   const shutdown = async () => {
-    const step = async (what: string, f: () => Promise<void>) => {
+    if (runtime?.worker) {
       try {
-        await f();
+        await runtime.worker.stop();
       } catch (err) {
-        logger.error({ err }, `error while stopping the ${what}`);
+        logger.error({ err }, 'error while stopping the worker');
       }
-    };
-    if (worker) await step('worker', () => worker!.stop());
-    if (server) await step('HTTP server', () => closeHttp(server!));
-    if (transport) await step('authority client', () => transport!.close());
-    if (receptor) await step('receiver client', () => receptor!.close());
-    if (simulator) await step('simulator', () => simulator!.close());
-    // After the HTTP server and the worker: nothing waits for the pool's processes any more.
-    if (pool) await step('offload pool', () => pool!.close());
-    if (storage) await step('storage', () => storage!.close());
+    }
+    if (server) {
+      try {
+        await closeHttp(server);
+      } catch (err) {
+        logger.error({ err }, 'error while stopping the HTTP server');
+      }
+    }
+    await runtime?.close();
   };
 
   try {
-    assertXsdDir(config.xsdDir);
-    const schemas = createSchemaValidator(config.xsdDir);
-
-    const store = await openStorage({ dataDir: config.dataDir, ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}) });
-    storage = store;
-
+    const rt = await createRuntime(config, {
+      role: 'server',
+      logger,
+      ...(options.clock ? { clock: options.clock } : {}),
+      ...(options.offloadPool ? { offloadPool: options.offloadPool } : {}),
+      ...(options.onOffloadPool ? { onOffloadPool: options.onOffloadPool } : {}),
+    });
+    runtime = rt;
+    const { storage: store, transport, signers, schemas, offload, clock, receptor, worker } = rt;
     const a = config.authority;
-    if (a.kind === 'simulator') {
-      // The control API changes verdicts and the directory: only holders of this process's token may use it.
-      simulatorControlToken = randomBytes(24).toString('base64url');
-      ensurePrivateDir(config.dataDir);
-      const tokenFile = join(config.dataDir, SIMULATOR_CONTROL_TOKEN_FILE);
-      writeFileSync(tokenFile, `${simulatorControlToken}\n`, { mode: 0o600 });
-      chmodSync(tokenFile, 0o600);
-      simulator = await startSimulator({
-        xsdDir: config.xsdDir, dataFile: join(config.dataDir, 'simulator.json'), clock, logger, controlToken: simulatorControlToken,
-      });
-      transport = createDgiiClient({ environment: 'testecf', baseUrl: simulator.url, clock, logger });
-      logger.info({ url: simulator.url }, 'in-process authority simulator started (TesteCF)');
-    } else if (a.kind === 'dgii') {
-      transport = createDgiiClient({ environment: a.environment, clock, logger });
-    } else {
-      transport = createDgiiClient({ environment: a.environment, baseUrl: a.baseUrl, clock, logger });
-    }
 
-    const key = loadCertificateKey({ env: config.env, dataDir: config.dataDir, production: config.production });
-    let provider: { p12: Uint8Array; password: string } | undefined;
-    if (config.providerP12) {
-      provider = { p12: new Uint8Array(readFileSync(config.providerP12)), password: config.providerP12Password ?? '' };
-    } else if (simulator) {
-      // The simulator accepts any well-formed signature, so a throwaway provider certificate lets issuers in
-      // provider mode work out of the box in development. It lives in memory only.
-      const id = createSelfSignedIdentity({ commonName: 'ecf-kit development provider', now: clock() });
-      provider = { p12: id.p12, password: id.password };
-    }
-    const signers = createSignerProvider({ key, ...(provider ? { provider } : {}), clock });
-
-    let offload: Offload = inlineOffload(schemas);
-    if (config.offload.processes > 0) {
-      pool = createOffloadPool({ size: config.offload.processes, queueLimit: config.offload.queue, budgetMs: config.offload.requestBudgetMs, logger, ...options.offloadPool });
-      options.onOffloadPool?.(pool);
-      offload = poolOffload(pool, { xsdDir: config.xsdDir, requestBudgetMs: config.offload.requestBudgetMs, backgroundBudgetMs: config.offload.workerBudgetMs });
-    }
-
-    if (config.worker) worker = createWorker({ storage: store, transport, signers, schemas, offload, clock, logger });
-
-    // Commercial approvals go to other taxpayers' receiver services: https and public addresses only, unless a
-    // development configuration opts in (ECF_RECEIVER_ALLOW_HTTP, ECF_RECEIVER_ALLOW_ADDRESSES).
-    receptor = createReceptorClient({ clock, timeoutMs: 15_000, retries: 1, logger, receivers: config.receivers });
-    if (config.receivers.allowHttp || config.receivers.allowAddresses.length) {
-      logger.warn({ receivers: config.receivers }, 'development receiver policy: http and/or non-public receiver addresses are allowed');
-    }
     const inbound = config.inbound;
     const trust: InboundTrust = {
       mode: inbound.trust,
@@ -178,13 +108,12 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     if (trust.mode === 'development') logger.warn('inbound services trust any certificate, self-signed included (ECF_INBOUND_TRUST=development): for development only');
     else if (trust.anchors.length === 0) logger.warn('inbound services: no ECF_INBOUND_TRUST_CA configured, every sender (seed login, e-CF, commercial approval) is refused');
     const app = createApp({
-      storage: store, transport, signers, schemas, offload, pdfCache: createPdfCache(config.offload.pdfCacheBytes), clock, logger, certificateKey: key, receptor,
+      storage: store, transport, signers, schemas, offload, pdfCache: createPdfCache(config.offload.pdfCacheBytes), clock, logger, certificateKey: rt.certificateKey, receptor: receptor!,
       inbound: { trust, maxStoredBytes: inbound.maxStoredBytes, senderQuota: inbound.senderQuota },
       environment: config.environment,
       limits: config.limits,
       onReceived: () => worker?.wake(),
     });
-
     // Slow clients must not hold connections (issue 13, finding 6): a deadline for the headers and for the whole
     // request (Node answers 408 and closes), a short keep-alive, a cap on open connections (further ones are
     // closed as they arrive), and the minimum body rate of the body reader (app/body.ts). A buffering reverse
@@ -216,8 +145,8 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     return {
       url,
       port,
-      simulatorUrl: simulator?.url ?? null,
-      simulatorControlToken,
+      simulatorUrl: rt.simulator?.url ?? null,
+      simulatorControlToken: rt.simulatorControlToken,
       fresh,
       close: () => (closing ??= shutdown().then(() => logger.info('ecf-kit server stopped'))),
     };

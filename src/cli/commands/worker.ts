@@ -1,4 +1,3 @@
-import { waitForStop } from '../../server/shutdown.js';
 import { parseFlags, UsageError, type CliCommand, type CliIo } from '../command.js';
 
 /** Flags that override the environment variables of the server configuration. */
@@ -48,27 +47,24 @@ export async function runWorkerCommand(args: string[], io: CliIo, signal?: Abort
   const owner = flags.owner;
   if (owner === true) throw new UsageError('--owner needs a value');
 
-  const { loadConfig, ConfigError } = await import('../../server/config.js');
+  const server = await import('../../server/index.js');
   let config;
   try {
-    config = loadConfig(env);
+    config = server.loadConfig(env);
   } catch (e) {
-    if (e instanceof ConfigError) {
+    if (e instanceof server.ConfigError) {
       io.stderr(`ecf worker: ${e.message}\n`);
       return 2;
     }
     throw e;
   }
 
-  const { openStorage } = await import('../../server/storage/open.js');
-  const { loadCertificateKey } = await import('../../server/secrets.js');
-  const key = loadCertificateKey({ env: config.env, dataDir: config.dataDir, production: config.production });
+  const key = server.loadCertificateKey({ env: config.env, dataDir: config.dataDir, production: config.production });
 
   if (flags['reencrypt-certificates'] === true) {
-    const { reencryptCertificates } = await import('../../server/certificates.js');
-    const storage = await openStorage({ dataDir: config.dataDir, ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}) });
+    const storage = await server.openStorage({ dataDir: config.dataDir, ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}) });
     try {
-      const n = await reencryptCertificates(storage, key);
+      const n = await server.reencryptCertificates(storage, key);
       io.stdout(`re-encrypted ${n} certificate(s) with the current key\n`);
     } finally {
       await storage.close();
@@ -85,32 +81,13 @@ export async function runWorkerCommand(args: string[], io: CliIo, signal?: Abort
     return 2;
   }
 
-  const { readFileSync } = await import('node:fs');
-  const { createDgiiClient } = await import('../../dgii/index.js');
-  const { assertXsdDir, createSchemaValidator } = await import('../../xsd/index.js');
-  const { createSignerProvider } = await import('../../server/signers.js');
-  const { createWorker } = await import('../../server/worker/index.js');
-  const { default: pino } = await import('pino');
-  const { LOG_SERIALIZERS, REDACT_PATHS } = await import('../../server/logging.js');
-
-  assertXsdDir(config.xsdDir);
-  const schemas = createSchemaValidator(config.xsdDir);
-  // The worker never logs credentials; the redaction is a safety net for error objects that might carry them.
-  const logger = pino({
-    level: config.logLevel,
-    base: { service: 'ecf-kit-worker' },
-    redact: { paths: [...REDACT_PATHS], censor: '[redacted]' },
-    serializers: LOG_SERIALIZERS,
+  // The same composition root as the server, in its worker role: no offload pool, no receiver client, no simulator.
+  const runtime = await server.createRuntime(config, {
+    role: 'worker',
+    certificateKey: key,
+    worker: { ...tuning, ...(typeof owner === 'string' ? { owner } : {}) },
   });
-  const provider = config.providerP12
-    ? { p12: new Uint8Array(readFileSync(config.providerP12)), password: config.providerP12Password ?? '' }
-    : undefined;
-  const signers = createSignerProvider({ key, ...(provider ? { provider } : {}) });
-  const storage = await openStorage({ dataDir: config.dataDir, ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}) });
-  const transport = a.kind === 'dgii'
-    ? createDgiiClient({ environment: a.environment, logger })
-    : createDgiiClient({ environment: a.environment, baseUrl: a.baseUrl, logger });
-  const worker = createWorker({ storage, transport, signers, schemas, logger, ...tuning, ...(typeof owner === 'string' ? { owner } : {}) });
+  const worker = runtime.worker!;
 
   try {
     if (flags.once === true) {
@@ -122,12 +99,11 @@ export async function runWorkerCommand(args: string[], io: CliIo, signal?: Abort
     }
     io.stdout(`ecf worker ${worker.owner} running (authority: ${a.kind === 'dgii' ? a.environment : a.baseUrl})\n`);
     worker.start();
-    await waitForStop(io, signal, 'finishing the documents in hand');
+    await server.waitForStop(io, signal, 'finishing the documents in hand');
     await worker.stop();
     return 0;
   } finally {
-    await transport.close();
-    await storage.close();
+    await runtime.close();
   }
 }
 
