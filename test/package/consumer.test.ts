@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot } from '../helpers/env.js';
+import { repoRoot, xsdDir } from '../helpers/env.js';
 
 const run = promisify(execFile);
 
@@ -66,6 +66,21 @@ for (const s of subpaths) {
 process.stdout.write(JSON.stringify(out));
 `;
 
+// A CJS consumer starts the server runtime with a one-process offload pool: the pool (bundled in a chunk, with
+// tsup's import.meta.url shim) must find dist/offload-child.cjs next to it and run a task there.
+const POOL_SCRIPT = `
+const { createRuntime, loadConfig } = require('ecf-kit/server');
+(async () => {
+  const rt = await createRuntime(loadConfig({ ...process.env, ECF_OFFLOAD_PROCESSES: '1', ECF_WORKER: 'off', LOG_LEVEL: 'silent' }));
+  try {
+    const result = await rt.pool.run('verify', { xml: '<a/>' });
+    process.stdout.write(JSON.stringify({ pids: rt.pool.pids().length, valid: result.valid }));
+  } finally {
+    await rt.close();
+  }
+})().catch((e) => { console.error(e); process.exit(1); });
+`;
+
 type Loaded = Record<string, { keys?: string[]; error?: string }>;
 
 let work: string;
@@ -115,6 +130,7 @@ beforeAll(async () => {
   }
   writeFileSync(join(project, 'load.mjs'), ESM_SCRIPT);
   writeFileSync(join(project, 'load.cjs'), CJS_SCRIPT);
+  writeFileSync(join(project, 'pool.cjs'), POOL_SCRIPT);
 }, 240_000);
 
 afterAll(() => {
@@ -161,6 +177,14 @@ describe('the packed package, installed in a consumer project', () => {
   it('the same names from ESM and CJS', async () => {
     const [esm, cjs] = await Promise.all([node('load.mjs'), node('load.cjs')]);
     for (const s of SUBPATHS.filter((s) => !s.endsWith('.json'))) expect(cjs[s]!.keys, s).toEqual(esm[s]!.keys);
+  });
+
+  it('a CJS consumer runs a task on the offload pool (createRuntime with one process)', async () => {
+    const data = join(work, 'data');
+    const { stdout } = await run(process.execPath, [join(project, 'pool.cjs')], {
+      cwd: project, timeout: 60_000, env: { ...process.env, ECF_DATA_DIR: data, ECF_XSD_DIR: xsdDir(), DATABASE_URL: '' },
+    });
+    expect(JSON.parse(stdout)).toEqual({ pids: 1, valid: false });
   });
 
   for (const ext of ['.js', '.cjs']) {
