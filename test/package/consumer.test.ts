@@ -104,7 +104,9 @@ beforeAll(async () => {
   // same layout as in the repo without touching the repo's dist/.
   const stage = join(work, 'stage');
   mkdirSync(stage);
-  await run(process.execPath, [join(repoRoot, 'node_modules/tsup/dist/cli-default.js'), '--out-dir', join(stage, 'dist'), '--silent'], {
+  const tsupDir = join(repoRoot, 'node_modules/tsup');
+  const tsupBin = (JSON.parse(readFileSync(join(tsupDir, 'package.json'), 'utf8')) as { bin: Record<string, string> }).bin.tsup!;
+  await run(process.execPath, [join(tsupDir, tsupBin), '--out-dir', join(stage, 'dist'), '--silent'], {
     cwd: repoRoot, timeout: 150_000, maxBuffer: 64 << 20,
   });
   for (const f of ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', ...pkg.files.filter((f) => f !== 'dist')]) {
