@@ -24,5 +24,14 @@ export { loadConfig, ConfigError } from './config.js';
 export type { ServerConfig, AuthorityConfig, InboundConfig, LogLevel } from './config.js';
 export { STATUSES, STATUS_NAMES, statusInfo } from './statuses.js';
 export type { StatusInfo } from './statuses.js';
-export type * from './storage/types.js';
+// Storage records and ports (embedders bring their own storage or read records from `openStorage`).
+export type {
+  Storage, StorageLifecycle, IssuerStore, SequenceStore, DocumentStore, VoidingStore, InboundStore, InboundStorage,
+  SigningMode, Issuer, NewIssuer, TokenRecord,
+  SequenceRecord, NewSequence, EncfRefusal,
+  DocumentStatus, TransmissionState, DocumentRecord, NewDocument, DocumentPatch, SubmissionRecord, DocumentFilter,
+  VoidBatch,
+  ReceiptState, ReceiptReason, ApprovalState, ReceivedDocument, NewReceivedDocument, ReceivedDocumentFilter, ReceivedApprovalPatch,
+  DocumentApproval, NewDocumentApproval, ApprovalRecording, InboundToken,
+} from './storage/types.js';
 export type { SignerProvider } from './signers.js';

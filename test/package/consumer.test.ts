@@ -1,0 +1,211 @@
+/**
+ * An SDK consumer's view of the package (issue 14, "How we will know"): build it with tsup into a temporary
+ * directory (never the repo's dist/, which other tests and developers may use), pack it with `npm pack` (so
+ * `files` in package.json decides what ships), extract the tarball into `node_modules/ecf-kit` of a temporary
+ * project whose runtime dependencies are symlinked from the repo's node_modules (nothing is downloaded), then
+ * import every subpath of `exports` from child `node` processes, in ESM (`import()`) and CJS (`require()`).
+ */
+import { execFile, fork } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot, xsdDir } from '../helpers/env.js';
+
+const run = promisify(execFile);
+
+interface PackageJson {
+  name: string;
+  dependencies: Record<string, string>;
+  files: string[];
+  exports: Record<string, string | { import: { types: string; default: string }; require: { types: string; default: string } }>;
+}
+
+const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as PackageJson;
+const SUBPATHS = Object.keys(pkg.exports);
+
+/** Names each entry must export (a few per subpath, the ones the docs and README lead with). */
+const KNOWN: Record<string, string[]> = {
+  '.': ['buildEcfXml', 'validateEcf', 'EcfError'],
+  './xsd': ['createSchemaValidator'],
+  './sign': ['signXml', 'verifyXml'],
+  './pdf': ['renderPdf'],
+  './dgii': ['createDgiiClient'],
+  './simulator': ['startSimulator'],
+  './server': ['startServer', 'createRuntime', 'createApp', 'loadConfig'],
+  './package.json': ['name', 'version', 'exports'],
+};
+
+// One script per module system: loads every subpath and prints {subpath: {keys} | {error}} as JSON.
+const ESM_SCRIPT = `
+const subpaths = ${JSON.stringify(SUBPATHS)};
+const out = {};
+for (const s of subpaths) {
+  const spec = s === '.' ? 'ecf-kit' : 'ecf-kit/' + s.slice(2);
+  try {
+    const m = s.endsWith('.json') ? (await import(spec, { with: { type: 'json' } })).default : await import(spec);
+    out[s] = { keys: Object.keys(m).filter((k) => k !== 'default' || s.endsWith('.json')).sort() };
+  } catch (e) {
+    out[s] = { error: String(e && e.stack || e) };
+  }
+}
+process.stdout.write(JSON.stringify(out));
+`;
+const CJS_SCRIPT = `
+const subpaths = ${JSON.stringify(SUBPATHS)};
+const out = {};
+for (const s of subpaths) {
+  const spec = s === '.' ? 'ecf-kit' : 'ecf-kit/' + s.slice(2);
+  try {
+    out[s] = { keys: Object.keys(require(spec)).sort() };
+  } catch (e) {
+    out[s] = { error: String(e && e.stack || e) };
+  }
+}
+process.stdout.write(JSON.stringify(out));
+`;
+
+// A CJS consumer starts the server runtime with a one-process offload pool: the pool (bundled in a chunk, with
+// tsup's import.meta.url shim) must find dist/offload-child.cjs next to it and run a task there.
+const POOL_SCRIPT = `
+const { createRuntime, loadConfig } = require('ecf-kit/server');
+(async () => {
+  const rt = await createRuntime(loadConfig({ ...process.env, ECF_OFFLOAD_PROCESSES: '1', ECF_WORKER: 'off', LOG_LEVEL: 'silent' }));
+  try {
+    const result = await rt.pool.run('verify', { xml: '<a/>' });
+    process.stdout.write(JSON.stringify({ pids: rt.pool.pids().length, valid: result.valid }));
+  } finally {
+    await rt.close();
+  }
+})().catch((e) => { console.error(e); process.exit(1); });
+`;
+
+type Loaded = Record<string, { keys?: string[]; error?: string }>;
+
+let work: string;
+let project: string;
+let installed: string;
+
+const loads = new Map<string, Promise<Loaded>>();
+/** Runs a load script once (in a child `node` started in the consumer project) and keeps its answer. */
+function node(script: string): Promise<Loaded> {
+  let p = loads.get(script);
+  if (!p) {
+    p = run(process.execPath, [join(project, script)], { cwd: project, timeout: 60_000, maxBuffer: 16 << 20 }).then(({ stdout }) => JSON.parse(stdout) as Loaded);
+    loads.set(script, p);
+  }
+  return p;
+}
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'ecf-kit-pkg-'));
+  // 1. Build into a staging copy of the package root (package.json + the `files` folders), so npm pack sees the
+  // same layout as in the repo without touching the repo's dist/.
+  const stage = join(work, 'stage');
+  mkdirSync(stage);
+  const tsupDir = join(repoRoot, 'node_modules/tsup');
+  const tsupBin = (JSON.parse(readFileSync(join(tsupDir, 'package.json'), 'utf8')) as { bin: Record<string, string> }).bin.tsup!;
+  await run(process.execPath, [join(tsupDir, tsupBin), '--out-dir', join(stage, 'dist'), '--silent'], {
+    cwd: repoRoot, timeout: 150_000, maxBuffer: 64 << 20,
+  });
+  for (const f of ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', ...pkg.files.filter((f) => f !== 'dist')]) {
+    if (existsSync(join(repoRoot, f))) cpSync(join(repoRoot, f), join(stage, f), { recursive: true });
+  }
+
+  // 2. Pack (offline, no lifecycle scripts) and extract into the temporary project.
+  const packs = join(work, 'packs');
+  mkdirSync(packs);
+  const { stdout } = await run('npm', ['pack', '--pack-destination', packs, '--offline', '--ignore-scripts', '--json', '--loglevel=error'], { cwd: stage, timeout: 60_000 });
+  const tarball = join(packs, (JSON.parse(stdout) as { filename: string }[])[0]!.filename);
+  project = join(work, 'project');
+  installed = join(project, 'node_modules', 'ecf-kit');
+  mkdirSync(installed, { recursive: true });
+  await run('tar', ['-xzf', tarball, '-C', installed, '--strip-components=1']);
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true }));
+
+  // 3. Runtime dependencies from the repo's node_modules (their own dependencies resolve from their real path).
+  for (const dep of Object.keys(pkg.dependencies)) {
+    const target = join(project, 'node_modules', dep);
+    mkdirSync(dirname(target), { recursive: true });
+    symlinkSync(join(repoRoot, 'node_modules', dep), target, 'dir');
+  }
+  writeFileSync(join(project, 'load.mjs'), ESM_SCRIPT);
+  writeFileSync(join(project, 'load.cjs'), CJS_SCRIPT);
+  writeFileSync(join(project, 'pool.cjs'), POOL_SCRIPT);
+}, 240_000);
+
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe('the packed package, installed in a consumer project', () => {
+  it('ships the build, the bin, the schemas and no sources or tests', () => {
+    const top = readdirSync(installed).sort();
+    expect(top).toEqual(expect.arrayContaining(['dist', 'bin', 'schemas', 'package.json']));
+    expect(top).not.toContain('src');
+    expect(top).not.toContain('test');
+    expect(top).not.toContain('node_modules');
+  });
+
+  it('names existing files in every exports condition (code and types, ESM and CJS)', () => {
+    for (const [subpath, target] of Object.entries(pkg.exports)) {
+      const files = typeof target === 'string' ? [target] : [target.import.types, target.import.default, target.require.types, target.require.default];
+      for (const f of files) expect(existsSync(join(installed, f)), `${subpath} → ${f}`).toBe(true);
+      if (typeof target !== 'string') {
+        expect(target.import.types).toMatch(/\.d\.ts$/);
+        expect(target.require.types).toMatch(/\.d\.cts$/);
+      }
+    }
+  });
+
+  it('includes the offload child entry next to the bundle, in both formats', () => {
+    expect(existsSync(join(installed, 'dist/offload-child.js'))).toBe(true);
+    expect(existsSync(join(installed, 'dist/offload-child.cjs'))).toBe(true);
+  });
+
+  for (const [system, file] of [['ESM import()', 'load.mjs'], ['CJS require()', 'load.cjs']] as const) {
+    it(`loads every subpath with ${system}, each with named exports`, async () => {
+      const loaded = await node(file);
+      expect(Object.keys(loaded).sort()).toEqual([...SUBPATHS].sort());
+      for (const s of SUBPATHS) {
+        expect(loaded[s]!.error, `${s}: ${loaded[s]!.error}`).toBeUndefined();
+        expect(loaded[s]!.keys!.length, s).toBeGreaterThan(0);
+        expect(loaded[s]!.keys, s).toEqual(expect.arrayContaining(KNOWN[s] ?? []));
+      }
+    });
+  }
+
+  it('the same names from ESM and CJS', async () => {
+    const [esm, cjs] = await Promise.all([node('load.mjs'), node('load.cjs')]);
+    for (const s of SUBPATHS.filter((s) => !s.endsWith('.json'))) expect(cjs[s]!.keys, s).toEqual(esm[s]!.keys);
+  });
+
+  it('a CJS consumer runs a task on the offload pool (createRuntime with one process)', async () => {
+    const data = join(work, 'data');
+    const { stdout } = await run(process.execPath, [join(project, 'pool.cjs')], {
+      cwd: project, timeout: 60_000, env: { ...process.env, ECF_DATA_DIR: data, ECF_XSD_DIR: xsdDir(), DATABASE_URL: '' },
+    });
+    expect(JSON.parse(stdout)).toEqual({ pids: 1, valid: false });
+  });
+
+  for (const ext of ['.js', '.cjs']) {
+    it(`the offload child entry (dist/offload-child${ext}) starts and answers a task`, async () => {
+      const child = fork(join(installed, `dist/offload-child${ext}`), [], { cwd: project, serialization: 'advanced', stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+      try {
+        const answer = await new Promise<{ id?: number; ok?: boolean }>((resolve, reject) => {
+          const timer = setTimeout(() => reject(new Error('no answer from the offload child')), 30_000);
+          child.on('error', reject);
+          child.on('exit', (code) => reject(new Error(`offload child exited (${code})`)));
+          child.on('message', (m: { ready?: boolean; id?: number; ok?: boolean }) => {
+            if (m.ready) child.send({ id: 1, task: 'nope', input: {} });
+            else { clearTimeout(timer); resolve(m); }
+          });
+        });
+        expect(answer).toMatchObject({ id: 1, ok: false });
+      } finally {
+        child.kill('SIGKILL');
+      }
+    });
+  }
+});
