@@ -8,6 +8,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Logger } from 'pino';
 import { EcfError, isAuthorityError, isTransportError } from '../../index.js';
+import { isOffloadError } from '../offload/index.js';
 import { isStorageUnavailable } from '../storage/errors.js';
 import { AUTHORITY_MESSAGES, authorityMessages } from '../use-cases/messages.js';
 import { isUseCaseError, type UseCaseErrorKind } from '../use-cases/errors.js';
@@ -89,10 +90,10 @@ export function toErrorEnvelope(err: unknown, logger?: Logger): { status: Conten
     logger?.warn({ err: { name: (err as Error).name, code: (err as { code?: unknown }).code, message: (err as Error).message } }, 'storage unavailable');
     return out(503, MESSAGES.storageUnavailable, { errors: [MESSAGES.storageUnavailable] }, { 'Retry-After': '2' });
   }
-  if (err instanceof Error && err.name === 'OffloadError') {
+  if (isOffloadError(err)) {
     // The offload pool is full (or restarting / shutting down): a temporary refusal, never a backlog.
-    const retry = String((err as { retryAfterSeconds?: number }).retryAfterSeconds ?? 5);
-    logger?.warn({ err: { name: err.name, code: (err as { code?: unknown }).code, message: err.message } }, 'offload pool refused a task');
+    const retry = String(err.retryAfterSeconds ?? 5);
+    logger?.warn({ err: { name: err.name, code: err.code, message: err.message } }, 'offload pool refused a task');
     return out(503, MESSAGES.overloaded, { errors: [MESSAGES.overloaded] }, { 'Retry-After': retry });
   }
   if (err instanceof HTTPException) {

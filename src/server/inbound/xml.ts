@@ -6,9 +6,7 @@
  * gets input it would spend seconds or gigabytes on.
  */
 import type { Document, Element } from '@xmldom/xmldom';
-import { EcfError, firstProblem, MAX_XML_ATTRIBUTES, parseXmlStrictly, prescanXml } from '../../index.js';
-
-export { MAX_XML_ATTRIBUTES, TOO_MANY_ATTRIBUTES_MESSAGE } from '../../index.js';
+import { EcfError, firstProblem, parseXmlStrictly, prescanXml } from '../../index.js';
 
 /** Not well-formed, or carries a DOCTYPE. `message` is Spanish (it reaches the sender). */
 export class XmlInputError extends EcfError {
@@ -16,42 +14,6 @@ export class XmlInputError extends EcfError {
     super(message, { code: 'invalid_xml' });
     this.name = 'XmlInputError';
   }
-}
-
-/**
- * True when a tag of `xml` carries more than `max` attributes (counted by their `=` outside quoted values;
- * comments, CDATA sections and processing instructions are skipped). A linear scan run before parsing:
- * libxml2's schema validation takes time quadratic in the attributes of one element, so a document with a
- * million attributes on one element would block the process for minutes.
- */
-export function tooManyAttributes(xml: string, max: number = MAX_XML_ATTRIBUTES): boolean {
-  const n = xml.length;
-  let i = 0;
-  while (i < n) {
-    const lt = xml.indexOf('<', i);
-    if (lt < 0) return false;
-    const skip = xml.startsWith('<!--', lt) ? '-->' : xml.startsWith('<![CDATA[', lt) ? ']]>' : xml.startsWith('<?', lt) ? '?>' : null;
-    if (skip) {
-      const end = xml.indexOf(skip, lt + 2);
-      if (end < 0) return false;
-      i = end + skip.length;
-      continue;
-    }
-    let count = 0;
-    let quote = 0;
-    let j = lt + 1;
-    for (; j < n; j++) {
-      const c = xml.charCodeAt(j);
-      if (quote !== 0) {
-        if (c === quote) quote = 0;
-      } else if (c === 0x22 || c === 0x27) quote = c;
-      else if (c === 0x3d) {
-        if (++count > max) return true;
-      } else if (c === 0x3e) break;
-    }
-    i = j + 1;
-  }
-  return false;
 }
 
 /** Parses untrusted XML text into a DOM document. @throws XmlInputError */

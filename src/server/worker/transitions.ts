@@ -27,6 +27,7 @@
  */
 import { EcfError, isAuthorityError, isEcfError, isTransportError } from '../../index.js';
 import type { TrackResult } from '../../dgii/index.js';
+import { isOffloadError } from '../offload/pool.js';
 import type { DocumentPatch, DocumentRecord, DocumentStatus } from '../storage/types.js';
 
 /** Statuses no step changes any more. */
@@ -282,8 +283,8 @@ export class InternalFailure extends EcfError {
 /** The reason stored in `errors` of a `system_error` (Spanish; never XML, tokens or keys). */
 export function reasonOf(e: unknown): string {
   if (e instanceof InternalFailure) return e.message;
-  if (e instanceof Error && e.name === 'OffloadError') {
-    return (e as { code?: unknown }).code === 'timeout'
+  if (isOffloadError(e)) {
+    return e.code === 'timeout'
       ? 'La verificación del documento excedió el tiempo permitido. Se reintentará automáticamente.'
       : 'El servicio estaba ocupado con otros documentos. Se reintentará automáticamente.';
   }
