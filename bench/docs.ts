@@ -1,11 +1,11 @@
 /**
  * Benchmark documents: a 10-line type 31, an N-line type 32 below the RD$250,000 threshold, and N-line
- * documents of any of the ten types built from the valid bases of test/helpers/docs.ts.
+ * documents of any of the ten types built from the valid bases of test/ecf/helpers/docs.ts.
  */
-import { fillTotals } from '../src/calc/totals.js';
-import type { EcfType } from '../src/spec/model.js';
-import type { BuildContext } from '../src/xml/ecf.js';
-import { baseContext, baseDoc } from '../test/helpers/docs.js';
+import { fillTotals } from '../src/ecf/calc/totals.js';
+import type { EcfType } from '../src/ecf/spec/model.js';
+import type { BuildContext } from '../src/ecf/xml/ecf.js';
+import { baseContext, baseDoc } from '../test/ecf/helpers/docs.js';
 
 export const issuer = { rnc: '101672919', razon_social: 'Distribuidora Ejemplo, S.R.L.', direccion: 'Av. Winston Churchill 1099, Santo Domingo' };
 
@@ -36,7 +36,7 @@ export function doc32(lines = 10000): Record<string, unknown> {
 }
 
 /**
- * An `n`-line document of any of the ten types: the valid minimal base of test/helpers/docs.ts with its one
+ * An `n`-line document of any of the ten types: the valid minimal base of test/ecf/helpers/docs.ts with its one
  * line repeated (each named distinctly) and the totals recomputed by `fillTotals`. `line` overrides fields of
  * the repeated line (e.g. the price, to stay below or above the type-32 summary threshold); `fields` overrides
  * top-level fields (e.g. `comprador`).

@@ -1,6 +1,6 @@
 /**
  * End to end: documents per second from the first POST until every document is `accepted_authority`.
- * One server process (`src/server/start.ts`) with its in-process worker and in-process simulator (TesteCF
+ * One server process (`src/ecf/server/start.ts`) with its in-process worker and in-process simulator (TesteCF
  * played locally, default processing delay 200 ms, default worker settings: batches of 32, 8 at once,
  * first result poll after 0.5 s). N 10-line type 31 documents are posted by autocannon (16 connections);
  * this process then watches the database until all are accepted. Once on SQLite, once on PostgreSQL, with

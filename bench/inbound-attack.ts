@@ -5,13 +5,13 @@
  *
  *   ECF_XSD_DIR=/work/shared/dgii-xsd npx tsx bench/inbound-attack.ts
  */
-import { buildAcecfXml, buildEcfXml } from '../src/index.js';
-import * as inboundModule from '../src/server/inbound/index.js';
-import { createSignerProvider } from '../src/server/signers.js';
-import { createSqliteStorage } from '../src/server/storage/sqlite.js';
-import { createSelfSignedIdentity, signEcf, signXml, type SelfSignedIdentity } from '../src/sign/index.js';
-import { createSchemaValidator } from '../src/xsd/index.js';
-import { baseContext, baseDoc } from '../test/helpers/docs.js';
+import { buildAcecfXml, buildEcfXml } from '../src/ecf/index.js';
+import * as inboundModule from '../src/ecf/server/inbound/index.js';
+import { createSignerProvider } from '../src/ecf/server/signers.js';
+import { createSqliteStorage } from '../src/ecf/server/storage/sqlite.js';
+import { createSelfSignedIdentity, signEcf, signXml, type SelfSignedIdentity } from '../src/ecf/sign/index.js';
+import { createSchemaValidator } from '../src/ecf/xsd/index.js';
+import { baseContext, baseDoc } from '../test/ecf/helpers/docs.js';
 
 const T0 = new Date('2026-04-01T19:30:05Z');
 const START = new Date('2026-03-01T00:00:00Z');

@@ -189,7 +189,7 @@ export interface ServerProcess {
 }
 
 /**
- * Starts the reference server (`node --import tsx src/server/start.ts`) with `env` added to this
+ * Starts the reference server (`node --import tsx src/ecf/server/start.ts`) with `env` added to this
  * process's environment (an undefined value removes the variable); its stdout and stderr (logs included)
  * go to `logFile`. Resolves once it listens. `nodeArgs` go before the script (flags such as `--cpu-prof`, which
  * NODE_OPTIONS does not allow).
@@ -201,7 +201,7 @@ export async function startServerProcess(
   const { openSync, closeSync, readFileSync } = await import('node:fs');
   const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
   const fd = openSync(logFile, 'w');
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', resolve(root, 'src/server/start.ts')], {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', resolve(root, 'src/ecf/server/start.ts')], {
     cwd: root, env: Object.fromEntries(Object.entries({ ...process.env, ...env }).filter(([, v]) => v !== undefined)), stdio: ['ignore', fd, fd],
   });
   closeSync(fd);

@@ -1,9 +1,9 @@
 /**
  * Sustained issuing under a fixed arrival rate, end to end: POST → sign → send → accepted.
  *
- * The reference server runs in its own process (`src/server/start.ts`, embedded SQLite by default, its
+ * The reference server runs in its own process (`src/ecf/server/start.ts`, embedded SQLite by default, its
  * worker on, a provider certificate made for the run), and the DGII simulator in another
- * (`test/integration/simulator-process.ts`, TesteCF's default 200 ms processing delay), reached with
+ * (`test/ecf/integration/simulator-process.ts`, TesteCF's default 200 ms processing delay), reached with
  * `ECF_AUTHORITY=<url>`, as the real authority is remote. This process is an open-loop load generator
  * (undici Pool): request i is due at t0 + i/rate whatever happened to earlier ones, and its latency is
  * measured from that scheduled time, so a slow server cannot slow the arrivals down and hide its own
@@ -49,8 +49,8 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { Pool } from 'undici';
-import { createSelfSignedIdentity } from '../src/sign/self-signed.js';
-import type { SimulatorOptions } from '../src/simulator/index.js';
+import { createSelfSignedIdentity } from '../src/shared/xmldsig/self-signed.js';
+import type { SimulatorOptions } from '../src/ecf/simulator/index.js';
 import { doc31 } from './docs.js';
 import { machineLine, round, startServerProcess, writeResults, type ServerProcess } from './lib.js';
 import { loadAverage, prepare } from './server.js';
@@ -110,10 +110,10 @@ export interface SimulatorProcess {
   stop(): Promise<void>;
 }
 
-/** Starts test/integration/simulator-process.ts; it stops when its stdin closes (this process ends) or on stop(). */
+/** Starts test/ecf/integration/simulator-process.ts; it stops when its stdin closes (this process ends) or on stop(). */
 export async function startSimulatorProcess(options: SimulatorOptions, logFile: string): Promise<SimulatorProcess> {
   const fd = openSync(logFile, 'w');
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', resolve(root, 'test/integration/simulator-process.ts'), JSON.stringify(options)], {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', resolve(root, 'test/ecf/integration/simulator-process.ts'), JSON.stringify(options)], {
     cwd: root, stdio: ['pipe', 'pipe', fd], env: { ...process.env, NODE_OPTIONS: undefined },
   });
   closeSync(fd);
@@ -897,7 +897,7 @@ async function main(): Promise<void> {
   });
 }
 
-// Run only as a script (test/reliability/load.test.ts imports the helpers above).
+// Run only as a script (test/ecf/reliability/load.test.ts imports the helpers above).
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   await main();
 }

@@ -5,7 +5,7 @@
  *   second round is served by the PDF cache);
  * - `issue`: three LINES-line type-32 documents issued (JSON) and taken by the in-process worker through
  *   sign → self-verify → XSD → RFCE derivation (until each leaves `received`/`signed`, or WINDOW_S).
- * The server runs in its own process (src/server/start.ts, in-process simulator). Run on a checkout of the
+ * The server runs in its own process (src/ecf/server/start.ts, in-process simulator). Run on a checkout of the
  * code before the offload pool to get the "before" figures (`ECF_OFFLOAD_PROCESSES=0` is also "in-process").
  * `npx tsx bench/offload.ts` (BENCH_LINES, default 10000; BENCH_WINDOW_S, default 60)
  */
@@ -14,11 +14,11 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildEcfXml, formatDateDO } from '../src/index.js';
-import { p12Signer, readP12, signEcf } from '../src/sign/index.js';
-import { createSelfSignedIdentity } from '../src/sign/self-signed.js';
-import { openStorage } from '../src/server/storage/open.js';
-import { generateToken, hashToken } from '../src/server/tokens.js';
+import { buildEcfXml, formatDateDO } from '../src/ecf/index.js';
+import { p12Signer, readP12, signEcf } from '../src/ecf/sign/index.js';
+import { createSelfSignedIdentity } from '../src/shared/xmldsig/self-signed.js';
+import { openStorage } from '../src/ecf/server/storage/open.js';
+import { generateToken, hashToken } from '../src/shared/server-kit/tokens.js';
 import { linesContext, linesDoc } from './docs.js';
 import { machineLine, round, startServerProcess, writeResults } from './lib.js';
 

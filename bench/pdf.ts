@@ -5,10 +5,10 @@
  * Run: `npx tsx bench/pdf.ts` (BENCH_QUICK=1: short windows).
  */
 import { PDFDocument } from 'pdf-lib';
-import { securityCode } from '../src/derive/security-code.js';
-import { renderPdf } from '../src/pdf/index.js';
-import { parseEcfXml } from '../src/xml/ecf.js';
-import { manyLines, signed } from '../test/pdf/fixtures.js';
+import { securityCode } from '../src/ecf/derive/security-code.js';
+import { renderPdf } from '../src/ecf/pdf/index.js';
+import { parseEcfXml } from '../src/ecf/xml/ecf.js';
+import { manyLines, signed } from '../test/ecf/pdf/fixtures.js';
 import { CHILD_CASE, measureAsync, printTable, reportCase, round, rssMb, runInChild, writeResults, type Measurement } from './lib.js';
 
 const env = { environment: 'ecf' as const };

@@ -20,11 +20,11 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { signWithXmlCrypto } from '../test/sign/reference.js';
-import { buildEcfXml, ECF_TYPE_INFO, ECF_TYPES, safeValidateEcf, type EcfType } from '../src/index.js';
-import { formatDateTimeDO, p12Signer, readP12, signEcf } from '../src/sign/index.js';
-import { createSchemaValidator } from '../src/xsd/index.js';
-import { modernP12 } from '../test/helpers/certs.js';
+import { signWithXmlCrypto } from '../test/ecf/sign/reference.js';
+import { buildEcfXml, ECF_TYPE_INFO, ECF_TYPES, safeValidateEcf, type EcfType } from '../src/ecf/index.js';
+import { formatDateTimeDO, p12Signer, readP12, signEcf } from '../src/ecf/sign/index.js';
+import { createSchemaValidator } from '../src/ecf/xsd/index.js';
+import { modernP12 } from '../test/ecf/helpers/certs.js';
 import { linesContext, linesDoc } from './docs.js';
 import { CHILD_CASE, machineLine, median, quick, reportCase, round, rssMb, runInChild, writeResults, type MemoryFigures } from './lib.js';
 

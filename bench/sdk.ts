@@ -2,8 +2,8 @@
  * SDK core: validate + build throughput (10-line 31, in this process, memory sampled) and a 10,000-line 32
  * (in its own process, so its peak RSS is its own). `npx tsx bench/sdk.ts`
  */
-import { buildEcfXml, safeValidateEcf } from '../src/index.js';
-import { renderEcfXml } from '../src/xml/ecf.js';
+import { buildEcfXml, safeValidateEcf } from '../src/ecf/index.js';
+import { renderEcfXml } from '../src/ecf/xml/ecf.js';
 import { context, doc31, doc32 } from './docs.js';
 import { CHILD_CASE, measure, printTable, reportCase, round, rssMb, runInChild, writeResults, type Measurement } from './lib.js';
 

@@ -1,7 +1,7 @@
 /**
  * HTTP issue throughput of the reference server: POST /api/v1/documents/31 with a 10-line type 31 (JSON),
  * 16 connections for 10 s (after a 2 s warm-up), once on SQLite and once on PostgreSQL. The server runs in
- * its own process (`src/server/start.ts`, worker off, logs at info to a file) so the load generator
+ * its own process (`src/ecf/server/start.ts`, worker off, logs at info to a file) so the load generator
  * (autocannon, in this process) does not share its event loop; on a 2-core machine they still share the CPU.
  * Every response must be a 202: each one is a validated, built, XSD-checked document with its e-NCF taken
  * from the sequence in a storage transaction.
@@ -16,10 +16,10 @@ import os, { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { openStorage } from '../src/server/storage/open.js';
-import { createPostgresStorage } from '../src/server/storage/postgres.js';
-import type { Storage } from '../src/server/storage/types.js';
-import { generateToken, hashToken } from '../src/server/tokens.js';
+import { openStorage } from '../src/ecf/server/storage/open.js';
+import { createPostgresStorage } from '../src/ecf/server/storage/postgres.js';
+import type { Storage } from '../src/ecf/server/storage/types.js';
+import { generateToken, hashToken } from '../src/shared/server-kit/tokens.js';
 import { doc31 } from './docs.js';
 import { machineLine, quick, round, startServerProcess, writeResults, type ServerProcess } from './lib.js';
 

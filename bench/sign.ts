@@ -4,9 +4,9 @@
  * ecf-kit (both paths) and by xml-crypto 6. Run: `npx tsx bench/sign.ts`.
  */
 import { createHash, sign as rsaSign, verify as rsaVerify, X509Certificate } from 'node:crypto';
-import { signWithXmlCrypto, verifyWithXmlCrypto } from '../test/sign/reference.js';
-import { p12Signer, readP12, signEcf, signXml, verifyXml } from '../src/sign/index.js';
-import { modernP12, TEST_PASSWORD } from '../test/helpers/certs.js';
+import { signWithXmlCrypto, verifyWithXmlCrypto } from '../test/ecf/sign/reference.js';
+import { p12Signer, readP12, signEcf, signXml, verifyXml } from '../src/ecf/sign/index.js';
+import { modernP12, TEST_PASSWORD } from '../test/ecf/helpers/certs.js';
 import { measure, measureAsync, printTable, quick, round, writeResults } from './lib.js';
 
 const DECL = '<?xml version="1.0" encoding="utf-8"?>';

@@ -7,9 +7,9 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import libxmljs from 'libxmljs';
 import * as lx from 'libxmljs/dist/lib/bindings/functions.js';
-import { createSchemaValidator } from '../src/xsd/index.js';
-import { loadXsdSet } from '../src/xsd/load.js';
-import { ecf32, ecf43 } from '../test/xsd/fixtures.js';
+import { createSchemaValidator } from '../src/ecf/xsd/index.js';
+import { loadXsdSet } from '../src/ecf/xsd/load.js';
+import { ecf32, ecf43 } from '../test/ecf/xsd/fixtures.js';
 import { measure, printTable, round, writeResults } from './lib.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');

@@ -7,7 +7,7 @@
  * the build context supplies what the service assigns (issuer profile, e-NCF, dates). `buildEcfXml` validates
  * everything first and throws `EcfValidationError` (with every issue) when something is wrong.
  */
-import { buildEcfXml, EcfValidationError, fillTotals, safeValidateEcf, type BuildContext } from '../src/index.js';
+import { buildEcfXml, EcfValidationError, fillTotals, safeValidateEcf, type BuildContext } from '../src/ecf/index.js';
 
 const context: BuildContext = {
   emisor: {

@@ -9,13 +9,13 @@ import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
 
 const ENTRIES: Record<string, string> = {
-  '.': 'src/index.ts',
-  './xsd': 'src/xsd/index.ts',
-  './sign': 'src/sign/index.ts',
-  './pdf': 'src/pdf/index.ts',
-  './dgii': 'src/dgii/index.ts',
-  './simulator': 'src/simulator/index.ts',
-  './server': 'src/server/index.ts',
+  '.': 'src/ecf/index.ts',
+  './xsd': 'src/ecf/xsd/index.ts',
+  './sign': 'src/ecf/sign/index.ts',
+  './pdf': 'src/ecf/pdf/index.ts',
+  './dgii': 'src/ecf/dgii/index.ts',
+  './simulator': 'src/ecf/simulator/index.ts',
+  './server': 'src/ecf/server/index.ts',
 };
 
 const root = resolve(import.meta.dirname, '..');

@@ -4,7 +4,7 @@
  * the XSDs allow (`PaisComprador` / `PaisOrigen` / `PaisDestino`): letters, the Spanish accents and ñ,
  * spaces and commas, ending in a letter. The generated table is committed, so the runtime needs no ICU.
  */
-import type { DocTable } from '../src/spec/model.js';
+import type { DocTable } from '../src/ecf/spec/model.js';
 
 /** Codes CLDR names that are not ISO 3166-1 country assignments. */
 const NOT_COUNTRIES = new Set(['AC', 'CP', 'CQ', 'DG', 'EA', 'EU', 'EZ', 'FX', 'IC', 'QO', 'SU', 'TA', 'UK', 'UN', 'XA', 'XB', 'XK', 'ZZ']);

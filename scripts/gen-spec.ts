@@ -1,8 +1,8 @@
 /**
  * Generates the field tables from the official XSDs, plus everything derived from them that is committed:
- *   src/spec/ecf-table.gen.ts      the ordered e-CF field table (ten types)
- *   src/spec/other-tables.gen.ts   RFCE, ARECF, ACECF, ANECF and Semilla tables
- *   src/spec/countries.gen.ts      ISO 3166-1 alpha-2 → Spanish country name accepted by the XSD patterns
+ *   src/ecf/spec/ecf-table.gen.ts      the ordered e-CF field table (ten types)
+ *   src/ecf/spec/other-tables.gen.ts   RFCE, ARECF, ACECF, ANECF and Semilla tables
+ *   src/ecf/spec/countries.gen.ts      ISO 3166-1 alpha-2 → Spanish country name accepted by the XSD patterns
  *   docs/fields.md                 field per type
  *   schemas/ecf-<tipo>.schema.json JSON Schema of the canonical JSON per type (+ issuer profile)
  *
@@ -14,8 +14,8 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { flatten, readXsd, type XsdElement, type XsdFacets, type XsdFile } from './xsd-read.js';
 import { ECF_BLOCKS, ECF_OVERRIDES, STRING_INDICATORS, snake, type BlockRule } from './json-names.js';
-import { ECF_TYPES, type DocTable, type Facets, type FieldRow, type JsonKind, type Source } from '../src/spec/model.js';
-import { xsdPatternToJs } from '../src/spec/xsd-regex.js';
+import { ECF_TYPES, type DocTable, type Facets, type FieldRow, type JsonKind, type Source } from '../src/ecf/spec/model.js';
+import { xsdPatternToJs } from '../src/ecf/spec/xsd-regex.js';
 import { renderFieldsDoc } from './render-fields-doc.js';
 import { buildJsonSchemas } from './render-json-schema.js';
 import { buildCountryTable } from './countries.js';
@@ -230,11 +230,11 @@ function tableModule(name: string, t: DocTable): string {
 }
 
 const outputs: Record<string, string> = {};
-outputs['src/spec/ecf-table.gen.ts'] = `${header(ecfTable.sources as Record<string, string>)}import type { DocTable } from './model.js';\n\n${tableModule('ECF_TABLE', ecfTable)}`;
-outputs['src/spec/other-tables.gen.ts'] =
+outputs['src/ecf/spec/ecf-table.gen.ts'] = `${header(ecfTable.sources as Record<string, string>)}import type { DocTable } from './model.js';\n\n${tableModule('ECF_TABLE', ecfTable)}`;
+outputs['src/ecf/spec/other-tables.gen.ts'] =
   `${header(Object.assign({}, ...Object.values(others).map((t) => t.sources)))}import type { DocTable } from './model.js';\n\n` +
   Object.entries(others).map(([k, t]) => tableModule(`${k.toUpperCase()}_TABLE`, t)).join('\n');
-outputs['src/spec/countries.gen.ts'] = buildCountryTable(ecfTable);
+outputs['src/ecf/spec/countries.gen.ts'] = buildCountryTable(ecfTable);
 outputs['docs/fields.md'] = renderFieldsDoc(ecfTable);
 for (const [file, schema] of Object.entries(buildJsonSchemas(ecfTable))) outputs[`schemas/${file}`] = `${JSON.stringify(schema, null, 2)}\n`;
 

@@ -12,7 +12,7 @@
  *    named by the wrapper (`formas_pago[]`, `items[]`).
  * 5. Where the service spec names a field, the spec wins (OVERRIDES below).
  */
-import type { JsonKind, Source } from '../src/spec/model.js';
+import type { JsonKind, Source } from '../src/ecf/spec/model.js';
 
 /** Splits a PascalCase element name into lower-case words per the rule above. */
 export function words(name: string): string[] {

@@ -1,6 +1,6 @@
 /** Renders docs/fields.md (field per type) from the e-CF table. */
-import { ECF_TYPES, type DocTable, type Facets } from '../src/spec/model.js';
-import { facetsFor } from '../src/spec/tree.js';
+import { ECF_TYPES, type DocTable, type Facets } from '../src/ecf/spec/model.js';
+import { facetsFor } from '../src/ecf/spec/tree.js';
 
 function describe(f: Facets | null, jsonKind: string | null): string {
   if (!f) return '';

@@ -1,7 +1,7 @@
 /** Renders the published JSON Schemas of the canonical JSON (one per type, plus the issuer profile). */
-import { ECF_TYPES, type DocTable } from '../src/spec/model.js';
-import { jsonFields, xmlTree, type JsonField } from '../src/spec/tree.js';
-import { amountBounds } from '../src/spec/formats.js';
+import { ECF_TYPES, type DocTable } from '../src/ecf/spec/model.js';
+import { jsonFields, xmlTree, type JsonField } from '../src/ecf/spec/tree.js';
+import { amountBounds } from '../src/ecf/spec/formats.js';
 
 type Schema = Record<string, unknown>;
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { readFile } from 'node:fs/promises';
-import { commands } from './commands/index.js';
+import { commands } from '../ecf/cli/index.js';
 import { UsageError, type CliIo } from './command.js';
 
 export async function runCli(argv: string[], io: CliIo): Promise<number> {

@@ -3,7 +3,7 @@
  * no filesystem, network, environment or clock access. Other entry points: `ecf-kit/xsd` (official-XSD
  * validation, Node), `ecf-kit/sign` (certificates and XMLDSig, Node).
  *
- * Deliberately not exported yet: the generic table walkers (`src/spec/tree.ts`), the rule registry
+ * Deliberately not exported yet: the generic table walkers (`src/ecf/spec/tree.ts`), the rule registry
  * internals, and the CLI.
  */
 
@@ -20,14 +20,14 @@ export { validateEcf, safeValidateEcf } from './validate/index.js';
 export type { ValidateOptions, SafeValidateResult } from './validate/index.js';
 export { RULES } from './validate/rules/index.js';
 export type { Rule, RuleInput } from './validate/rule.js';
-export { toIssueReport } from './issues.js';
-export type { Issue, IssueCode, IssueReport } from './issues.js';
+export { toIssueReport } from '../shared/issues.js';
+export type { Issue, IssueCode, IssueReport } from '../shared/issues.js';
 
 // XML
 export { buildEcfXml, renderEcfXml, parseEcfXml, checkContext } from './xml/ecf.js';
 export type { BuildContext, IssuerProfile, CanonicalDocument, ParsedEcf } from './xml/ecf.js';
 export { prescanXml, DGII_XML_LIMITS, MAX_XML_ATTRIBUTES, TOO_MANY_ATTRIBUTES_MESSAGE, type XmlLimits, type PrescanRefusal } from './xml/prescan.js';
-export { parseXmlStrictly, firstProblem, type StrictParseOptions, type StrictParseResult } from './xml/strict-parser.js';
+export { parseXmlStrictly, firstProblem, type StrictParseOptions, type StrictParseResult } from '../shared/xml/strict-parser.js';
 
 // Money (exact decimals; totals as a pure calculation)
 export { computeTotals, fillTotals, lineAmount, totalesKeys, ITBIS_RATES } from './calc/totals.js';
@@ -70,8 +70,8 @@ export {
   isTransportError,
   AuthorityError,
   isAuthorityError,
-} from './errors/index.js';
-export type { CertificateErrorCode, SigningErrorCode, TransportErrorCode, AuthorityErrorCode, AuthorityMessage } from './errors/index.js';
+} from '../shared/errors/index.js';
+export type { CertificateErrorCode, SigningErrorCode, TransportErrorCode, AuthorityErrorCode, AuthorityMessage } from '../shared/errors/index.js';
 
 // Ports
-export type { Clock, Logger, Signer, SchemaId, SchemaValidator, SchemaViolation, SchemaValidationResult, SchemaValidateOptions } from './ports.js';
+export type { Clock, Logger, Signer, SchemaId, SchemaValidator, SchemaViolation, SchemaValidationResult, SchemaValidateOptions } from '../shared/ports.js';

@@ -2,7 +2,7 @@
  * Dominican time: America/Santo_Domingo is UTC−4 all year (no daylight saving), so dates are computed with
  * a fixed offset, never with the host's time zone. Thin values over the product-neutral `fixed-offset.ts`.
  */
-import { formatWallClock, fromWallClock, wallClock, type WallClock } from './fixed-offset.js';
+import { formatWallClock, fromWallClock, wallClock, type WallClock } from '../shared/time/fixed-offset.js';
 
 /** America/Santo_Domingo in minutes east of UTC (UTC−4, all year). */
 export const DO_OFFSET_MINUTES = -240;

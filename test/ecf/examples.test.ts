@@ -7,10 +7,10 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ECF_TYPES, type EcfType } from '../src/spec/model.js';
-import type { JsonField } from '../src/spec/tree.js';
-import { safeValidateEcf } from '../src/validate/index.js';
-import { buildEcfXml, checkContext, parseEcfXml } from '../src/xml/ecf.js';
+import { ECF_TYPES, type EcfType } from '../../src/ecf/spec/model.js';
+import type { JsonField } from '../../src/ecf/spec/tree.js';
+import { safeValidateEcf } from '../../src/ecf/validate/index.js';
+import { buildEcfXml, checkContext, parseEcfXml } from '../../src/ecf/xml/ecf.js';
 import { caseContext, docFields, examplesDir, exampleIssuer, ISSUE_DATE, loadExamples } from './helpers/corpus.js';
 import { repoRoot } from './helpers/env.js';
 

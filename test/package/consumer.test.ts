@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot, xsdDir } from '../helpers/env.js';
+import { repoRoot, xsdDir } from '../ecf/helpers/env.js';
 
 const run = promisify(execFile);
 

@@ -19,7 +19,7 @@
 import { ECF_TABLE } from '../spec/ecf-table.gen.js';
 import type { EcfType } from '../spec/model.js';
 import { jsonPathFor } from '../spec/tree.js';
-import { add, div, fromInt, fromNumber, mul, round, sub, sum, toNumber, ZERO, type Dec } from './decimal.js';
+import { add, div, fromInt, fromNumber, mul, round, sub, sum, toNumber, ZERO, type Dec } from '../../shared/money/decimal.js';
 
 type Json = Record<string, any>;
 

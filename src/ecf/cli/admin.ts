@@ -7,13 +7,13 @@
  * 2 usage errors (missing or malformed flags).
  */
 import { resolve } from 'node:path';
-import { checkContext, ECF_TABLE, ECF_TYPES, EcfError, isEcfError, isEcfType, MAX_CONSECUTIVE, type EcfType } from '../../index.js';
-import { parseDate } from '../../spec/formats.js';
-import type { Issuer, IssuerStore, SequenceRecord, SequenceStore, SigningMode, TokenRecord } from '../../server/index.js';
+import { checkContext, ECF_TABLE, ECF_TYPES, EcfError, isEcfError, isEcfType, MAX_CONSECUTIVE, type EcfType } from '../index.js';
+import { parseDate } from '../spec/formats.js';
+import type { Issuer, IssuerStore, SequenceRecord, SequenceStore, SigningMode, TokenRecord } from '../server/index.js';
 
 /** What the admin commands use of the storage: issuers and tokens, and sequences (its lifetime stays in `withStorage`). */
 type AdminStores = IssuerStore & SequenceStore;
-import { parseFlags, requireFlag, UsageError, type CliCommand, type CliIo } from '../command.js';
+import { parseFlags, requireFlag, UsageError, type CliCommand, type CliIo } from '../../cli/command.js';
 
 /** A refusal the operator can act on: printed as is, exit code 1. */
 export class AdminError extends EcfError {
@@ -29,7 +29,7 @@ function dataDir(io: CliIo): string {
 }
 
 async function withStorage<T>(io: CliIo, fn: (storage: AdminStores) => Promise<T>): Promise<T> {
-  const { openStorage } = await import('../../server/index.js');
+  const { openStorage } = await import('../server/index.js');
   const storage = await openStorage({ databaseUrl: io.env.DATABASE_URL || undefined, dataDir: dataDir(io) });
   try {
     return await fn(storage);
@@ -171,7 +171,7 @@ const issuerAdd = command({
     const profile = typeof flags.profile === 'string'
       ? await readProfile(io, flags.profile, rnc)
       : { rnc, razon_social: name };
-    const { generateToken, hashToken } = await import('../../server/index.js');
+    const { generateToken, hashToken } = await import('../server/index.js');
     await withStorage(io, async (storage) => {
       if (await storage.getIssuerByRnc(rnc)) throw new AdminError(`issuer exists: RNC ${rnc} is already registered`);
       const issuer = await storage.createIssuer({ rnc, name, profile, signingMode });
@@ -230,7 +230,7 @@ const tokenAdd = command({
     const flags = parse(args, ['rnc', 'label']);
     const rnc = rncFlag(flags);
     if (flags.label === true) throw new UsageError('--label needs a value');
-    const { generateToken, hashToken } = await import('../../server/index.js');
+    const { generateToken, hashToken } = await import('../server/index.js');
     await withStorage(io, async (storage) => {
       const issuer = await issuerByRnc(storage, rnc);
       const token = generateToken();
@@ -349,8 +349,8 @@ const certificateSet = command({
     } catch (e) {
       throw new AdminError(`cannot read ${file}: ${e instanceof Error ? e.message : String(e)}`);
     }
-    const { prepareCertificate } = await import('../../server/index.js');
-    const { loadCertificateKey } = await import('../../server/index.js');
+    const { prepareCertificate } = await import('../server/index.js');
+    const { loadCertificateKey } = await import('../server/index.js');
     await withStorage(io, async (storage) => {
       const issuer = await issuerByRnc(storage, rnc);
       const key = loadCertificateKey({ env: io.env, dataDir: dataDir(io), production: io.env.NODE_ENV === 'production' });

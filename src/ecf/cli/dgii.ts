@@ -4,9 +4,9 @@
  * (`--password-env VAR`, default ECF_P12_PASSWORD), never from the command line unless `--password`
  * is given explicitly. Answers are printed as JSON on stdout.
  */
-import type { DgiiClient } from '../../dgii/client.js';
-import type { AuthorityIdentity } from '../../dgii/types.js';
-import { parseFlags, requireFlag, UsageError, type CliCommand, type CliIo } from '../command.js';
+import type { DgiiClient } from '../dgii/client.js';
+import type { AuthorityIdentity } from '../dgii/types.js';
+import { parseFlags, requireFlag, UsageError, type CliCommand, type CliIo } from '../../cli/command.js';
 import { loadSigner, readUtf8 } from './sign.js';
 
 const CONNECTION_FLAGS = ['env', 'base-url', 'p12', 'password', 'password-env', 'rnc', 'timeout-ms'];
@@ -29,8 +29,8 @@ function optional(flags: Flags, name: string): string | undefined {
 
 /** The client and identity the flags describe. `rncFallback`: the RNC read from the document. */
 async function connect(flags: Flags, io: CliIo, rncFallback?: string | null): Promise<{ client: DgiiClient; who: AuthorityIdentity }> {
-  const { createDgiiClient } = await import('../../dgii/client.js');
-  const { isDgiiEnvironment } = await import('../../dgii/endpoints.js');
+  const { createDgiiClient } = await import('../dgii/client.js');
+  const { isDgiiEnvironment } = await import('../dgii/endpoints.js');
   const baseUrl = optional(flags, 'base-url');
   const environment = optional(flags, 'env') ?? (baseUrl ? 'testecf' : undefined);
   if (environment === undefined) throw new UsageError('missing --env testecf|certecf|ecf (or --base-url URL)');
@@ -59,7 +59,7 @@ async function connect(flags: Flags, io: CliIo, rncFallback?: string | null): Pr
  * failures are printed as JSON too (`{"error": …}`, exit 1) so that scripts can read DGII's reasons.
  */
 async function run(client: DgiiClient, io: CliIo, call: () => Promise<unknown>, exitCode: (answer: unknown) => number = () => 0): Promise<number> {
-  const { isAuthorityError, isTransportError } = await import('../../errors/index.js');
+  const { isAuthorityError, isTransportError } = await import('../../shared/errors/index.js');
   try {
     const answer = await call();
     io.stdout(`${JSON.stringify(answer, null, 2)}\n`);
@@ -101,8 +101,8 @@ export const dgiiSendCommand: CliCommand = {
     checkFlags(flags, []);
     if (positional.length !== 1) throw new UsageError('expected exactly one signed XML file');
     const xml = await readUtf8(io, positional[0]!);
-    const { parseDocument, rootName, textAt } = await import('../../derive/read-xml.js');
-    const { fileNameFor } = await import('../../derive/file-name.js');
+    const { parseDocument, rootName, textAt } = await import('../derive/read-xml.js');
+    const { fileNameFor } = await import('../derive/file-name.js');
     let root: string;
     let fileName: string;
     let docRnc: string | null;

@@ -1,6 +1,6 @@
-import { parseFlags, UsageError, type CliCommand } from '../command.js';
+import { parseFlags, UsageError, type CliCommand } from '../../cli/command.js';
 import { readUtf8 } from './sign.js';
-import { choiceFlag, rejectUnknownFlags, TIMBRE_FLAGS, timbreFlags } from '../timbre-flags.js';
+import { choiceFlag, rejectUnknownFlags, TIMBRE_FLAGS, timbreFlags } from './timbre-flags.js';
 
 
 /** `ecf pdf`: the printed representation (PDF) of a signed e-CF, written to stdout. */
@@ -16,7 +16,7 @@ export const pdfCommand: CliCommand = {
     const pageSize = choiceFlag(flags, 'page-size', ['letter', 'a4'] as const);
     if (flags.logo === true) throw new UsageError('--logo needs a PNG or JPEG file');
     const logo = typeof flags.logo === 'string' ? await io.readFile(flags.logo) : undefined;
-    const { renderPdf } = await import('../../pdf/index.js');
+    const { renderPdf } = await import('../pdf/index.js');
     const pdf = await renderPdf(await readUtf8(io, positional[0]!), {
       environment,
       ...(pageSize ? { pageSize } : {}),

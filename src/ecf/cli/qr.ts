@@ -1,6 +1,6 @@
-import { parseFlags, UsageError, type CliCommand } from '../command.js';
+import { parseFlags, UsageError, type CliCommand } from '../../cli/command.js';
 import { readUtf8 } from './sign.js';
-import { rejectUnknownFlags, TIMBRE_FLAGS, timbreFlags } from '../timbre-flags.js';
+import { rejectUnknownFlags, TIMBRE_FLAGS, timbreFlags } from './timbre-flags.js';
 
 
 /** `ecf qr`: prints the timbre (QR) URL of a signed e-CF or RFCE. */
@@ -13,7 +13,7 @@ export const qrCommand: CliCommand = {
     rejectUnknownFlags(flags, TIMBRE_FLAGS);
     if (positional.length !== 1) throw new UsageError('expected exactly one signed XML file');
     const options = timbreFlags(flags);
-    const { qrUrlFromSignedXml } = await import('../../derive/qr-url.js');
+    const { qrUrlFromSignedXml } = await import('../derive/qr-url.js');
     const url = qrUrlFromSignedXml(await readUtf8(io, positional[0]!), options);
     io.stdout(`${url}\n`);
     return 0;

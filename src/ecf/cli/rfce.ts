@@ -1,4 +1,4 @@
-import { parseFlags, UsageError, type CliCommand } from '../command.js';
+import { parseFlags, UsageError, type CliCommand } from '../../cli/command.js';
 import { loadSigner, readUtf8 } from './sign.js';
 
 const KNOWN_FLAGS = ['p12', 'password'];
@@ -20,9 +20,9 @@ export const rfceCommand: CliCommand = {
     if (positional.length !== 1) throw new UsageError('expected exactly one signed type-32 XML file');
     const signer = await loadSigner(flags, io, () => new Date());
 
-    const { deriveRfceXml } = await import('../../rfce/derive.js');
-    const { signXml } = await import('../../sign/sign-xml.js');
-    const { EcfValidationError } = await import('../../errors/validation-error.js');
+    const { deriveRfceXml } = await import('../rfce/derive.js');
+    const { signXml } = await import('../sign/sign-xml.js');
+    const { EcfValidationError } = await import('../../shared/errors/validation-error.js');
     const xml = await readUtf8(io, positional[0]!);
     let rfce: string;
     try {

@@ -1,4 +1,4 @@
-import { parseFlags, UsageError, type CliCommand, type CliIo } from '../command.js';
+import { parseFlags, UsageError, type CliCommand, type CliIo } from '../../cli/command.js';
 
 /** Flags of `ecf serve` and the environment variable each one overrides. */
 const FLAG_ENV: Record<string, string> = {
@@ -24,7 +24,7 @@ export async function runServe(args: string[], io: CliIo, signal?: AbortSignal):
   if (positional.length) throw new UsageError(`unexpected argument: ${positional[0]}`);
 
   if (flags['print-openapi'] === true) {
-    const { openApiDocument } = await import('../../server/index.js');
+    const { openApiDocument } = await import('../server/index.js');
     io.stdout(`${JSON.stringify(openApiDocument(), null, 2)}\n`);
     return 0;
   }
@@ -38,7 +38,7 @@ export async function runServe(args: string[], io: CliIo, signal?: AbortSignal):
   }
   if (flags['no-worker'] === true) env.ECF_WORKER = 'off';
 
-  const { loadConfig, ConfigError, runServer } = await import('../../server/index.js');
+  const { loadConfig, ConfigError, runServer } = await import('../server/index.js');
   let config;
   try {
     config = loadConfig(env);

@@ -1,5 +1,5 @@
-import type { Signer } from '../../ports.js';
-import { parseFlags, requireFlag, UsageError, type CliCommand, type CliIo } from '../command.js';
+import type { Signer } from '../../shared/ports.js';
+import { parseFlags, requireFlag, UsageError, type CliCommand, type CliIo } from '../../cli/command.js';
 
 const KNOWN_FLAGS = ['p12', 'password'];
 /** Warn on stderr when the certificate expires within this many days. */
@@ -32,9 +32,9 @@ export const signCommand: CliCommand = {
     const clock = () => new Date();
     const signer = await loadSigner(flags, io, clock);
 
-    const { signEcf, signXml } = await import('../../sign/index.js');
-    const { securityCode } = await import('../../derive/security-code.js');
-    const { parseDocument, rootName } = await import('../../derive/read-xml.js');
+    const { signEcf, signXml } = await import('../sign/index.js');
+    const { securityCode } = await import('../derive/security-code.js');
+    const { parseDocument, rootName } = await import('../derive/read-xml.js');
     const xml = await readUtf8(io, positional[0]!);
     const signed = rootName(parseDocument(xml)) === 'ECF' ? await signEcf(xml, signer, clock) : await signXml(xml, signer);
     io.stdout(signed);
@@ -51,7 +51,7 @@ export async function loadSigner(flags: Record<string, string | true>, io: CliIo
   const p12Path = requireFlag(flags, 'p12');
   const password = typeof flags.password === 'string' ? flags.password : io.env.ECF_P12_PASSWORD;
   if (password === undefined) throw new UsageError('missing --password (or set ECF_P12_PASSWORD)');
-  const { readP12, checkValidity, daysToExpiry, p12Signer } = await import('../../sign/index.js');
+  const { readP12, checkValidity, daysToExpiry, p12Signer } = await import('../sign/index.js');
   const identity = readP12(await io.readFile(p12Path), password);
   checkValidity(identity, clock);
   const days = daysToExpiry(identity, clock);

@@ -1,4 +1,4 @@
-import { parseFlags, UsageError, type CliCommand, type CliIo } from '../command.js';
+import { parseFlags, UsageError, type CliCommand, type CliIo } from '../../cli/command.js';
 
 const USAGE = 'ecf simulate [--port 9090] [--host 127.0.0.1] [--data FILE] [--delay MS] [--seed N] [--xsd DIR]';
 const KNOWN = new Set(['port', 'host', 'data', 'delay', 'seed', 'xsd']);
@@ -34,7 +34,7 @@ export async function runSimulate(args: string[], io: CliIo, stop: AbortSignal):
   const host = stringFlag(flags, 'host') ?? '127.0.0.1';
   const dataFile = stringFlag(flags, 'data');
 
-  const { startSimulator } = await import('../../simulator/index.js');
+  const { startSimulator } = await import('../simulator/index.js');
   const sim = await startSimulator({
     xsdDir,
     host,

@@ -1,5 +1,5 @@
-import type { SchemaViolation } from '../../ports.js';
-import { parseFlags, UsageError, type CliCommand } from '../command.js';
+import type { SchemaViolation } from '../../shared/ports.js';
+import { parseFlags, UsageError, type CliCommand } from '../../cli/command.js';
 
 const KNOWN_FLAGS = ['xsd-dir', 'schema', 'relaxed32'];
 
@@ -25,7 +25,7 @@ export const validateCommand: CliCommand = {
     const schemaFlag = flags.schema;
     if (schemaFlag === true) throw new UsageError('--schema needs a schema id');
 
-    const xsd = await import('../../xsd/index.js');
+    const xsd = await import('../xsd/index.js');
     if (schemaFlag !== undefined && !xsd.isSchemaId(schemaFlag)) {
       throw new UsageError(`unknown schema "${schemaFlag}"; expected one of ${xsd.SCHEMA_IDS.join(', ')}`);
     }

@@ -1,5 +1,5 @@
 import { X509Certificate } from 'node:crypto';
-import { parseFlags, UsageError, type CliCommand } from '../command.js';
+import { parseFlags, UsageError, type CliCommand } from '../../cli/command.js';
 import { readUtf8 } from './sign.js';
 
 /** `ecf verify`: checks the XMLDSig signature of a file. Exit 0 valid, 1 invalid (reason printed), 2 usage. */
@@ -11,7 +11,7 @@ export const verifyCommand: CliCommand = {
     const { flags, positional } = parseFlags(args);
     if (Object.keys(flags).length) throw new UsageError(`unknown option(s): ${Object.keys(flags).map((k) => `--${k}`).join(', ')}`);
     if (positional.length !== 1) throw new UsageError('expected exactly one signed XML file');
-    const { verifyXml } = await import('../../sign/verify-xml.js');
+    const { verifyXml } = await import('../sign/verify-xml.js');
     const result = verifyXml(await readUtf8(io, positional[0]!));
     const subject = result.certificate ? certificateSubject(result.certificate) : undefined;
     if (result.valid) {

@@ -1,4 +1,4 @@
-import { parseFlags, UsageError, type CliCommand, type CliIo } from '../command.js';
+import { parseFlags, UsageError, type CliCommand, type CliIo } from '../../cli/command.js';
 
 /** Flags that override the environment variables of the server configuration. */
 const FLAG_ENV: Record<string, string> = {
@@ -47,7 +47,7 @@ export async function runWorkerCommand(args: string[], io: CliIo, signal?: Abort
   const owner = flags.owner;
   if (owner === true) throw new UsageError('--owner needs a value');
 
-  const server = await import('../../server/index.js');
+  const server = await import('../server/index.js');
   let config;
   try {
     config = server.loadConfig(env);

@@ -1,4 +1,4 @@
-import { parseFlags, UsageError, type CliCommand, type CliIo } from '../command.js';
+import { parseFlags, UsageError, type CliCommand, type CliIo } from '../../cli/command.js';
 
 function targetDir(flags: Record<string, string | true>, io: CliIo): string {
   const f = flags['xsd-dir'];
@@ -24,7 +24,7 @@ export const xsdInstallCommand: CliCommand = {
     if (positional.length !== 1) throw new UsageError('give exactly one source: the folder or the .zip downloaded from DGII');
     const dir = targetDir(flags, io);
     const force = flags.force === true;
-    const xsd = await import('../../xsd/index.js');
+    const xsd = await import('../xsd/index.js');
     try {
       const r = xsd.installXsd(positional[0]!, dir, { acceptChanged: force, allowMissing: force });
       for (const c of r.changed) io.stderr(`warning: ${c.file} differs from the pinned SHA-256 (installed because of --force)\n  expected ${c.expected}\n  actual   ${c.actual}\n`);
@@ -50,7 +50,7 @@ export const xsdCheckCommand: CliCommand = {
     rejectUnknown(flags, ['xsd-dir']);
     if (positional.length) throw new UsageError(`unexpected argument: ${positional[0]}`);
     const dir = targetDir(flags, io);
-    const xsd = await import('../../xsd/index.js');
+    const xsd = await import('../xsd/index.js');
     const check = xsd.verifyXsdDir(dir);
     for (const f of check.files) io.stdout(`${f.status.padEnd(7)} ${f.file}${f.status === 'changed' ? `  (sha256 ${f.actual}, pinned ${f.expected})` : ''}\n`);
     if (check.files.some((f) => f.status === 'missing')) {

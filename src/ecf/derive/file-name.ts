@@ -1,5 +1,5 @@
 /** DGII file names for uploads (DT p. 59). */
-import { EcfError } from '../errors/ecf-error.js';
+import { EcfError } from '../../shared/errors/ecf-error.js';
 import { ANY_SERIES_ENCF_PATTERN } from '../spec/encf.js';
 import { parseDocument, requireText, rootName } from './read-xml.js';
 

@@ -1,7 +1,7 @@
 /**
  * Timbre (QR) URLs printed on the e-CF's printed representation (DT pp. 36–39, IT §17.2.3).
  */
-import { EcfError } from '../errors/ecf-error.js';
+import { EcfError } from '../../shared/errors/ecf-error.js';
 import { ECF_TYPE_INFO } from '../spec/doc-types.js';
 import { isDgiiEnvironment, type DgiiEnvironment } from '../spec/environments.js';
 import { isEcfType } from '../spec/model.js';

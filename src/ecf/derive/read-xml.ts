@@ -1,7 +1,7 @@
 /** Reading values out of (signed) DGII documents with @xmldom/xmldom: parsing, not crypto. */
 import type { Document, Element } from '@xmldom/xmldom';
-import { EcfError } from '../errors/ecf-error.js';
-import { firstProblem, parseXmlStrictly } from '../xml/strict-parser.js';
+import { EcfError } from '../../shared/errors/ecf-error.js';
+import { firstProblem, parseXmlStrictly } from '../../shared/xml/strict-parser.js';
 
 const DSIG_NS = 'http://www.w3.org/2000/09/xmldsig#';
 

@@ -1,4 +1,4 @@
-import { EcfError } from '../errors/ecf-error.js';
+import { EcfError } from '../../shared/errors/ecf-error.js';
 import { parseDocument, signatureValueOf } from './read-xml.js';
 
 /**

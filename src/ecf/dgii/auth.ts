@@ -3,8 +3,8 @@
  * receive `{token, expira, expedido}`; and the per-instance token cache.
  */
 import { signXml } from '../sign/index.js';
-import type { Clock, Signer } from '../ports.js';
-import type { HttpCore } from './http-core.js';
+import type { Clock, Signer } from '../../shared/ports.js';
+import type { HttpCore } from '../../shared/http/core.js';
 import { multipartXml } from './http.js';
 import { parseAuthToken, parseSeed } from './parse.js';
 import type { AuthToken } from './types.js';

@@ -2,7 +2,7 @@
  * `createDgiiClient`: the AuthorityTransport port over HTTP (undici), for DGII's real services or
  * anything that speaks the same protocol (the simulator, a proxy) at a custom base URL.
  */
-import { isTransportError, TransportError } from '../errors/transport-error.js';
+import { isTransportError, TransportError } from '../../shared/errors/transport-error.js';
 import { exchangeSeed, TokenCache } from './auth.js';
 import { dgiiEndpoints, withQuery, type DgiiEndpoints } from './endpoints.js';
 import { createDgiiHttp, multipartXml, type HttpOptions, type HttpRequest, type HttpResponse } from './http.js';

@@ -1,15 +1,15 @@
 /**
- * DGII's plug-in to the generic HTTP core (`./http-core.ts`): the answer interpreter that reads DGII's
+ * DGII's plug-in to the generic HTTP core (`../../shared/http/core.ts`): the answer interpreter that reads DGII's
  * refusals (messages in objects, bare strings or HTML pages; a track id), the core as both DGII clients
  * build it, and the hand-built multipart body DGII accepts.
  */
 import { randomBytes } from 'node:crypto';
 import { RECEIVER_ADDRESS_REFUSED } from './receiver-guard.js';
-import { authorityRefusal, HttpCore, type AnswerInterpreter, type HttpInternals, type HttpLogger, type HttpOptions } from './http-core.js';
+import { authorityRefusal, HttpCore, type AnswerInterpreter, type HttpInternals, type HttpLogger, type HttpOptions } from '../../shared/http/core.js';
 import { errorMessages, errorTrackId, parseBody } from './parse.js';
 import type { XmlFile } from './types.js';
 
-export { HttpCore, parseRetryAfter, type HttpOptions, type HttpRequest, type HttpResponse, type HttpInternals } from './http-core.js';
+export { HttpCore, parseRetryAfter, type HttpOptions, type HttpRequest, type HttpResponse, type HttpInternals } from '../../shared/http/core.js';
 
 /**
  * Optional logger (pino-compatible: object first, message second). Tokens and document bodies are

@@ -7,7 +7,7 @@
  * - `createReceptorClient`: issuer → receiver delivery (e-CF → ARECF, ACECF → 200/400).
  * - Endpoint table and pure response parsers, for those who bring their own HTTP.
  *
- * Deliberately not exported: the HTTP core (`./http-core.ts`, generic; DGII's answer interpreter in
+ * Deliberately not exported: the HTTP core (`../../shared/http/core.ts`, generic; DGII's answer interpreter in
  * `./http.ts`) and the token cache (`./auth.ts`).
  *
  * @example
@@ -80,5 +80,5 @@ export type {
   ServiceAvailability,
   AuthorityTransport,
 } from './types.js';
-export { TransportError, AuthorityError, isTransportError, isAuthorityError } from '../errors/index.js';
-export type { TransportErrorCode, AuthorityErrorCode } from '../errors/index.js';
+export { TransportError, AuthorityError, isTransportError, isAuthorityError } from '../../shared/errors/index.js';
+export type { TransportErrorCode, AuthorityErrorCode } from '../../shared/errors/index.js';

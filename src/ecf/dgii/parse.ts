@@ -7,10 +7,10 @@
  * the camelCase types of ./types.ts. Unusable 2xx bodies throw `TransportError` `bad_response`.
  */
 import type { Element } from '@xmldom/xmldom';
-import type { AuthorityMessage } from '../errors/authority-error.js';
-import { TransportError } from '../errors/transport-error.js';
+import type { AuthorityMessage } from '../../shared/errors/authority-error.js';
+import { TransportError } from '../../shared/errors/transport-error.js';
 import { parseXmlRoot, XmlSyntaxError } from '../xml/parse.js';
-import { fromWallClock } from '../fixed-offset.js';
+import { fromWallClock } from '../../shared/time/fixed-offset.js';
 import { DO_OFFSET_MINUTES } from '../time.js';
 import type {
   ApprovalReceipt,

@@ -18,7 +18,7 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
 import { buildConnector } from 'undici';
-import { EcfError } from '../errors/ecf-error.js';
+import { EcfError } from '../../shared/errors/ecf-error.js';
 
 /** DNS resolution as `dns.lookup` with `{ all: true }` does it (injectable for tests). */
 export type ReceiverResolver = (hostname: string) => Promise<LookupAddress[]>;

@@ -8,9 +8,9 @@
  */
 import { parseArecfXml, type ArecfInput } from '../documents/arecf.js';
 import type { ParsedDoc } from '../documents/generic.js';
-import { AuthorityError } from '../errors/authority-error.js';
-import { EcfError } from '../errors/ecf-error.js';
-import { TransportError } from '../errors/transport-error.js';
+import { AuthorityError } from '../../shared/errors/authority-error.js';
+import { EcfError } from '../../shared/errors/ecf-error.js';
+import { TransportError } from '../../shared/errors/transport-error.js';
 import { verifyXml } from '../sign/index.js';
 import { parseXmlRoot } from '../xml/parse.js';
 import { exchangeSeed, TokenCache } from './auth.js';

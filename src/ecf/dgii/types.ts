@@ -1,14 +1,14 @@
 /**
- * The authority port: DGII's web services as typed operations. `createDgiiClient` (src/dgii/client.ts)
- * implements it over HTTP; the simulator (src/simulator) speaks the same protocol, so the same client
+ * The authority port: DGII's web services as typed operations. `createDgiiClient` (src/ecf/dgii/client.ts)
+ * implements it over HTTP; the simulator (src/ecf/simulator) speaks the same protocol, so the same client
  * talks to either. Field names follow DGII's JSON (camelCase), normalised: `mensajes` are always
  * `{codigo, valor}` objects, dates are `Date`s, numeric codes are numbers.
  */
-import type { AuthorityMessage } from '../errors/authority-error.js';
-import type { Signer } from '../ports.js';
+import type { AuthorityMessage } from '../../shared/errors/authority-error.js';
+import type { Signer } from '../../shared/ports.js';
 import type { DgiiEnvironment } from '../spec/environments.js';
 
-export type { AuthorityMessage } from '../errors/authority-error.js';
+export type { AuthorityMessage } from '../../shared/errors/authority-error.js';
 
 /** DGII environments (path segment); the one union lives in the e-CF spec. */
 export type DgiiEnvironmentName = DgiiEnvironment;

@@ -5,7 +5,7 @@
  */
 import { ACECF_TYPES } from '../spec/doc-types.js';
 import { ACECF_TABLE } from '../spec/other-tables.gen.js';
-import type { Issue } from '../issues.js';
+import type { Issue } from '../../shared/issues.js';
 import { buildDocXml, parseDocXml, type ParsedDoc } from './generic.js';
 
 /** e-CF types that admit commercial approval (the registry's `admitsCommercialApproval` rows). */

@@ -2,8 +2,8 @@
  * ANECF — anulación de rangos de e-NCF (ANF): voids unused sequence ranges. Up to 10 types per document and
  * 10,000 ranges per type; only consecutives are given, the 13-character e-NCF are composed here.
  */
-import { EcfValidationError } from '../errors/validation-error.js';
-import type { Issue } from '../issues.js';
+import { EcfValidationError } from '../../shared/errors/validation-error.js';
+import type { Issue } from '../../shared/issues.js';
 import { composeEncf, MAX_CONSECUTIVE } from '../spec/encf.js';
 import { ECF_TYPES } from '../spec/model.js';
 import { ANECF_TABLE } from '../spec/other-tables.gen.js';

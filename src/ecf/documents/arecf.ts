@@ -3,7 +3,7 @@
  * synchronously by the receiver's `/fe/recepcion/api/ecf`. Receipt is not acceptance.
  */
 import { ARECF_TABLE } from '../spec/other-tables.gen.js';
-import type { Issue } from '../issues.js';
+import type { Issue } from '../../shared/issues.js';
 import { buildDocXml, parseDocXml, type ParsedDoc } from './generic.js';
 
 /** Estado: 0 = e-CF recibido, 1 = no recibido. */

@@ -2,8 +2,8 @@
  * Build and parse for the single-shape DGII documents (RFCE, ARECF, ACECF, ANECF, Semilla) over their
  * generated tables: the same writer and reader as the e-CF, the same shape checks.
  */
-import { EcfValidationError } from '../errors/validation-error.js';
-import type { Issue } from '../issues.js';
+import { EcfValidationError } from '../../shared/errors/validation-error.js';
+import type { Issue } from '../../shared/issues.js';
 import type { DocTable } from '../spec/model.js';
 import { checkShapeOf } from '../validate/shape.js';
 import { renderXml } from '../xml/render.js';

@@ -1,5 +1,5 @@
 /** SemillaModel — the authentication seed DGII (or a receiver) hands out; the caller signs and returns it. */
-import type { Issue } from '../issues.js';
+import type { Issue } from '../../shared/issues.js';
 import { SEMILLA_TABLE } from '../spec/other-tables.gen.js';
 import { buildDocXml, parseDocXml, type ParsedDoc } from './generic.js';
 

@@ -5,7 +5,7 @@
  */
 import { fromWallClockDO } from '../time.js';
 
-export { dec, formatDec, formatMoney, formatNumber, formatRate } from './numbers.js';
+export { dec, formatDec, formatMoney, formatNumber, formatRate } from '../../shared/pdf/numbers.js';
 
 /**
  * `FechaHoraFirma` (`dd-MM-yyyy HH:mm:ss`, GMT-4) as the instant it denotes, for the PDF's creation and

@@ -4,4 +4,4 @@
  */
 export { renderPdf, QR_LAYOUT, type PdfDocumentInput, type RenderPdfOptions } from './render.js';
 export { buildPrintModel, type PrintModel, type ModelInput } from './model.js';
-export { qrMatrix, type QrMatrix, type QrErrorCorrection } from './qr.js';
+export { qrMatrix, type QrMatrix, type QrErrorCorrection } from '../../shared/pdf/qr.js';

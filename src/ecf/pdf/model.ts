@@ -15,11 +15,11 @@ import {
   provinceName, TIPOS_AFILIACION, TIPOS_CUENTA, TIPOS_INGRESO, TIPOS_PAGO, UNIDADES_MEDIDA, VIAS_TRANSPORTE,
 } from './catalogs.js';
 import { dec, formatMoney, formatNumber, formatRate } from './format.js';
-import type { Column, Pair, PairsSection, Run, Section, TableRow, TableSection, TotalLine } from './sections.js';
+import type { Column, Pair, PairsSection, Run, Section, TableRow, TableSection, TotalLine } from '../../shared/pdf/sections.js';
 
 type Json = Record<string, any>;
 
-export type { Column, Pair, PairsSection, Run, Section, TableRow, TableSection, TotalLine } from './sections.js';
+export type { Column, Pair, PairsSection, Run, Section, TableRow, TableSection, TotalLine } from '../../shared/pdf/sections.js';
 
 export interface PrintModel {
   tipo: EcfType;

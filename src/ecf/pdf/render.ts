@@ -10,15 +10,15 @@
 import { qrUrl, qrUrlFromSignedXml, type DgiiEnvironment, type QrUrlOptions } from '../derive/qr-url.js';
 import { isDgiiEnvironment } from '../spec/environments.js';
 import { securityCode } from '../derive/security-code.js';
-import { EcfError } from '../errors/ecf-error.js';
+import { EcfError } from '../../shared/errors/ecf-error.js';
 import { isEcfType, type EcfType } from '../spec/model.js';
 import { parseEcfXml, type BuildContext } from '../xml/ecf.js';
-import { toFixed } from '../calc/decimal.js';
+import { toFixed } from '../../shared/money/decimal.js';
 import { dec, signingInstant } from './format.js';
-import { renderDocument, type Block, type Caption, type PrintedDocument, type QrSymbol } from './document.js';
-import { INK } from './layout.js';
+import { renderDocument, type Block, type Caption, type PrintedDocument, type QrSymbol } from '../../shared/pdf/document.js';
+import { INK } from '../../shared/pdf/layout.js';
 import { buildPrintModel, type PrintModel } from './model.js';
-import type { QrErrorCorrection } from './qr.js';
+import type { QrErrorCorrection } from '../../shared/pdf/qr.js';
 
 /** A parsed e-CF (as `parseEcfXml` returns it) plus what only the signature gives: the security code. */
 export interface PdfDocumentInput {

@@ -8,9 +8,9 @@
  * (the RFCE patterns accept 0 or 2, never 1, so a passthrough `616.5` becomes `616.50`); `Comprador` is
  * always present, even empty (the RFCE XSD requires it; a 32 may have no buyer data).
  */
-import { EcfValidationError } from '../errors/validation-error.js';
-import type { Issue } from '../issues.js';
-import { cmp, numberText, parseDec } from '../calc/decimal.js';
+import { EcfValidationError } from '../../shared/errors/validation-error.js';
+import type { Issue } from '../../shared/issues.js';
+import { cmp, numberText, parseDec } from '../../shared/money/decimal.js';
 import { securityCode } from '../derive/security-code.js';
 import { buildDocXml, parseDocXml, type ParsedDoc } from '../documents/generic.js';
 import { ECF_TYPE_INFO } from '../spec/doc-types.js';

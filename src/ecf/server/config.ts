@@ -76,7 +76,7 @@ export interface ServerConfig {
   limits: BodyLimits;
   /** Connection limits of the HTTP server (slow clients, descriptor exhaustion). */
   http: HttpLimits;
-  /** Child-process pool of the heavy steps (see src/server/offload). `processes` 0 = in-process. */
+  /** Child-process pool of the heavy steps (see src/ecf/server/offload). `processes` 0 = in-process. */
   offload: { processes: number; queue: number; requestBudgetMs: number; workerBudgetMs: number; pdfCacheBytes: number };
   /**
    * What the receiver client may reach (issue 13, finding 5). Default https and public addresses only; the

@@ -15,11 +15,11 @@ export { createRuntime } from './runtime.js';
 export type { Runtime, RuntimeOptions, WorkerTuning } from './runtime.js';
 export { openApiDocument } from './app/index.js';
 // What the CLI (`ecf serve`, `ecf worker`, `ecf admin`) uses: it reaches the server through this entry only.
-export { waitForStop } from './shutdown.js';
+export { waitForStop } from '../../shared/server-kit/shutdown.js';
 export { openStorage } from './storage/open.js';
 export { loadCertificateKey } from './secrets.js';
 export { prepareCertificate, reencryptCertificates } from './certificates.js';
-export { generateToken, hashToken } from './tokens.js';
+export { generateToken, hashToken } from '../../shared/server-kit/tokens.js';
 export { loadConfig, ConfigError } from './config.js';
 export type { ServerConfig, AuthorityConfig, InboundConfig, LogLevel } from './config.js';
 export { STATUSES, STATUS_NAMES, statusInfo } from './statuses.js';

@@ -3,7 +3,7 @@
  * worker, the offload pool) plus the HTTP app, served with @hono/node-server. `close()` stops them in reverse dependency order. Heavy steps
  * (XSD validation, signature verification, RFCE derivation, PDF rendering) run in a pool of child processes.
  */
-import { waitForStop } from './shutdown.js';
+import { waitForStop } from '../../shared/server-kit/shutdown.js';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -158,7 +158,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
 
 /**
  * Runs the server until SIGINT/SIGTERM (or `signal` aborts), printing where it listens; shared by
- * `src/server/start.ts` and `ecf serve`. Returns the exit code.
+ * `src/ecf/server/start.ts` and `ecf serve`. Returns the exit code.
  */
 export async function runServer(
   config: ServerConfig,

@@ -14,7 +14,7 @@ import { createSelfSignedIdentity } from '../sign/index.js';
 import { startSimulator, type Simulator } from '../simulator/index.js';
 import { assertXsdDir, createSchemaValidator } from '../xsd/index.js';
 import type { ServerConfig } from './config.js';
-import { LOG_SERIALIZERS, REDACT_PATHS } from './logging.js';
+import { LOG_SERIALIZERS, REDACT_PATHS } from '../../shared/server-kit/logging.js';
 import { loadCertificateKey, type SecretKey } from './secrets.js';
 import { createSignerProvider, type SignerProvider } from './signers.js';
 import { ensurePrivateDir, openStorage } from './storage/open.js';

@@ -1,5 +1,5 @@
 /**
- * Process entry of the reference server: `tsx src/server/start.ts` (or `node dist/server-start.js`).
+ * Process entry of the reference server: `tsx src/ecf/server/start.ts` (or `node dist/server-start.js`).
  * Configuration comes from the environment (see config.ts); SIGINT/SIGTERM stop it gracefully.
  */
 import { ConfigError, loadConfig } from './config.js';

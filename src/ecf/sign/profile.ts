@@ -15,7 +15,7 @@ import {
   renderSignedInfo,
   SIGNATURE_ALGORITHM,
   type SignatureProfile,
-} from './signature-profile.js';
+} from '../../shared/xmldsig/signature-profile.js';
 
 export { DSIG_NS, C14N_ALGORITHM, SIGNATURE_ALGORITHM, DIGEST_ALGORITHM, ENVELOPED_TRANSFORM };
 

@@ -14,12 +14,12 @@
  */
 import { createHash } from 'node:crypto';
 import type { Element } from '@xmldom/xmldom';
-import { SigningError } from '../errors/signing-error.js';
-import type { Clock, Signer } from '../ports.js';
-import { appendChildElement, scanCompact, serializeWithSignature, type CompactDocument } from './compact-c14n.js';
-import { normalizeForSigning, parseForSigning, serialize } from './dom.js';
+import { SigningError } from '../../shared/errors/signing-error.js';
+import type { Clock, Signer } from '../../shared/ports.js';
+import { appendChildElement, scanCompact, serializeWithSignature, type CompactDocument } from '../../shared/xmldsig/compact-c14n.js';
+import { normalizeForSigning, parseForSigning, serialize } from '../../shared/xmldsig/dom.js';
 import { canonicalSignedInfo, DGII_SIGNATURE_PROFILE, signatureElement } from './profile.js';
-import { checkedCertificate, signatureValue, signDocument } from './xmldsig-sign.js';
+import { checkedCertificate, signatureValue, signDocument } from '../../shared/xmldsig/xmldsig-sign.js';
 import { formatDateTimeDO } from '../time.js';
 
 type Prepared = { compact: CompactDocument } | { general: string };

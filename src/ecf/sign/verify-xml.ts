@@ -6,13 +6,13 @@
  * differential oracles in the tests.
  */
 import type { Document, Element } from '@xmldom/xmldom';
-import { parseXmlStrictly } from '../xml/strict-parser.js';
-import { scanCompact } from './compact-c14n.js';
+import { parseXmlStrictly } from '../../shared/xml/strict-parser.js';
+import { scanCompact } from '../../shared/xmldsig/compact-c14n.js';
 import { DGII_SIGNATURE_PROFILE, DSIG_NS } from './profile.js';
-import { elementsWithId } from './xmldsig-sign.js';
-import { findSignatures, verifySignatures, verifyXmlWithProfile, type VerifyResult } from './xmldsig-verify.js';
+import { elementsWithId } from '../../shared/xmldsig/xmldsig-sign.js';
+import { findSignatures, verifySignatures, verifyXmlWithProfile, type VerifyResult } from '../../shared/xmldsig/xmldsig-verify.js';
 
-export type { VerifyFailure, VerifyResult } from './xmldsig-verify.js';
+export type { VerifyFailure, VerifyResult } from '../../shared/xmldsig/xmldsig-verify.js';
 
 /**
  * Verifies the XMLDSig signature of a document against the certificate embedded in its `KeyInfo`.

@@ -1,7 +1,7 @@
 /** What every simulator module shares: the running instance's state and settings, and one request. */
 import type { AuthorityMessage } from '../dgii/types.js';
-import type { Clock } from '../ports.js';
-import type { SelfSignedIdentity } from '../sign/self-signed.js';
+import type { Clock } from '../../shared/ports.js';
+import type { SelfSignedIdentity } from '../../shared/xmldsig/self-signed.js';
 import type { XsdSchemaValidator } from '../xsd/validator.js';
 import type { FaultState } from './faults.js';
 import type { Reply } from './respond.js';

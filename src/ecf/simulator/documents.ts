@@ -2,7 +2,7 @@
  * Commercial approval (ACECF copy to DGII) and range voiding (ANECF): synchronous verdicts after the
  * schema, the signature and the checks against what DGII has received.
  */
-import { cmp, parseDec } from '../calc/decimal.js';
+import { cmp, parseDec } from '../../shared/money/decimal.js';
 import { textAt } from '../derive/read-xml.js';
 import { ACECF_TYPES, parseAcecfXml } from '../documents/acecf.js';
 import { checkAnecfInput, composeEncf, parseAnecfXml } from '../documents/anecf.js';

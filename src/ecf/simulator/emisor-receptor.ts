@@ -5,8 +5,8 @@
  * gets back (`consultaacuserecibo` shows it); as buyer, it sends ACECF for e-CF it received at its own
  * receptor (`envioaprobacioncomercial`, see receptor.ts). Outbound calls are real HTTP (outbound.ts).
  */
-import { EcfError } from '../errors/ecf-error.js';
-import { parseDec } from '../calc/decimal.js';
+import { EcfError } from '../../shared/errors/ecf-error.js';
+import { parseDec } from '../../shared/money/decimal.js';
 import { parseDocument } from '../derive/read-xml.js';
 import { buildAcecfXml } from '../documents/acecf.js';
 import { parseArecfXml } from '../documents/arecf.js';

@@ -18,7 +18,7 @@
  * const client = createDgiiClient({ environment: 'testecf', baseUrl: sim.url });
  * await sim.close();
  */
-import { createSelfSignedIdentity, type SelfSignedIdentity } from '../sign/self-signed.js';
+import { createSelfSignedIdentity, type SelfSignedIdentity } from '../../shared/xmldsig/self-signed.js';
 import { createSchemaValidator } from '../xsd/validator.js';
 import type { SimContext } from './context.js';
 import type { ControlTarget } from './control.js';

@@ -1,5 +1,5 @@
 /** The simulator's outbound HTTP (global fetch) to taxpayers' receptors: login, multipart posts, answers. */
-import { EcfError } from '../errors/ecf-error.js';
+import { EcfError } from '../../shared/errors/ecf-error.js';
 import { signXml } from '../sign/sign-xml.js';
 import type { SimContext } from './context.js';
 

@@ -2,7 +2,7 @@
  * Queries: result by track id, fiscal status (consultaestado), track ids of an e-NCF, RFCE status
  * (consultarfce) and the public timbre (QR) checks. A wrong security code finds nothing, as at DGII.
  */
-import { cmp, parseDec } from '../calc/decimal.js';
+import { cmp, parseDec } from '../../shared/money/decimal.js';
 import type { RouteInput, RouteResult, SimContext } from './context.js';
 import { decisive } from './ledger.js';
 import { isAccepted } from './scenarios.js';

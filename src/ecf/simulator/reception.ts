@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Document } from '@xmldom/xmldom';
-import { parseDec, cmp } from '../calc/decimal.js';
+import { parseDec, cmp } from '../../shared/money/decimal.js';
 import { parseDocument, signatureValueOf } from '../derive/read-xml.js';
 import type { AuthorityMessage } from '../dgii/types.js';
 import { ECF_TYPE_INFO, REFERENCE_MUST_BE_ACCEPTED } from '../spec/doc-types.js';

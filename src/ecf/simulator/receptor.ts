@@ -4,7 +4,7 @@
  * and commercial approval of the e-CF it issued (HTTP 200/400). Seed and certificate validation are
  * auth.ts with the `receptor` audience.
  */
-import { cmp, parseDec } from '../calc/decimal.js';
+import { cmp, parseDec } from '../../shared/money/decimal.js';
 import { textAt } from '../derive/read-xml.js';
 import { buildArecfXml, type ArecfInput } from '../documents/arecf.js';
 import { signXml } from '../sign/sign-xml.js';

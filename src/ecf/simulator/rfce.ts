@@ -3,7 +3,7 @@
  * `{codigo, estado, mensajes, encf, secuenciaUtilizada}`. The declared `CodigoSeguridadeCF` is kept: the
  * later queries (consultarfce, consultaestado, consultatimbrefc) only find the document with that code.
  */
-import { cmp, parseDec } from '../calc/decimal.js';
+import { cmp, parseDec } from '../../shared/money/decimal.js';
 import { signatureValueOf } from '../derive/read-xml.js';
 import type { AuthorityMessage } from '../dgii/types.js';
 import { ECF_TYPE_INFO } from '../spec/doc-types.js';

@@ -2,7 +2,7 @@
  * The e-CF the emisor–receptor test service sends to a taxpayer's receptor: one small valid document per
  * type that travels emisor → receptor, issued by the simulator's own test issuer to the requested buyer.
  */
-import { EcfError } from '../errors/ecf-error.js';
+import { EcfError } from '../../shared/errors/ecf-error.js';
 import { fillTotals } from '../calc/totals.js';
 import { RECEPTOR_TYPES } from '../spec/doc-types.js';
 import type { EcfType } from '../spec/model.js';

@@ -8,7 +8,7 @@
  * the state stays dirty in memory and the save is tried again with a growing delay (1 s doubling to 30 s).
  * The file is written with mode 0600 in a directory created 0700 (it holds tokens and documents).
  */
-import { EcfError } from '../errors/ecf-error.js';
+import { EcfError } from '../../shared/errors/ecf-error.js';
 import { chmodSync, lstatSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { AuthorityMessage, AuthorityState, AuthorityStateCode, DirectoryEntry } from '../dgii/types.js';

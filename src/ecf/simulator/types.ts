@@ -1,6 +1,6 @@
 /** Public types of the local DGII simulator (`ecf-kit/simulator`). */
 import type { AuthorityState, DirectoryEntry } from '../dgii/types.js';
-import type { Clock } from '../ports.js';
+import type { Clock } from '../../shared/ports.js';
 
 export type { DirectoryEntry } from '../dgii/types.js';
 

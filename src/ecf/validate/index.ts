@@ -2,8 +2,8 @@
  * `validateEcf` / `safeValidateEcf`: shape and formats from the field table (layer 1), then every business
  * rule that applies to the type (layers 2 and 3). All issues are collected; nothing stops at the first.
  */
-import { EcfValidationError } from '../errors/validation-error.js';
-import type { Issue } from '../issues.js';
+import { EcfValidationError } from '../../shared/errors/validation-error.js';
+import type { Issue } from '../../shared/issues.js';
 import { isEcfType, type EcfType } from '../spec/model.js';
 import { checkShape } from './shape.js';
 import { RULES } from './rules/index.js';

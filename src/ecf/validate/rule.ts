@@ -1,4 +1,4 @@
-import type { Issue } from '../issues.js';
+import type { Issue } from '../../shared/issues.js';
 import type { EcfType } from '../spec/model.js';
 
 /** The clean canonical JSON (only values that passed the shape layer), as plain objects. */

@@ -3,7 +3,7 @@
  * Collects every issue; returns a "clean" copy holding only the values that passed, so that business
  * rules can read typed values without re-checking them.
  */
-import type { Issue } from '../issues.js';
+import type { Issue } from '../../shared/issues.js';
 import { es } from '../messages/es.js';
 import { withHint } from '../messages/hints.js';
 import { COUNTRY_NAMES } from '../spec/countries.gen.js';
@@ -11,7 +11,7 @@ import { ECF_TABLE } from '../spec/ecf-table.gen.js';
 import { amountBounds, parseDate, parseDateTime } from '../spec/formats.js';
 import { ECF_TYPES, type DocTable, type EcfType, type Facets } from '../spec/model.js';
 import { jsonFields, xmlTree, type JsonField } from '../spec/tree.js';
-import { decimalsOf, numberText } from '../calc/decimal.js';
+import { decimalsOf, numberText } from '../../shared/money/decimal.js';
 
 type Json = Record<string, unknown>;
 

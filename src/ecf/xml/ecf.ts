@@ -6,8 +6,8 @@
  */
 import type { Element } from '@xmldom/xmldom';
 import { parseEncf } from '../spec/encf.js';
-import { EcfValidationError } from '../errors/validation-error.js';
-import type { Issue } from '../issues.js';
+import { EcfValidationError } from '../../shared/errors/validation-error.js';
+import type { Issue } from '../../shared/issues.js';
 import { ECF_TABLE } from '../spec/ecf-table.gen.js';
 import { isEcfType, type EcfType } from '../spec/model.js';
 import { parseDate } from '../spec/formats.js';

@@ -4,10 +4,10 @@
  * converted back to their canonical JSON kinds. XML parsing uses @xmldom/xmldom, which does not resolve
  * external entities or expand DTD-declared entities.
  */
-import { EcfError } from '../errors/ecf-error.js';
+import { EcfError } from '../../shared/errors/ecf-error.js';
 import type { Element } from '@xmldom/xmldom';
-import type { Issue } from '../issues.js';
-import { parseXmlStrictly } from './strict-parser.js';
+import type { Issue } from '../../shared/issues.js';
+import { parseXmlStrictly } from '../../shared/xml/strict-parser.js';
 import { COUNTRY_NAMES } from '../spec/countries.gen.js';
 import type { DocTable } from '../spec/model.js';
 import { xmlTree, type XmlNode } from '../spec/tree.js';

@@ -40,7 +40,7 @@ export const MAX_SIGNATURE_TEXT = 16_384;
 const SIGNATURE_SUBTREE_DEPTH = 5;
 /** The same below the document element, where DGII's profile puts it. */
 const SIGNATURE_DEPTH = SIGNATURE_SUBTREE_DEPTH + 1;
-/** Elements a `Signature` may hold (the verifier refuses more: src/sign/verify-xml.ts). */
+/** Elements a `Signature` may hold (the verifier refuses more: src/ecf/sign/verify-xml.ts). */
 const SIGNATURE_ELEMENTS = 64;
 
 /** Limits of the pre-scan, derived from the generated field tables (src/spec/*.gen.ts). */
@@ -103,7 +103,7 @@ function tableLimits(table: DocTable, relaxed: Readonly<Record<string, number>> 
 }
 
 function deriveLimits(): XmlLimits {
-  // The relaxed type 32 (src/xsd/relax32.ts): up to 10,000 lines and pages.
+  // The relaxed type 32 (src/ecf/xsd/relax32.ts): up to 10,000 lines and pages.
   const relaxed32 = { '32:DetallesItems/Item': 10_000, '32:Paginacion/Pagina': 10_000 };
   const tables: Array<[string, ReturnType<typeof tableLimits>]> = [
     [ECF_TABLE.root, tableLimits(ECF_TABLE, relaxed32)],

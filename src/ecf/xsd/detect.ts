@@ -1,5 +1,5 @@
-import type { SchemaId } from '../ports.js';
-import { skipDeclaration } from './locate.js';
+import type { SchemaId } from '../../shared/ports.js';
+import { skipDeclaration } from '../../shared/xsd/locate.js';
 import { isSchemaId } from './schemas.js';
 
 /** Root element name of an XML text (prefix stripped), skipping the prolog; null if none is found. */

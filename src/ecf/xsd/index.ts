@@ -13,5 +13,5 @@ export {
 } from './install.js';
 export { PINNED_XSD_SHA256, PINNED_XSD_SET_DATE } from './pinned.js';
 export { SCHEMA_IDS, SCHEMA_FILES, SCHEMA_ROOTS, XSD_FILE_NAMES, isSchemaId } from './schemas.js';
-export { SchemaError, isSchemaError } from '../errors/index.js';
-export type { SchemaId, SchemaValidator, SchemaViolation, SchemaValidationResult, SchemaValidateOptions } from '../ports.js';
+export { SchemaError, isSchemaError } from '../../shared/errors/index.js';
+export type { SchemaId, SchemaValidator, SchemaViolation, SchemaValidationResult, SchemaValidateOptions } from '../../shared/ports.js';

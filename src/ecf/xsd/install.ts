@@ -6,11 +6,11 @@
  */
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { SchemaError } from '../errors/index.js';
+import { SchemaError } from '../../shared/errors/index.js';
 import { sha256Hex } from './load.js';
 import { PINNED_XSD_SHA256 } from './pinned.js';
 import { XSD_FILE_NAMES } from './schemas.js';
-import { readZip } from './zip.js';
+import { readZip } from '../../shared/xsd/zip.js';
 
 export interface InstallXsdOptions {
   /** Install files whose hash differs from the pinned one (they are still reported). Default false: refuse. */

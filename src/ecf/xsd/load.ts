@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { SchemaId } from '../ports.js';
-import { SchemaError } from '../errors/index.js';
+import type { SchemaId } from '../../shared/ports.js';
+import { SchemaError } from '../../shared/errors/index.js';
 import { fixXsd, type XsdFix } from './fixes.js';
 import { PINNED_XSD_SHA256 } from './pinned.js';
 import { SCHEMA_FILES, SCHEMA_IDS, XSD_HELP } from './schemas.js';

@@ -1,4 +1,4 @@
-import { SchemaError } from '../errors/index.js';
+import { SchemaError } from '../../shared/errors/index.js';
 
 /**
  * The relaxed variant of e-CF-32 for a type-32 below RD$250,000: its full e-CF is kept (not sent to DGII) and may

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import type { SchemaId, SchemaValidateOptions, SchemaValidationResult, SchemaValidator, SchemaViolation } from '../ports.js';
-import { SchemaError } from '../errors/index.js';
+import type { SchemaId, SchemaValidateOptions, SchemaValidationResult, SchemaValidator, SchemaViolation } from '../../shared/ports.js';
+import { SchemaError } from '../../shared/errors/index.js';
 import type { XsdFix } from './fixes.js';
-import { compileSchema, XML_ERR_ERROR, XML_ERR_FATAL, XML_FROM_PARSER, XsdCompileError, type CompiledSchema, type RawXmlError } from './libxml.js';
+import { compileSchema, XML_ERR_ERROR, XML_ERR_FATAL, XML_FROM_PARSER, XsdCompileError, type CompiledSchema, type RawXmlError } from '../../shared/xsd/libxml.js';
 import { loadXsdSet, type LoadedXsd, type XsdSet } from './load.js';
-import { indexXml, type XmlLocator } from './locate.js';
+import { indexXml, type XmlLocator } from '../../shared/xsd/locate.js';
 import { relax32 } from './relax32.js';
 import { isSchemaId, SCHEMA_IDS } from './schemas.js';
 

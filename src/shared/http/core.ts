@@ -3,7 +3,7 @@
  * the minimum version, the mapping of failures onto `TransportError` / `AuthorityError`, retries with
  * exponential backoff and full jitter, and answers read up to a bound. It knows no product: what an
  * authority's refusal says (its messages, a track id, a SOAP fault…) is read by an
- * {@link AnswerInterpreter} the product passes in (DGII's is in `./http.ts`).
+ * {@link AnswerInterpreter} the product passes in (DGII's is in `../../ecf/dgii/http.ts`).
  *
  * Imports nothing from e-CF or DGII code (only the error classes, the ports and undici): it moves to
  * `src/shared/http/` with the kernel.

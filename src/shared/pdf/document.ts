@@ -8,7 +8,7 @@
  * Pure: no file system, no clock, no network; the same input gives the same bytes.
  */
 import { PDFDocument, StandardFonts, type PDFImage } from 'pdf-lib';
-import type { Dec } from '../calc/decimal.js';
+import type { Dec } from '../money/decimal.js';
 import { EcfError } from '../errors/ecf-error.js';
 import {
   ACCENT, color, drawLines, flowPairs, flowTable, hline, INK, layoutPair, layoutRuns, lineHeight, Flow, linesHeight, MM,

@@ -7,7 +7,7 @@
  * Coordinates in this module are measured from the top of the page; `toPdfY` converts for pdf-lib.
  */
 import { rgb, type PDFPage } from 'pdf-lib';
-import { add, ZERO, type Dec } from '../calc/decimal.js';
+import { add, ZERO, type Dec } from '../money/decimal.js';
 import { formatDec } from './numbers.js';
 import type { Column, PairsSection, Run, TableRow, TableSection } from './sections.js';
 import { LEADING, type Fonts, type Rgb, type TextKit, type TextStyle } from './text.js';

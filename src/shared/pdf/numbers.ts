@@ -3,7 +3,7 @@
  * (calc/decimal.ts): a JSON number is read through its shortest decimal text and never multiplied or summed as a
  * float. Output uses a comma thousands separator and a point decimal separator (`1,234.50`).
  */
-import { fromNumber, parseDec, toFixed, toText, type Dec } from '../calc/decimal.js';
+import { fromNumber, parseDec, toFixed, toText, type Dec } from '../money/decimal.js';
 
 /** A JSON number (or decimal text) as an exact decimal; null when absent or not a plain number. */
 export function dec(value: unknown): Dec | null {

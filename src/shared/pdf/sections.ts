@@ -3,7 +3,7 @@
  * (`layout.ts`, `document.ts`) know how to place. A product's print model (for e-CF: `model.ts`) builds these
  * values from its own fields, catalogs and labels; nothing here knows any product.
  */
-import type { Dec } from '../calc/decimal.js';
+import type { Dec } from '../money/decimal.js';
 
 /** A run of text with a role; the layout maps roles to fonts, sizes and colours. */
 export interface Run {

@@ -9,7 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { Logger } from '../../index.js';
+import type { Logger } from '../ports.js';
 
 /** The logger the loop (and the worker) uses: the kit's `Logger` port (a pino `Logger` fits). */
 export type LoopLogger = Logger;

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ECF_TYPES } from '../../src/spec/model.js';
+import { ECF_TYPES } from '../../../src/ecf/spec/model.js';
 import { repoRoot } from '../helpers/env.js';
 
 const run = promisify(execFile);

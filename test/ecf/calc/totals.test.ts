@@ -1,7 +1,7 @@
 /** calc/totals.ts: computeTotals (named rounding points, only the keys a type allows), lineAmount, fillTotals. */
 import { describe, expect, it } from 'vitest';
-import { additionalTaxKind, computeTotals, fillTotals, lineAmount, totalesKeys } from '../../src/calc/totals.js';
-import { ECF_TYPES } from '../../src/spec/model.js';
+import { additionalTaxKind, computeTotals, fillTotals, lineAmount, totalesKeys } from '../../../src/ecf/calc/totals.js';
+import { ECF_TYPES } from '../../../src/ecf/spec/model.js';
 
 const item = (indicador_facturacion: number, precio_unitario: number, cantidad = 1, extra: Record<string, unknown> = {}) => ({
   indicador_facturacion, nombre: 'x', indicador_bien_servicio: '1', cantidad, precio_unitario, monto: lineAmount({ precio_unitario, cantidad, ...extra }), ...extra,

@@ -2,11 +2,11 @@ import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/cli/command.js';
-import { adminCommands } from '../../src/cli/commands/admin.js';
-import { unsealCertificate } from '../../src/server/certificates.js';
-import { openStorage } from '../../src/server/storage/open.js';
-import { hashToken } from '../../src/server/tokens.js';
+import { UsageError } from '../../../src/cli/command.js';
+import { adminCommands } from '../../../src/ecf/cli/admin.js';
+import { unsealCertificate } from '../../../src/ecf/server/certificates.js';
+import { openStorage } from '../../../src/ecf/server/storage/open.js';
+import { hashToken } from '../../../src/shared/server-kit/tokens.js';
 import { fakeIo } from '../helpers/cli.js';
 import { expiredP12, modernP12, rncP12 } from '../helpers/certs.js';
 

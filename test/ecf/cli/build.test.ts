@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/main.js';
+import { runCli } from '../../../src/cli/main.js';
 import { fakeIo } from '../helpers/cli.js';
 
 const issuer = JSON.stringify({ rnc: '101672919', razon_social: 'Emisor SRL', direccion: 'Calle 1' });

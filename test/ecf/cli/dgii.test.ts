@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/cli/command.js';
-import { dgiiDirectoryCommand, dgiiSendCommand, dgiiStatusCommand, dgiiTrackIdsCommand } from '../../src/cli/commands/dgii.js';
-import { deriveRfceXml } from '../../src/rfce/derive.js';
-import { signXml } from '../../src/sign/index.js';
+import { UsageError } from '../../../src/cli/command.js';
+import { dgiiDirectoryCommand, dgiiSendCommand, dgiiStatusCommand, dgiiTrackIdsCommand } from '../../../src/ecf/cli/dgii.js';
+import { deriveRfceXml } from '../../../src/ecf/rfce/derive.js';
+import { signXml } from '../../../src/ecf/sign/index.js';
 import { fakeIo } from '../helpers/cli.js';
 import { modernP12, TEST_PASSWORD } from '../helpers/certs.js';
 import { repoRoot } from '../helpers/env.js';
@@ -12,8 +12,8 @@ import { fixture } from '../dgii/helpers/fixtures.js';
 import { startRecordingServer, type RecordingServer } from '../dgii/helpers/recording-server.js';
 import { installAuth, testIdentity, type AuthStandIn } from '../dgii/helpers/stand-in.js';
 
-const signed31 = readFileSync(join(repoRoot, 'test/fixtures/signed/ecf-31.xml'), 'utf8');
-const signed32 = readFileSync(join(repoRoot, 'test/fixtures/signed/ecf-32.xml'), 'utf8');
+const signed31 = readFileSync(join(repoRoot, 'test/ecf/fixtures/signed/ecf-31.xml'), 'utf8');
+const signed32 = readFileSync(join(repoRoot, 'test/ecf/fixtures/signed/ecf-32.xml'), 'utf8');
 let rfce: string;
 
 let server: RecordingServer;

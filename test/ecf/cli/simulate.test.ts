@@ -3,8 +3,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/cli/command.js';
-import { runSimulate, simulateCommand } from '../../src/cli/commands/simulate.js';
+import { UsageError } from '../../../src/cli/command.js';
+import { runSimulate, simulateCommand } from '../../../src/ecf/cli/simulate.js';
 import { fakeIo } from '../helpers/cli.js';
 import { repoRoot, xsdDir } from '../helpers/env.js';
 
@@ -47,7 +47,7 @@ describe('ecf simulate', () => {
 
   it('the command runs until SIGTERM, then exits 0', async () => {
     const script = [
-      "import { simulateCommand } from './src/cli/commands/simulate.ts';",
+      "import { simulateCommand } from './src/ecf/cli/simulate.ts';",
       'const io = { stdout: (s) => process.stdout.write(s), stderr: (s) => process.stderr.write(s), readFile: async () => new Uint8Array(), env: process.env };',
       'process.exitCode = await simulateCommand.run(process.argv.slice(1), io);',
     ].join('\n');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dgiiFileName, fileNameFor } from '../../src/derive/file-name.js';
+import { dgiiFileName, fileNameFor } from '../../../src/ecf/derive/file-name.js';
 import { compactEcf31, noDeclaration } from '../sign/fixtures.js';
 
 describe('dgiiFileName', () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { qrUrl, qrUrlFromSignedXml, type QrFields } from '../../src/derive/qr-url.js';
-import { securityCode } from '../../src/derive/security-code.js';
-import { readP12 } from '../../src/sign/p12.js';
-import { p12Signer } from '../../src/sign/signer.js';
-import { signEcf, signXml } from '../../src/sign/sign-xml.js';
+import { qrUrl, qrUrlFromSignedXml, type QrFields } from '../../../src/ecf/derive/qr-url.js';
+import { securityCode } from '../../../src/ecf/derive/security-code.js';
+import { readP12 } from '../../../src/shared/xmldsig/p12.js';
+import { p12Signer } from '../../../src/shared/xmldsig/signer.js';
+import { signEcf, signXml } from '../../../src/ecf/sign/sign-xml.js';
 import { modernP12, TEST_PASSWORD } from '../helpers/certs.js';
 import { compactEcf31 } from '../sign/fixtures.js';
 

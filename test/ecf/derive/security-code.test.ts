@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { securityCode, securityCodeFromSignatureValue } from '../../src/derive/security-code.js';
-import { readP12 } from '../../src/sign/p12.js';
-import { p12Signer } from '../../src/sign/signer.js';
-import { signEcf } from '../../src/sign/sign-xml.js';
+import { securityCode, securityCodeFromSignatureValue } from '../../../src/ecf/derive/security-code.js';
+import { readP12 } from '../../../src/shared/xmldsig/p12.js';
+import { p12Signer } from '../../../src/shared/xmldsig/signer.js';
+import { signEcf } from '../../../src/ecf/sign/sign-xml.js';
 import { modernP12, TEST_PASSWORD } from '../helpers/certs.js';
 import { compactEcf31 } from '../sign/fixtures.js';
 

@@ -1,8 +1,8 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createDgiiClient, type DgiiClient, type DgiiClientOptions } from '../../src/dgii/client.js';
-import type { AuthorityIdentity, XmlFile } from '../../src/dgii/types.js';
-import { AuthorityError } from '../../src/errors/authority-error.js';
-import { TransportError } from '../../src/errors/transport-error.js';
+import { createDgiiClient, type DgiiClient, type DgiiClientOptions } from '../../../src/ecf/dgii/client.js';
+import type { AuthorityIdentity, XmlFile } from '../../../src/ecf/dgii/types.js';
+import { AuthorityError } from '../../../src/shared/errors/authority-error.js';
+import { TransportError } from '../../../src/shared/errors/transport-error.js';
 import { fixture } from './helpers/fixtures.js';
 import { startRecordingServer, type RecordedRequest, type RecordingServer } from './helpers/recording-server.js';
 import { installAuth, testIdentity, type AuthStandIn } from './helpers/stand-in.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dgiiEndpoints, withQuery } from '../../src/dgii/endpoints.js';
+import { dgiiEndpoints, withQuery } from '../../../src/ecf/dgii/endpoints.js';
 
 describe('dgiiEndpoints', () => {
   it('uses DGII hosts with the environment segment, and statusecf without one', () => {

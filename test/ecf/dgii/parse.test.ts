@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TransportError } from '../../src/errors/transport-error.js';
+import { TransportError } from '../../../src/shared/errors/transport-error.js';
 import {
   errorMessages,
   htmlToText,
@@ -17,7 +17,7 @@ import {
   parseTrackResult,
   parseVoidingReceipt,
   toAuthorityMessages,
-} from '../../src/dgii/parse.js';
+} from '../../../src/ecf/dgii/parse.js';
 import { fixture } from './helpers/fixtures.js';
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;

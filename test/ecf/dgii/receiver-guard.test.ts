@@ -11,13 +11,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { LookupAddress } from 'node:dns';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createReceptorClient, type ReceptorClient, type ReceptorClientOptions } from '../../src/dgii/receptor-client.js';
+import { createReceptorClient, type ReceptorClient, type ReceptorClientOptions } from '../../../src/ecf/dgii/receptor-client.js';
 import {
   guardConnector, guardedLookup, LOOPBACK_RANGES, receiverAddressProblem, ReceiverAddressError, RECEIVER_ADDRESS_REFUSED,
-} from '../../src/dgii/receiver-guard.js';
-import type { AuthorityIdentity, XmlFile } from '../../src/dgii/types.js';
-import { EcfError } from '../../src/errors/ecf-error.js';
-import { TransportError } from '../../src/errors/transport-error.js';
+} from '../../../src/ecf/dgii/receiver-guard.js';
+import type { AuthorityIdentity, XmlFile } from '../../../src/ecf/dgii/types.js';
+import { EcfError } from '../../../src/shared/errors/ecf-error.js';
+import { TransportError } from '../../../src/shared/errors/transport-error.js';
 import { testIdentity } from './helpers/stand-in.js';
 
 const ACECF: XmlFile = { fileName: '131880738E310000000001.xml', xml: '<?xml version="1.0" encoding="utf-8"?><ACECF><DetalleAprobacionComercial><Version>1.0</Version></DetalleAprobacionComercial></ACECF>' };

@@ -1,11 +1,11 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildArecfXml } from '../../src/documents/arecf.js';
-import { LOOPBACK_RANGES } from '../../src/dgii/receiver-guard.js';
-import { createReceptorClient, receptorUrls, type ReceptorClient, type ReceptorClientOptions, type ReceptorTarget } from '../../src/dgii/receptor-client.js';
-import type { AuthorityIdentity, XmlFile } from '../../src/dgii/types.js';
-import { AuthorityError } from '../../src/errors/authority-error.js';
-import { EcfError } from '../../src/errors/ecf-error.js';
-import { signXml } from '../../src/sign/index.js';
+import { buildArecfXml } from '../../../src/ecf/documents/arecf.js';
+import { LOOPBACK_RANGES } from '../../../src/ecf/dgii/receiver-guard.js';
+import { createReceptorClient, receptorUrls, type ReceptorClient, type ReceptorClientOptions, type ReceptorTarget } from '../../../src/ecf/dgii/receptor-client.js';
+import type { AuthorityIdentity, XmlFile } from '../../../src/ecf/dgii/types.js';
+import { AuthorityError } from '../../../src/shared/errors/authority-error.js';
+import { EcfError } from '../../../src/shared/errors/ecf-error.js';
+import { signXml } from '../../../src/ecf/sign/index.js';
 import { startRecordingServer, type RecordingServer } from './helpers/recording-server.js';
 import { installAuth, testIdentity, type AuthStandIn } from './helpers/stand-in.js';
 

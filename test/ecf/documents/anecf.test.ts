@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { buildAnecfXml, composeEncf, MAX_ANECF_RANGES, parseAnecfXml, type AnecfInput } from '../../src/documents/anecf.js';
-import { signXml } from '../../src/sign/sign-xml.js';
-import { ECF_TYPES } from '../../src/spec/model.js';
+import { buildAnecfXml, composeEncf, MAX_ANECF_RANGES, parseAnecfXml, type AnecfInput } from '../../../src/ecf/documents/anecf.js';
+import { signXml } from '../../../src/ecf/sign/sign-xml.js';
+import { ECF_TYPES } from '../../../src/ecf/spec/model.js';
 import { splitSigned } from '../sign/reference.js';
 import { expectSignedAndValid, issuesOf, testSigner } from './support.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { fileNameFor } from '../../src/derive/file-name.js';
-import { ARECF_MOTIVOS, buildArecfXml, parseArecfXml, type ArecfInput, type ArecfMotivo } from '../../src/documents/arecf.js';
-import { signXml } from '../../src/sign/sign-xml.js';
+import { fileNameFor } from '../../../src/ecf/derive/file-name.js';
+import { ARECF_MOTIVOS, buildArecfXml, parseArecfXml, type ArecfInput, type ArecfMotivo } from '../../../src/ecf/documents/arecf.js';
+import { signXml } from '../../../src/ecf/sign/sign-xml.js';
 import { splitSigned } from '../sign/reference.js';
 import { expectSignedAndValid, issuesOf, testSigner } from './support.js';
 

@@ -3,20 +3,20 @@
  * and verifies with xmlsec1 and verifyXml; signing changes nothing but FechaHoraFirma and the
  * Signature; signing twice gives the same bytes.
  *
- * Golden files: `test/fixtures/signed/ecf-<tipo>.xml` hold the signed document with the contents of
+ * Golden files: `test/ecf/fixtures/signed/ecf-<tipo>.xml` hold the signed document with the contents of
  * `SignatureValue` and `X509Certificate` replaced by `[key-dependent]`. The test key is generated at
  * test time (nothing secret is committed), so those two values change from run to run; everything
  * else, including `DigestValue` and the `SignedInfo` that the signature covers, depends only on the
  * document and the clock and is pinned here. That the masked SignatureValue is right for the pinned
  * SignedInfo is proven in the same test by xmlsec1 and verifyXml.
- * `UPDATE_GOLDEN=1 npx vitest run test/documents/ecf-signed.test.ts` rewrites them; review the diff.
+ * `UPDATE_GOLDEN=1 npx vitest run test/ecf/documents/ecf-signed.test.ts` rewrites them; review the diff.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { signEcf } from '../../src/sign/sign-xml.js';
-import { ECF_TYPES } from '../../src/spec/model.js';
-import { buildEcfXml } from '../../src/xml/ecf.js';
+import { signEcf } from '../../../src/ecf/sign/sign-xml.js';
+import { ECF_TYPES } from '../../../src/ecf/spec/model.js';
+import { buildEcfXml } from '../../../src/ecf/xml/ecf.js';
 import { modernP12 } from '../helpers/certs.js';
 import { caseContext, loadExamples } from '../helpers/corpus.js';
 import { baseContext, baseDoc } from '../helpers/docs.js';
@@ -25,7 +25,7 @@ import { signWithXmlCrypto, splitSigned, withSigningTime } from '../sign/referen
 import { expectSignedAndValid, SIGNING_CLOCK, SIGNING_TIME, testSigner } from './support.js';
 
 const UPDATE = process.env.UPDATE_GOLDEN === '1';
-const goldenDir = join(repoRoot, 'test/fixtures/signed');
+const goldenDir = join(repoRoot, 'test/ecf/fixtures/signed');
 
 /** The signed document without its two key-dependent values. */
 function keyIndependent(signed: string): string {

@@ -1,8 +1,8 @@
 import { verify, X509Certificate } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { buildSemillaXml, parseSemillaXml } from '../../src/documents/semilla.js';
-import { canonicalSignedInfo } from '../../src/sign/profile.js';
-import { signXml } from '../../src/sign/sign-xml.js';
+import { buildSemillaXml, parseSemillaXml } from '../../../src/ecf/documents/semilla.js';
+import { canonicalSignedInfo } from '../../../src/ecf/sign/profile.js';
+import { signXml } from '../../../src/ecf/sign/sign-xml.js';
 import { modernP12 } from '../helpers/certs.js';
 import { expectSignedAndValid, issuesOf, testSigner } from './support.js';
 

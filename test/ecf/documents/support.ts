@@ -1,9 +1,9 @@
 /** Shared by the signed-document tests: the test signer, and "valid against the official XSD + verifies twice". */
 import { expect } from 'vitest';
-import type { SchemaId, Signer } from '../../src/ports.js';
-import { readP12 } from '../../src/sign/p12.js';
-import { p12Signer } from '../../src/sign/signer.js';
-import { verifyXml } from '../../src/sign/verify-xml.js';
+import type { SchemaId, Signer } from '../../../src/shared/ports.js';
+import { readP12 } from '../../../src/shared/xmldsig/p12.js';
+import { p12Signer } from '../../../src/shared/xmldsig/signer.js';
+import { verifyXml } from '../../../src/ecf/sign/verify-xml.js';
 import { modernP12, TEST_PASSWORD, xmlsecVerify } from '../helpers/certs.js';
 import { formatViolations, schemaValidator } from '../helpers/xsd.js';
 

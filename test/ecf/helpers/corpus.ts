@@ -15,15 +15,15 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { add, div, fromInt, fromNumber, mul, round, sub, toNumber, ZERO, type Dec } from '../../src/calc/decimal.js';
-import { additionalTaxKind, fillTotals, ITBIS_RATES, lineAmount, OTHER_TAX_RATES } from '../../src/calc/totals.js';
-import { COUNTRY_NAMES } from '../../src/spec/countries.gen.js';
-import { ECF_TYPE_INFO } from '../../src/spec/doc-types.js';
-import { dayNumber } from '../../src/spec/formats.js';
-import { ECF_TABLE } from '../../src/spec/ecf-table.gen.js';
-import { ECF_TYPES, type EcfType, type Facets } from '../../src/spec/model.js';
-import { jsonFields, xmlTree, type JsonField } from '../../src/spec/tree.js';
-import type { BuildContext, CanonicalDocument, IssuerProfile } from '../../src/xml/ecf.js';
+import { add, div, fromInt, fromNumber, mul, round, sub, toNumber, ZERO, type Dec } from '../../../src/shared/money/decimal.js';
+import { additionalTaxKind, fillTotals, ITBIS_RATES, lineAmount, OTHER_TAX_RATES } from '../../../src/ecf/calc/totals.js';
+import { COUNTRY_NAMES } from '../../../src/ecf/spec/countries.gen.js';
+import { ECF_TYPE_INFO } from '../../../src/ecf/spec/doc-types.js';
+import { dayNumber } from '../../../src/ecf/spec/formats.js';
+import { ECF_TABLE } from '../../../src/ecf/spec/ecf-table.gen.js';
+import { ECF_TYPES, type EcfType, type Facets } from '../../../src/ecf/spec/model.js';
+import { jsonFields, xmlTree, type JsonField } from '../../../src/ecf/spec/tree.js';
+import type { BuildContext, CanonicalDocument, IssuerProfile } from '../../../src/ecf/xml/ecf.js';
 import { repoRoot } from './env.js';
 
 type Json = Record<string, any>;
@@ -37,7 +37,7 @@ export const ISSUE_DATE = '01-04-2026';
 export const SEQUENCE_EXPIRY = '31-12-2027';
 
 export const examplesDir = join(repoRoot, 'examples');
-export const fixturesDir = join(repoRoot, 'test/fixtures/ecf');
+export const fixturesDir = join(repoRoot, 'test/ecf/fixtures/ecf');
 
 function readJson<T>(file: string): T {
   return JSON.parse(readFileSync(file, 'utf8')) as T;
@@ -98,7 +98,7 @@ export interface FixtureCase {
   doc: CanonicalDocument;
 }
 
-/** Every `test/fixtures/ecf/<tipo>/<case>.json`, sorted by type then name. */
+/** Every `test/ecf/fixtures/ecf/<tipo>/<case>.json`, sorted by type then name. */
 export function loadFixtureCases(): FixtureCase[] {
   const out: FixtureCase[] = [];
   for (const tipo of ECF_TYPES) {

@@ -4,10 +4,10 @@
  * business rule with zero errors and zero warnings. Use `baseDoc(tipo)` (a fresh deep copy each call) with
  * `BASE_FECHA_EMISION` as the issue date, and `baseContext(tipo)` to build XML.
  */
-import { fillTotals } from '../../src/calc/totals.js';
-import type { EcfType } from '../../src/spec/model.js';
-import { allows } from '../../src/validate/rules/shared.js';
-import type { BuildContext } from '../../src/xml/ecf.js';
+import { fillTotals } from '../../../src/ecf/calc/totals.js';
+import type { EcfType } from '../../../src/ecf/spec/model.js';
+import { allows } from '../../../src/ecf/validate/rules/shared.js';
+import type { BuildContext } from '../../../src/ecf/xml/ecf.js';
 
 type Json = Record<string, any>;
 

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
 /** The official XSD directory the tests use: ECF_XSD_DIR, else ../shared/dgii-xsd beside the checkout. */
 export function xsdDir(): string {

@@ -2,8 +2,8 @@
  * XSD helpers for tests: one shared libxml2-backed validator over the official set (`xsdDir()`), and the
  * stand-in signature an unsigned e-CF needs before it can validate.
  */
-import type { SchemaId, SchemaValidateOptions, SchemaValidationResult, SchemaValidator } from '../../src/ports.js';
-import { createSchemaValidator } from '../../src/xsd/index.js';
+import type { SchemaId, SchemaValidateOptions, SchemaValidationResult, SchemaValidator } from '../../../src/shared/ports.js';
+import { createSchemaValidator } from '../../../src/ecf/xsd/index.js';
 import { xsdDir } from './env.js';
 
 /** Signing time written by the placeholder (the tests' fixed issue date, 10:00). */

@@ -4,9 +4,9 @@
  * `{"url": …}` on stdout once listening; stops when its stdin closes (the parent finished or died)
  * or on SIGTERM. Controlled over HTTP (`/_simulator/*`).
  *
- * Started with `node --import tsx test/integration/simulator-process.ts '{"xsdDir":…}'`.
+ * Started with `node --import tsx test/ecf/integration/simulator-process.ts '{"xsdDir":…}'`.
  */
-import { startSimulator, type SimulatorOptions } from '../../src/simulator/index.js';
+import { startSimulator, type SimulatorOptions } from '../../../src/ecf/simulator/index.js';
 
 const options = JSON.parse(process.argv[2] ?? '{}') as SimulatorOptions;
 const sim = await startSimulator(options);

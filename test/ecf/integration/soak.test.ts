@@ -14,7 +14,7 @@
  * Some documents also "crash" the sender right after a successful upload (the answer is lost, the mark
  * stays "sending"); a restarted sender (a new client) recovers them with the same query-first rule.
  *
- * The simulator runs in its own process (test/integration/simulator-process.ts) with a fixed fault
+ * The simulator runs in its own process (test/ecf/integration/simulator-process.ts) with a fixed fault
  * seed: the sequence of fault decisions is reproducible; which request meets which fault still depends
  * on the arrival order of concurrent requests.
  */
@@ -23,8 +23,8 @@ import { once } from 'node:events';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDgiiClient, TransportError, type AuthorityState, type DgiiClient, type TrackResult } from '../../src/dgii/index.js';
-import type { FaultSettings, ScenarioSettings, SimulatorOptions, SimulatorStats } from '../../src/simulator/index.js';
+import { createDgiiClient, TransportError, type AuthorityState, type DgiiClient, type TrackResult } from '../../../src/ecf/dgii/index.js';
+import type { FaultSettings, ScenarioSettings, SimulatorOptions, SimulatorStats } from '../../../src/ecf/simulator/index.js';
 import { repoRoot, xsdDir } from '../helpers/env.js';
 import { EMISOR, encfOf, fileOf, issuer, signedEcf, signedRfce, sleep } from './support.js';
 
@@ -44,7 +44,7 @@ let child: ChildProcess | null = null;
 let simUrl = '';
 
 async function startSimulatorProcess(options: SimulatorOptions): Promise<string> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', resolve(repoRoot, 'test/integration/simulator-process.ts'), JSON.stringify(options)], {
+  const proc = spawn(process.execPath, ['--import', 'tsx', resolve(repoRoot, 'test/ecf/integration/simulator-process.ts'), JSON.stringify(options)], {
     cwd: repoRoot,
     stdio: ['pipe', 'pipe', 'inherit'],
   });

@@ -3,9 +3,9 @@
  * the base documents (e-CF, RFCE, ACECF, ANECF), and small waiting helpers. Everything goes through
  * the public entry files, as an application would.
  */
-import { buildAcecfXml, buildAnecfXml, buildEcfXml, deriveRfceXml, securityCode, type EcfType } from '../../src/index.js';
-import { createSelfSignedIdentity, signEcf, signXml, type Signer } from '../../src/sign/index.js';
-import type { AuthorityIdentity, AuthorityTransport, TrackResult } from '../../src/dgii/index.js';
+import { buildAcecfXml, buildAnecfXml, buildEcfXml, deriveRfceXml, securityCode, type EcfType } from '../../../src/ecf/index.js';
+import { createSelfSignedIdentity, signEcf, signXml, type Signer } from '../../../src/ecf/sign/index.js';
+import type { AuthorityIdentity, AuthorityTransport, TrackResult } from '../../../src/ecf/dgii/index.js';
 import { baseContext, baseDoc } from '../helpers/docs.js';
 
 type Json = Record<string, any>;

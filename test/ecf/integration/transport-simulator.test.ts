@@ -4,9 +4,9 @@
  * retries and unknown outcomes through the simulator's faults, timeouts, and the three environments.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { securityCode } from '../../src/index.js';
-import { AuthorityError, createDgiiClient, TransportError, type DgiiClient, type DgiiClientOptions, type DirectoryEntry } from '../../src/dgii/index.js';
-import { SIMULATOR_RNC, startSimulator, type Simulator, type SimulatorOptions } from '../../src/simulator/index.js';
+import { securityCode } from '../../../src/ecf/index.js';
+import { AuthorityError, createDgiiClient, TransportError, type DgiiClient, type DgiiClientOptions, type DirectoryEntry } from '../../../src/ecf/dgii/index.js';
+import { SIMULATOR_RNC, startSimulator, type Simulator, type SimulatorOptions } from '../../../src/ecf/simulator/index.js';
 import { xsdDir } from '../helpers/env.js';
 import {
   COMPRADOR,

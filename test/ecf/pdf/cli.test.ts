@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/main.js';
-import { qrUrlFromSignedXml } from '../../src/derive/qr-url.js';
+import { runCli } from '../../../src/cli/main.js';
+import { qrUrlFromSignedXml } from '../../../src/ecf/derive/qr-url.js';
 import { minimal, signed } from './fixtures.js';
 import { decodeQr, pdfText } from './tools.js';
 import { fakeIo as sharedFakeIo } from '../helpers/cli.js';
@@ -36,7 +36,7 @@ describe('ecf pdf', () => {
     expect(f.err()).toMatch(/--env must be one of testecf, certecf, ecf/);
     expect(await runCli(['pdf', '--bogus', 'x', 'signed.xml'], f.io)).toBe(2);
     expect(await runCli(['pdf'], f.io)).toBe(2);
-    const { buildEcfXml } = await import('../../src/xml/ecf.js');
+    const { buildEcfXml } = await import('../../../src/ecf/xml/ecf.js');
     const { doc, ctx } = minimal('31');
     const g = fakeIo({ 'u.xml': buildEcfXml('31', doc, ctx) });
     expect(await runCli(['pdf', 'u.xml'], g.io)).toBe(1);

@@ -2,12 +2,12 @@
  * Documents for the PDF tests, the benchmark and the previews in docs/: valid (checked with safeValidateEcf),
  * signed with the test certificate and a fixed clock, so every PDF is reproducible.
  */
-import { fillTotals } from '../../src/calc/totals.js';
-import { p12Signer, readP12, signEcf } from '../../src/sign/index.js';
-import type { EcfType } from '../../src/spec/model.js';
-import { safeValidateEcf } from '../../src/validate/index.js';
-import { allows } from '../../src/validate/rules/shared.js';
-import { buildEcfXml, type BuildContext, type IssuerProfile } from '../../src/xml/ecf.js';
+import { fillTotals } from '../../../src/ecf/calc/totals.js';
+import { p12Signer, readP12, signEcf } from '../../../src/ecf/sign/index.js';
+import type { EcfType } from '../../../src/ecf/spec/model.js';
+import { safeValidateEcf } from '../../../src/ecf/validate/index.js';
+import { allows } from '../../../src/ecf/validate/rules/shared.js';
+import { buildEcfXml, type BuildContext, type IssuerProfile } from '../../../src/ecf/xml/ecf.js';
 import { modernP12 } from '../helpers/certs.js';
 import { baseContext, baseDoc, BASE_FECHA_EMISION } from '../helpers/docs.js';
 
@@ -131,7 +131,7 @@ export async function signed(tipo: EcfType, doc: Json, ctx: BuildContext = conte
 
 export const richDocs = { '31': () => payInFull(rich31()), '46': () => payInFull(rich46()) } as const;
 
-/** Minimal valid documents of the ten types (test/helpers/docs.ts) with this file's issuer. */
+/** Minimal valid documents of the ten types (test/ecf/helpers/docs.ts) with this file's issuer. */
 export function minimal(tipo: EcfType): { doc: Json; ctx: BuildContext } {
   const ctx = { ...baseContext(tipo), emisor: ISSUER };
   return { doc: baseDoc(tipo), ctx };

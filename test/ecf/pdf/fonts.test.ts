@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import fontkit from '@pdf-lib/fontkit';
 import { describe, expect, it } from 'vitest';
-import { renderPdf } from '../../src/pdf/index.js';
+import { renderPdf } from '../../../src/ecf/pdf/index.js';
 import { context, minimal, signed } from './fixtures.js';
 import { pdfText, squash } from './tools.js';
 

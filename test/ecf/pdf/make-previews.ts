@@ -1,11 +1,11 @@
 /**
  * Regenerates the PDF previews committed in docs/ (`docs/preview-31.png`, `docs/preview-46.png`) from the test
- * fixtures: `npx tsx test/pdf/make-previews.ts`. Needs pdftoppm (poppler-utils).
+ * fixtures: `npx tsx test/ecf/pdf/make-previews.ts`. Needs pdftoppm (poppler-utils).
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
-import { renderPdf } from '../../src/pdf/index.js';
+import { renderPdf } from '../../../src/ecf/pdf/index.js';
 import { repoRoot } from '../helpers/env.js';
 import { richDocs, signed } from './fixtures.js';
 import { rasterize } from './tools.js';

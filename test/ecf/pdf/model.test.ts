@@ -2,23 +2,23 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { buildPrintModel } from '../../src/pdf/model.js';
-import { formatMoney, formatNumber, signingInstant } from '../../src/pdf/format.js';
-import { label, UNIDADES_MEDIDA, provinceName } from '../../src/pdf/catalogs.js';
-import { qrMatrix } from '../../src/pdf/qr.js';
-import { TextKit } from '../../src/pdf/text.js';
-import { ECF_TYPE_INFO } from '../../src/spec/doc-types.js';
-import { ECF_TYPES } from '../../src/spec/model.js';
+import { buildPrintModel } from '../../../src/ecf/pdf/model.js';
+import { formatMoney, formatNumber, signingInstant } from '../../../src/ecf/pdf/format.js';
+import { label, UNIDADES_MEDIDA, provinceName } from '../../../src/ecf/pdf/catalogs.js';
+import { qrMatrix } from '../../../src/shared/pdf/qr.js';
+import { TextKit } from '../../../src/shared/pdf/text.js';
+import { ECF_TYPE_INFO } from '../../../src/ecf/spec/doc-types.js';
+import { ECF_TYPES } from '../../../src/ecf/spec/model.js';
 import { repoRoot } from '../helpers/env.js';
 import { minimal, richDocs, context } from './fixtures.js';
 
 const security = { code: 'Ab+/12', qrUrl: 'https://ecf.dgii.gov.do/testecf/ConsultaTimbre?x=1' };
 
 describe('print model', () => {
-  it('type differences come from data: no type-code comparisons in src/pdf', () => {
-    const dir = join(repoRoot, 'src/pdf');
-    for (const f of readdirSync(dir).filter((n) => n.endsWith('.ts'))) {
-      const src = readFileSync(join(dir, f), 'utf8');
+  it('type differences come from data: no type-code comparisons in the PDF code (src/ecf/pdf, src/shared/pdf)', () => {
+    const dirs = [join(repoRoot, 'src/ecf/pdf'), join(repoRoot, 'src/shared/pdf')];
+    for (const f of dirs.flatMap((dir) => readdirSync(dir).filter((n) => n.endsWith('.ts')).map((n) => join(dir, n)))) {
+      const src = readFileSync(f, 'utf8');
       expect(src, f).not.toMatch(/tipo\s*[!=]==?\s*['"]\d\d['"]/);
       expect(src, f).not.toMatch(/['"](31|32|33|34|41|43|44|45|46|47)['"]\s*[!=]==?\s*\w*tipo/);
     }

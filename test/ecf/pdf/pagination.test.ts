@@ -1,13 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { add, fromNumber, toFixed, ZERO, type Dec } from '../../src/calc/decimal.js';
-import { qrUrlFromSignedXml } from '../../src/derive/qr-url.js';
-import { renderPdf } from '../../src/pdf/index.js';
-import { formatMoney } from '../../src/pdf/format.js';
+import { add, fromNumber, toFixed, ZERO, type Dec } from '../../../src/shared/money/decimal.js';
+import { qrUrlFromSignedXml } from '../../../src/ecf/derive/qr-url.js';
+import { renderPdf } from '../../../src/ecf/pdf/index.js';
+import { formatMoney } from '../../../src/ecf/pdf/format.js';
 import { assertValid, manyLines, signed } from './fixtures.js';
 
 const MM = 72 / 25.4;
 const LETTER = { w: 612, h: 792 };
-import { parseEcfXml } from '../../src/xml/ecf.js';
+import { parseEcfXml } from '../../../src/ecf/xml/ecf.js';
 import { decodeQr, pageCount, pageTexts, pageWords, squash } from './tools.js';
 
 const money = (d: Dec) => toFixed(d, 2).replace(/\B(?=(\d{3})+(?!\d))/g, ',');

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { qrUrlFromSignedXml } from '../../src/derive/qr-url.js';
-import { securityCode } from '../../src/derive/security-code.js';
-import { renderPdf } from '../../src/pdf/index.js';
-import { formatMoney } from '../../src/pdf/format.js';
-import { ECF_TYPE_INFO } from '../../src/spec/doc-types.js';
-import { ECF_TYPES, type EcfType } from '../../src/spec/model.js';
-import { parseEcfXml } from '../../src/xml/ecf.js';
+import { qrUrlFromSignedXml } from '../../../src/ecf/derive/qr-url.js';
+import { securityCode } from '../../../src/ecf/derive/security-code.js';
+import { renderPdf } from '../../../src/ecf/pdf/index.js';
+import { formatMoney } from '../../../src/ecf/pdf/format.js';
+import { ECF_TYPE_INFO } from '../../../src/ecf/spec/doc-types.js';
+import { ECF_TYPES, type EcfType } from '../../../src/ecf/spec/model.js';
+import { parseEcfXml } from '../../../src/ecf/xml/ecf.js';
 import { assertValid, ISSUER, LONG_NAME, minimal, richDocs, signed, SIGNED_AT_TEXT } from './fixtures.js';
 import { decodeQr, pageCount, pageWords, pdfInfo, pdfText, squash } from './tools.js';
 
@@ -170,7 +170,7 @@ describe('renderPdf: every e-CF type', () => {
   });
 
   it('rejects unsigned XML and a missing environment', async () => {
-    const { buildEcfXml } = await import('../../src/xml/ecf.js');
+    const { buildEcfXml } = await import('../../../src/ecf/xml/ecf.js');
     const { doc, ctx } = minimal('31');
     await expect(renderPdf(buildEcfXml('31', doc, ctx), { environment: 'certecf' })).rejects.toThrow(/signed e-CF only/);
     await expect(renderPdf(await signed('31', doc, ctx), {} as never)).rejects.toThrow(/environment/);

@@ -14,8 +14,8 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ECF_TYPES, type EcfType } from '../../src/index.js';
-import { createSelfSignedIdentity, signEcf } from '../../src/sign/index.js';
+import { ECF_TYPES, type EcfType } from '../../../src/ecf/index.js';
+import { createSelfSignedIdentity, signEcf } from '../../../src/ecf/sign/index.js';
 import { baseDoc } from '../helpers/docs.js';
 import {
   anyTipo, authHeader, b64, damage, damageXml, formDamage, hostileJson, hostileString, jsonContentType, mangledBytes, multipart, mutatedDoc,

@@ -12,10 +12,10 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NOT_MATCHED } from '../../src/server/inbound/approval.js';
-import { fingerprintOf } from '../../src/server/inbound/trust.js';
-import { createSelfSignedIdentity, verifyXml, type SelfSignedIdentity } from '../../src/sign/index.js';
-import type { DocumentRecord } from '../../src/server/storage/types.js';
+import { NOT_MATCHED } from '../../../src/ecf/server/inbound/approval.js';
+import { fingerprintOf } from '../../../src/ecf/server/inbound/trust.js';
+import { createSelfSignedIdentity, verifyXml, type SelfSignedIdentity } from '../../../src/ecf/sign/index.js';
+import type { DocumentRecord } from '../../../src/ecf/server/storage/types.js';
 import { X509Certificate } from 'node:crypto';
 import {
   acecfFor, createHarness, login, ourDocument, postXml, RECEPTOR_A, RECEPTOR_B, REMOTE, remoteEcf, remoteIdentity, replaceOnce, type Harness,
@@ -42,7 +42,7 @@ beforeAll(async () => {
   open = await createHarness({ requireAuth: false });
   remoteToken = await login(h);
   // (A self-signed certificate claiming REMOTE's RNC would *be* REMOTE under development trust, which is what
-  // that mode means; test/server/inbound/trust.test.ts shows a trust store refusing it.)
+  // that mode means; test/ecf/server/inbound/trust.test.ts shows a trust store refusing it.)
   for (const rnc of ['401000011', '401000012', '401000013']) {
     const id = createSelfSignedIdentity({ commonName: `EXTRAÑO ${rnc}`, serialNumber: rnc, now: CERT_START, days: 3650 });
     strangers.push({ id, rnc, token: await login(h, '', id) });

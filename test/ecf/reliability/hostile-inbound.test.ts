@@ -11,17 +11,17 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildAcecfXml, buildEcfXml, type EcfType } from '../../src/index.js';
-import { createSelfSignedIdentity, signEcf, signXml } from '../../src/sign/index.js';
+import { buildAcecfXml, buildEcfXml, type EcfType } from '../../../src/ecf/index.js';
+import { createSelfSignedIdentity, signEcf, signXml } from '../../../src/ecf/sign/index.js';
 import { baseContext, baseDoc } from '../helpers/docs.js';
-import { allows } from '../../src/validate/rules/shared.js';
+import { allows } from '../../../src/ecf/validate/rules/shared.js';
 import {
   authHeader, b64, damageXml, entityPayloads, formDamage, hostileString, multipart, xmlDamage, type FormDamage, type Part, type XmlDamage,
 } from './hostile/arbitraries.js';
 import { expectApiAnswer, expectInboundAnswer, fuzzSeed, read, Slowest, type Answer, type InboundService } from './hostile/oracle.js';
 import { BASE_BUYER, createWorld, dataDirText, MAIN_PROFILE, NOW, REMOTE_RNC, XML_FIRST, type Snapshot, type World } from './hostile/world.js';
 import { scale } from './mode.js';
-import { ACECF_MAX_BODY_BYTES } from '../../src/server/inbound/index.js';
+import { ACECF_MAX_BODY_BYTES } from '../../../src/ecf/server/inbound/index.js';
 
 const SEED = fuzzSeed('hostile-inbound');
 const RUNS = {

@@ -6,8 +6,8 @@
  * before any parser, nothing reaches the pool and that is checked instead.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildEcfXml } from '../../src/index.js';
-import { createOffloadPool, poolOffload } from '../../src/server/offload/index.js';
+import { buildEcfXml } from '../../../src/ecf/index.js';
+import { createOffloadPool, poolOffload } from '../../../src/ecf/server/offload/index.js';
 import { baseContext, baseDoc } from '../helpers/docs.js';
 import { xsdDir } from '../helpers/env.js';
 import { createHarness } from '../server/app/harness.js';

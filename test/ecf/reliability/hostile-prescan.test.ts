@@ -6,8 +6,8 @@
  */
 import { DOMParser } from '@xmldom/xmldom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { prescanXml } from '../../src/index.js';
-import { parseUntrustedXml, XmlInputError } from '../../src/server/inbound/xml.js';
+import { prescanXml } from '../../../src/ecf/index.js';
+import { parseUntrustedXml, XmlInputError } from '../../../src/ecf/server/inbound/xml.js';
 import { scale } from './mode.js';
 
 const REFS = scale(200_000, 2_300_000);

@@ -15,9 +15,9 @@
  */
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createReceptorClient, type ReceptorClient } from '../../src/dgii/receptor-client.js';
-import { guardedLookup, LOOPBACK_RANGES, ReceiverAddressError } from '../../src/dgii/receiver-guard.js';
-import { xmlValue } from '../../src/server/inbound/xml.js';
+import { createReceptorClient, type ReceptorClient } from '../../../src/ecf/dgii/receptor-client.js';
+import { guardedLookup, LOOPBACK_RANGES, ReceiverAddressError } from '../../../src/ecf/dgii/receiver-guard.js';
+import { xmlValue } from '../../../src/ecf/server/inbound/xml.js';
 import { testIdentity } from '../dgii/helpers/stand-in.js';
 import { scale } from './mode.js';
 

@@ -1,5 +1,5 @@
 /**
- * What only the wire shows, against a real server process (`node src/server/start.ts` via bench/lib.ts
+ * What only the wire shows, against a real server process (`node src/ecf/server/start.ts` via bench/lib.ts
  * startServerProcess: SQLite in a temp dir, in-process simulator, worker off, info logs to a file):
  * bodies far over the size limits (50 MB, declared or chunked) refused with 413 before they are all sent, the
  * server's memory while they arrive, chunked bodies without Content-Length, invalid UTF-8 raw bytes in bodies,
@@ -16,11 +16,11 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServerProcess, type ServerProcess } from '../../bench/lib.js';
-import { openStorage } from '../../src/server/storage/open.js';
-import { generateToken, hashToken } from '../../src/server/tokens.js';
-import { buildEcfXml } from '../../src/index.js';
-import { createSelfSignedIdentity, signEcf, signXml } from '../../src/sign/index.js';
+import { startServerProcess, type ServerProcess } from '../../../bench/lib.js';
+import { openStorage } from '../../../src/ecf/server/storage/open.js';
+import { generateToken, hashToken } from '../../../src/shared/server-kit/tokens.js';
+import { buildEcfXml } from '../../../src/ecf/index.js';
+import { createSelfSignedIdentity, signEcf, signXml } from '../../../src/ecf/sign/index.js';
 import { baseContext, baseDoc } from '../helpers/docs.js';
 import { xsdDir } from '../helpers/env.js';
 import { entityPayloads, multipart } from './hostile/arbitraries.js';

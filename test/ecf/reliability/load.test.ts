@@ -9,7 +9,7 @@
  * Reduced: 25 documents/s for 20 s. Full (ECF_RELIABILITY=full): 30/s for 120 s.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encf31, openLoop, serverErrors, startRig, waitDrained, type LoadRig } from '../../bench/load.js';
+import { encf31, openLoop, serverErrors, startRig, waitDrained, type LoadRig } from '../../../bench/load.js';
 import { scale } from './mode.js';
 
 const RATE = scale(25, 30);

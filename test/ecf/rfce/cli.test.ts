@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/main.js';
-import { securityCode } from '../../src/derive/security-code.js';
-import { deriveRfceXml } from '../../src/rfce/derive.js';
-import { signEcf } from '../../src/sign/sign-xml.js';
-import { verifyXml } from '../../src/sign/verify-xml.js';
-import { buildEcfXml } from '../../src/xml/ecf.js';
+import { runCli } from '../../../src/cli/main.js';
+import { securityCode } from '../../../src/ecf/derive/security-code.js';
+import { deriveRfceXml } from '../../../src/ecf/rfce/derive.js';
+import { signEcf } from '../../../src/ecf/sign/sign-xml.js';
+import { verifyXml } from '../../../src/ecf/sign/verify-xml.js';
+import { buildEcfXml } from '../../../src/ecf/xml/ecf.js';
 import { expiredP12, modernP12, TEST_PASSWORD } from '../helpers/certs.js';
 import { baseContext, baseDoc } from '../helpers/docs.js';
 import { expectSignedAndValid, SIGNING_CLOCK, testSigner } from '../documents/support.js';

@@ -6,11 +6,11 @@ import {
   reencryptCertificates,
   taxIdFromSubjectSerial,
   unsealCertificate,
-} from '../../src/server/certificates.js';
-import { decryptSecret, encryptSecret, envelopeKeyId, keyId, SecretKey } from '../../src/server/secrets.js';
-import { createSelfSignedIdentity } from '../../src/sign/self-signed.js';
-import { readP12 } from '../../src/sign/index.js';
-import type { Issuer, Storage } from '../../src/server/storage/types.js';
+} from '../../../src/ecf/server/certificates.js';
+import { decryptSecret, encryptSecret, envelopeKeyId, keyId, SecretKey } from '../../../src/ecf/server/secrets.js';
+import { createSelfSignedIdentity } from '../../../src/shared/xmldsig/self-signed.js';
+import { readP12 } from '../../../src/ecf/sign/index.js';
+import type { Issuer, Storage } from '../../../src/ecf/server/storage/types.js';
 import { modernP12, noKeyP12, TEST_PASSWORD } from '../helpers/certs.js';
 
 const NOW = new Date('2026-04-01T12:00:00Z');

@@ -1,7 +1,7 @@
 /** loadConfig: defaults, every variable, and clear errors (all problems at once). */
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/server/config.js';
+import { ConfigError, loadConfig } from '../../../src/ecf/server/config.js';
 
 const HEX_KEY = 'a'.repeat(64);
 

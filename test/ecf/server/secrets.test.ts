@@ -14,7 +14,7 @@ import {
   parseKey,
   SecretError,
   SecretKey,
-} from '../../src/server/secrets.js';
+} from '../../../src/ecf/server/secrets.js';
 
 const text = (b: Uint8Array) => new TextDecoder().decode(b);
 const bytes = (s: string) => new TextEncoder().encode(s);

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { prepareCertificate } from '../../src/server/certificates.js';
-import { SecretKey } from '../../src/server/secrets.js';
-import { createSignerProvider, SignerUnavailableError } from '../../src/server/signers.js';
-import type { Issuer } from '../../src/server/storage/types.js';
-import { createSelfSignedIdentity } from '../../src/sign/self-signed.js';
-import { signXml, verifyXml } from '../../src/sign/index.js';
+import { prepareCertificate } from '../../../src/ecf/server/certificates.js';
+import { SecretKey } from '../../../src/ecf/server/secrets.js';
+import { createSignerProvider, SignerUnavailableError } from '../../../src/ecf/server/signers.js';
+import type { Issuer } from '../../../src/ecf/server/storage/types.js';
+import { createSelfSignedIdentity } from '../../../src/shared/xmldsig/self-signed.js';
+import { signXml, verifyXml } from '../../../src/ecf/sign/index.js';
 
 const RNC = '131880738';
 const NOW = new Date('2026-04-01T12:00:00Z');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/main.js';
-import { securityCode } from '../../src/derive/security-code.js';
-import { verifyXml } from '../../src/sign/verify-xml.js';
+import { runCli } from '../../../src/cli/main.js';
+import { securityCode } from '../../../src/ecf/derive/security-code.js';
+import { verifyXml } from '../../../src/ecf/sign/verify-xml.js';
 import { expiredP12, modernP12, TEST_PASSWORD } from '../helpers/certs.js';
 import { compactEcf31, prettySeed } from './fixtures.js';
 import { fakeIo } from '../helpers/cli.js';

@@ -1,4 +1,4 @@
-/** Inline test documents (the real XML builder lives in src/xml/; these do not depend on it). */
+/** Inline test documents (the real XML builder lives in src/ecf/xml/; these do not depend on it). */
 const DECL = '<?xml version="1.0" encoding="utf-8"?>';
 
 /** Compact e-CF 31 as ecf-kit's builder writes it: accents, ñ, & and quotes escaped. */

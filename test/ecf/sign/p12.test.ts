@@ -1,7 +1,7 @@
 import { createPublicKey, X509Certificate } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { CertificateError } from '../../src/errors/index.js';
-import { checkValidity, daysToExpiry, readP12 } from '../../src/sign/p12.js';
+import { CertificateError } from '../../../src/shared/errors/index.js';
+import { checkValidity, daysToExpiry, readP12 } from '../../../src/shared/xmldsig/p12.js';
 import {
   aesP12, ecP12, expiredP12, mismatchedP12, legacyP12, modernP12, multiCertP12, noKeyP12, notYetValidP12, opensslDefaultP12,
   opensslRead, rncP12, TEST_CEDULA_SERIAL, TEST_PASSWORD, TEST_RNC_SERIAL, VALID_FROM, VALID_TO,

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { readP12 } from '../../src/sign/p12.js';
-import { p12Signer } from '../../src/sign/signer.js';
-import { signXml } from '../../src/sign/sign-xml.js';
-import { verifyXml } from '../../src/sign/verify-xml.js';
+import { readP12 } from '../../../src/shared/xmldsig/p12.js';
+import { p12Signer } from '../../../src/shared/xmldsig/signer.js';
+import { signXml } from '../../../src/ecf/sign/sign-xml.js';
+import { verifyXml } from '../../../src/ecf/sign/verify-xml.js';
 import { modernP12, TEST_PASSWORD } from '../helpers/certs.js';
 import { dropWhitespaceByRegex, signWithXmlCrypto, splitSigned, xmlCryptoKeepsSerialisation, xmlsecVerify } from './reference.js';
 

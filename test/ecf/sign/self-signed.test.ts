@@ -1,10 +1,10 @@
 import { X509Certificate } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { buildSemillaXml } from '../../src/documents/semilla.js';
-import { readP12 } from '../../src/sign/p12.js';
-import { createSelfSignedIdentity } from '../../src/sign/self-signed.js';
-import { signXml } from '../../src/sign/sign-xml.js';
-import { verifyXml } from '../../src/sign/verify-xml.js';
+import { buildSemillaXml } from '../../../src/ecf/documents/semilla.js';
+import { readP12 } from '../../../src/shared/xmldsig/p12.js';
+import { createSelfSignedIdentity } from '../../../src/shared/xmldsig/self-signed.js';
+import { signXml } from '../../../src/ecf/sign/sign-xml.js';
+import { verifyXml } from '../../../src/ecf/sign/verify-xml.js';
 import { schemaValidator } from '../helpers/xsd.js';
 
 const SEED = buildSemillaXml({ valor: 'c2VtaWxsYS1kZS1wcnVlYmE=', fecha: '2026-04-01T10:00:00.0000000-04:00' });

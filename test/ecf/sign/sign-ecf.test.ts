@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { SigningError } from '../../src/errors/index.js';
-import { readP12 } from '../../src/sign/p12.js';
-import { p12Signer } from '../../src/sign/signer.js';
-import { signEcf, signXml } from '../../src/sign/sign-xml.js';
-import * as signEntry from '../../src/sign/index.js';
-import { formatDateTimeDO } from '../../src/time.js';
-import { verifyXml } from '../../src/sign/verify-xml.js';
+import { SigningError } from '../../../src/shared/errors/index.js';
+import { readP12 } from '../../../src/shared/xmldsig/p12.js';
+import { p12Signer } from '../../../src/shared/xmldsig/signer.js';
+import { signEcf, signXml } from '../../../src/ecf/sign/sign-xml.js';
+import * as signEntry from '../../../src/ecf/sign/index.js';
+import { formatDateTimeDO } from '../../../src/ecf/time.js';
+import { verifyXml } from '../../../src/ecf/sign/verify-xml.js';
 import { modernP12, TEST_PASSWORD } from '../helpers/certs.js';
 import { compactEcf31, namespacedEcf, prettyEcf, prettySeed } from './fixtures.js';
 import { signWithXmlCrypto, splitSigned, withSigningTime, xmlsecVerify } from './reference.js';
@@ -14,7 +14,7 @@ const signer = () => p12Signer(readP12(modernP12().p12, TEST_PASSWORD));
 const at = (iso: string) => () => new Date(iso);
 const stamp = (xml: string) => /<FechaHoraFirma>([^<]*)<\/FechaHoraFirma>/.exec(xml)?.[1];
 
-describe('FechaHoraFirma (formatDateTimeDO, src/time.ts)', () => {
+describe('FechaHoraFirma (formatDateTimeDO, src/ecf/time.ts)', () => {
   it('is written in GMT-4 whatever the host time zone, crossing midnight and the year', async () => {
     for (const [iso, expected] of [
       ['2026-01-01T03:30:00Z', '31-12-2025 23:30:00'],

@@ -1,5 +1,5 @@
 /**
- * Differential tests of ecf-kit's own XMLDSig verifier (src/sign/verify-xml.ts, src/sign/c14n.ts) against
+ * Differential tests of ecf-kit's own XMLDSig verifier (src/ecf/sign/verify-xml.ts, src/shared/xmldsig/c14n.ts) against
  * xml-crypto 6 (the verifier it replaced, kept as a test oracle) and xmlsec1, on fixtures and on
  * fast-check-mutated signed documents; and the linear C14N against xml-crypto's and the signer's compact one.
  */
@@ -7,12 +7,12 @@ import { DOMParser } from '@xmldom/xmldom';
 import fc from 'fast-check';
 import { C14nCanonicalization } from 'xml-crypto';
 import { describe, expect, it } from 'vitest';
-import { canonicalizeDocument } from '../../src/sign/c14n.js';
-import { scanCompact } from '../../src/sign/compact-c14n.js';
-import { readP12 } from '../../src/sign/p12.js';
-import { p12Signer } from '../../src/sign/signer.js';
-import { signXml } from '../../src/sign/sign-xml.js';
-import { verifyXml } from '../../src/sign/verify-xml.js';
+import { canonicalizeDocument } from '../../../src/shared/xmldsig/c14n.js';
+import { scanCompact } from '../../../src/shared/xmldsig/compact-c14n.js';
+import { readP12 } from '../../../src/shared/xmldsig/p12.js';
+import { p12Signer } from '../../../src/shared/xmldsig/signer.js';
+import { signXml } from '../../../src/ecf/sign/sign-xml.js';
+import { verifyXml } from '../../../src/ecf/sign/verify-xml.js';
 import { modernP12, TEST_PASSWORD } from '../helpers/certs.js';
 import { compactEcf31, compactOddities, generalFeatures, namespacedEcf, noDeclaration, plainEcf32, prettyEcf, prettySeed } from './fixtures.js';
 import { dropWhitespaceByRegex, signWithXmlCrypto, verifyWithXmlCrypto, xmlsecVerify } from './reference.js';
@@ -31,7 +31,7 @@ function xmlCryptos(xml: string): string {
   return new C14nCanonicalization().process(doc.documentElement as unknown as globalThis.Node, { ancestorNamespaces: [] });
 }
 
-describe('linear C14N (src/sign/c14n.ts)', () => {
+describe('linear C14N (src/shared/xmldsig/c14n.ts)', () => {
   it.each(Object.entries(FIXTURES))('%s: same canonical form as xml-crypto, and as the compact scanner when compact', (_name, xml) => {
     const normalized = dropWhitespaceByRegex(xml);
     expect(ours(normalized)).toBe(xmlCryptos(normalized));

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildSemillaXml } from '../../src/documents/semilla.js';
-import { signXml } from '../../src/sign/sign-xml.js';
-import type { Simulator } from '../../src/simulator/index.js';
+import { buildSemillaXml } from '../../../src/ecf/documents/semilla.js';
+import { signXml } from '../../../src/ecf/sign/sign-xml.js';
+import type { Simulator } from '../../../src/ecf/simulator/index.js';
 import { form, login, startTestSimulator, testSigner } from './support.js';
 
 const AUTH = 'testecf/autenticacion/api/autenticacion';

@@ -1,15 +1,15 @@
 /**
- * The SDK's own DGII and receptor clients (src/dgii) against the simulator over loopback: the same
+ * The SDK's own DGII and receptor clients (src/ecf/dgii) against the simulator over loopback: the same
  * client talks to DGII and to the simulator, so every operation of the AuthorityTransport port must
  * work here end to end.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { securityCode } from '../../src/derive/security-code.js';
-import { createDgiiClient, createReceptorClient, LOOPBACK_RANGES, type DgiiClient } from '../../src/dgii/index.js';
-import { buildAcecfXml } from '../../src/documents/acecf.js';
-import { deriveRfceXml } from '../../src/rfce/derive.js';
-import { signXml } from '../../src/sign/sign-xml.js';
-import { SIMULATOR_RNC, type Simulator } from '../../src/simulator/index.js';
+import { securityCode } from '../../../src/ecf/derive/security-code.js';
+import { createDgiiClient, createReceptorClient, LOOPBACK_RANGES, type DgiiClient } from '../../../src/ecf/dgii/index.js';
+import { buildAcecfXml } from '../../../src/ecf/documents/acecf.js';
+import { deriveRfceXml } from '../../../src/ecf/rfce/derive.js';
+import { signXml } from '../../../src/ecf/sign/sign-xml.js';
+import { SIMULATOR_RNC, type Simulator } from '../../../src/ecf/simulator/index.js';
 import { anecfSigned, EMISOR, encfIn, signedEcf, startTestSimulator, testSigner } from './support.js';
 
 describe('simulator + createDgiiClient / createReceptorClient', () => {

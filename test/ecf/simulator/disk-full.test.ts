@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, sym
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startSimulator } from '../../src/simulator/index.js';
+import { startSimulator } from '../../../src/ecf/simulator/index.js';
 import { xsdDir } from '../helpers/env.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ecf-sim-full-'));

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildAcecfXml, type AcecfInput } from '../../src/documents/acecf.js';
-import { buildAnecfXml, type AnecfInput } from '../../src/documents/anecf.js';
-import { signXml } from '../../src/sign/sign-xml.js';
-import type { Simulator } from '../../src/simulator/index.js';
+import { buildAcecfXml, type AcecfInput } from '../../../src/ecf/documents/acecf.js';
+import { buildAnecfXml, type AnecfInput } from '../../../src/ecf/documents/anecf.js';
+import { signXml } from '../../../src/ecf/sign/sign-xml.js';
+import type { Simulator } from '../../../src/ecf/simulator/index.js';
 import { client, EMISOR, login, replaceOnce, signedEcf, startTestSimulator, testSigner, type TestClient } from './support.js';
 
 const BUYER = '131880738';

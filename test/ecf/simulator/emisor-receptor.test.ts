@@ -2,12 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildAcecfXml, parseAcecfXml } from '../../src/documents/acecf.js';
-import { buildArecfXml, parseArecfXml, type ArecfInput } from '../../src/documents/arecf.js';
-import { buildSemillaXml, parseSemillaXml } from '../../src/documents/semilla.js';
-import { signXml } from '../../src/sign/sign-xml.js';
-import { verifyXml } from '../../src/sign/verify-xml.js';
-import { SIMULATOR_RNC, type Simulator } from '../../src/simulator/index.js';
+import { buildAcecfXml, parseAcecfXml } from '../../../src/ecf/documents/acecf.js';
+import { buildArecfXml, parseArecfXml, type ArecfInput } from '../../../src/ecf/documents/arecf.js';
+import { buildSemillaXml, parseSemillaXml } from '../../../src/ecf/documents/semilla.js';
+import { signXml } from '../../../src/ecf/sign/sign-xml.js';
+import { verifyXml } from '../../../src/ecf/sign/verify-xml.js';
+import { SIMULATOR_RNC, type Simulator } from '../../../src/ecf/simulator/index.js';
 import { schemaValidator } from '../helpers/xsd.js';
 import { EMISOR, form, login, signedEcf, startTestSimulator, testSigner } from './support.js';
 

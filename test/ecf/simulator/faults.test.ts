@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Simulator } from '../../src/simulator/index.js';
+import type { Simulator } from '../../../src/ecf/simulator/index.js';
 import { anecfSigned, client, EMISOR, login, signedEcf, startTestSimulator, type TestClient } from './support.js';
 
 const RECEPCION = 'recepcion/api/facturaselectronicas';

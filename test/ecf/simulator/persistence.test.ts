@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startSimulator } from '../../src/simulator/index.js';
+import { startSimulator } from '../../../src/ecf/simulator/index.js';
 import { xsdDir } from '../helpers/env.js';
 import { anecfSigned, client, EMISOR, login, signedEcf } from './support.js';
 

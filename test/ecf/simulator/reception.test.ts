@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Simulator } from '../../src/simulator/index.js';
-import { usDate } from '../../src/simulator/respond.js';
-import type { EcfType } from '../../src/spec/model.js';
+import type { Simulator } from '../../../src/ecf/simulator/index.js';
+import { usDate } from '../../../src/ecf/simulator/respond.js';
+import type { EcfType } from '../../../src/ecf/spec/model.js';
 import { refill } from '../helpers/docs.js';
 import { client, EMISOR, encfIn, replaceOnce, signedEcf, startTestSimulator, login, type TestClient } from './support.js';
 

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { securityCode } from '../../src/derive/security-code.js';
-import { deriveRfceXml } from '../../src/rfce/derive.js';
-import { signXml } from '../../src/sign/sign-xml.js';
-import type { Simulator } from '../../src/simulator/index.js';
+import { securityCode } from '../../../src/ecf/derive/security-code.js';
+import { deriveRfceXml } from '../../../src/ecf/rfce/derive.js';
+import { signXml } from '../../../src/ecf/sign/sign-xml.js';
+import type { Simulator } from '../../../src/ecf/simulator/index.js';
 import { client, EMISOR, login, replaceOnce, signedEcf, startTestSimulator, testSigner, type TestClient } from './support.js';
 
 const PATH = 'recepcionfc/api/recepcion/ecf';

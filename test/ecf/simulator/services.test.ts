@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { SIMULATOR_RNC, type Simulator } from '../../src/simulator/index.js';
+import { SIMULATOR_RNC, type Simulator } from '../../../src/ecf/simulator/index.js';
 import { client, login, startTestSimulator, type TestClient } from './support.js';
 
 const ACME = { nombre: 'ACME SRL', rnc: '131880738', urlRecepcion: 'https://acme.example/fe/recepcion/api/ecf', urlAceptacion: 'https://acme.example/fe/aprobacioncomercial/api/ecf', urlOpcional: null };

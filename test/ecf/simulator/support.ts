@@ -3,14 +3,14 @@
  * test documents (test certificate, base documents), and polling for a verdict.
  */
 import { afterAll } from 'vitest';
-import { buildAnecfXml } from '../../src/documents/anecf.js';
-import { readP12 } from '../../src/sign/p12.js';
-import { signEcf, signXml } from '../../src/sign/sign-xml.js';
-import { p12Signer } from '../../src/sign/signer.js';
-import { startSimulator, type Simulator, type SimulatorOptions } from '../../src/simulator/index.js';
-import type { EcfType } from '../../src/spec/model.js';
-import { buildEcfXml, type BuildContext } from '../../src/xml/ecf.js';
-import type { Signer } from '../../src/ports.js';
+import { buildAnecfXml } from '../../../src/ecf/documents/anecf.js';
+import { readP12 } from '../../../src/shared/xmldsig/p12.js';
+import { signEcf, signXml } from '../../../src/ecf/sign/sign-xml.js';
+import { p12Signer } from '../../../src/shared/xmldsig/signer.js';
+import { startSimulator, type Simulator, type SimulatorOptions } from '../../../src/ecf/simulator/index.js';
+import type { EcfType } from '../../../src/ecf/spec/model.js';
+import { buildEcfXml, type BuildContext } from '../../../src/ecf/xml/ecf.js';
+import type { Signer } from '../../../src/shared/ports.js';
 import { modernP12, TEST_PASSWORD } from '../helpers/certs.js';
 import { baseContext, baseDoc } from '../helpers/docs.js';
 import { xsdDir } from '../helpers/env.js';

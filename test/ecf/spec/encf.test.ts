@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ANY_SERIES_ENCF_PATTERN, composeEncf, ENCF_PATTERN, MAX_CONSECUTIVE, parseEncf } from '../../src/spec/encf.js';
-import { DGII_ENVIRONMENTS, isDgiiEnvironment } from '../../src/spec/environments.js';
-import { ACECF_TYPES, ECF_TYPE_INFO, REFERENCE_MUST_BE_ACCEPTED } from '../../src/spec/doc-types.js';
+import { ANY_SERIES_ENCF_PATTERN, composeEncf, ENCF_PATTERN, MAX_CONSECUTIVE, parseEncf } from '../../../src/ecf/spec/encf.js';
+import { DGII_ENVIRONMENTS, isDgiiEnvironment } from '../../../src/ecf/spec/environments.js';
+import { ACECF_TYPES, ECF_TYPE_INFO, REFERENCE_MUST_BE_ACCEPTED } from '../../../src/ecf/spec/doc-types.js';
 
 describe('the e-NCF, one module', () => {
   it('composes and parses back', () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { readXsd, flatten } from '../../scripts/xsd-read.js';
-import { snake, words } from '../../scripts/json-names.js';
-import { ECF_TABLE } from '../../src/spec/ecf-table.gen.js';
-import { ECF_TYPES } from '../../src/spec/model.js';
-import { jsonFields, jsonPathFor, xmlTree } from '../../src/spec/tree.js';
+import { readXsd, flatten } from '../../../scripts/xsd-read.js';
+import { snake, words } from '../../../scripts/json-names.js';
+import { ECF_TABLE } from '../../../src/ecf/spec/ecf-table.gen.js';
+import { ECF_TYPES } from '../../../src/ecf/spec/model.js';
+import { jsonFields, jsonPathFor, xmlTree } from '../../../src/ecf/spec/tree.js';
 import { xsdDir } from '../helpers/env.js';
 
 describe('ECF_TABLE covers the official XSDs', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { xsdPatternToJs } from '../../src/spec/xsd-regex.js';
-import { COUNTRY_NAMES } from '../../src/spec/countries.gen.js';
-import { ECF_TABLE } from '../../src/spec/ecf-table.gen.js';
+import { xsdPatternToJs } from '../../../src/ecf/spec/xsd-regex.js';
+import { COUNTRY_NAMES } from '../../../src/ecf/spec/countries.gen.js';
+import { ECF_TABLE } from '../../../src/ecf/spec/ecf-table.gen.js';
 
 const re = (p: string) => new RegExp(xsdPatternToJs(p), 'u');
 
@@ -49,7 +49,7 @@ describe('country names', () => {
 
 describe('every generated pattern compiles', () => {
   it('in every table (e-CF, RFCE, ARECF, ACECF, ANECF, Semilla), with the u flag', async () => {
-    const others = await import('../../src/spec/other-tables.gen.js');
+    const others = await import('../../../src/ecf/spec/other-tables.gen.js');
     const tables = [ECF_TABLE, others.RFCE_TABLE, others.ARECF_TABLE, others.ACECF_TABLE, others.ANECF_TABLE, others.SEMILLA_TABLE];
     let n = 0;
     for (const t of tables) {
@@ -68,7 +68,7 @@ describe('every generated pattern compiles', () => {
 
 describe('amountBounds', () => {
   it('reads the integer digits before the decimal point only', async () => {
-    const { amountBounds } = await import('../../src/spec/formats.js');
+    const { amountBounds } = await import('../../../src/ecf/spec/formats.js');
     // Regression: ACECF `[0-9]+(\.[0-9]{2})` was read as 2 integer digits, refusing amounts ≥ 100.
     expect(amountBounds({ base: 'decimal', pattern: ['[0-9]+(\\.[0-9]{2})'], totalDigits: 18, fractionDigits: 2 }).integerDigits).toBe(16);
     expect(amountBounds({ base: 'decimal', pattern: ['[0-9]{1,3}(.[0-9]{1,4})?'], totalDigits: 7, fractionDigits: 4 }).integerDigits).toBe(3);

@@ -1,8 +1,8 @@
-/** The base documents of test/helpers/docs.ts: valid for every type, with zero errors and zero warnings, and XSD-valid once built. */
+/** The base documents of test/ecf/helpers/docs.ts: valid for every type, with zero errors and zero warnings, and XSD-valid once built. */
 import { describe, expect, it } from 'vitest';
-import { ECF_TYPES } from '../../src/spec/model.js';
-import { RULES } from '../../src/validate/rules/index.js';
-import { buildEcfXml } from '../../src/xml/ecf.js';
+import { ECF_TYPES } from '../../../src/ecf/spec/model.js';
+import { RULES } from '../../../src/ecf/validate/rules/index.js';
+import { buildEcfXml } from '../../../src/ecf/xml/ecf.js';
 import { baseContext, baseDoc } from '../helpers/docs.js';
 import { schemaValidator, withPlaceholderSignature } from '../helpers/xsd.js';
 import { validate } from './helpers.js';

@@ -1,8 +1,8 @@
 /** Assertions shared by the validation tests. */
 import { expect } from 'vitest';
-import type { Issue } from '../../src/issues.js';
-import type { EcfType } from '../../src/spec/model.js';
-import { safeValidateEcf, type SafeValidateResult } from '../../src/validate/index.js';
+import type { Issue } from '../../../src/shared/issues.js';
+import type { EcfType } from '../../../src/ecf/spec/model.js';
+import { safeValidateEcf, type SafeValidateResult } from '../../../src/ecf/validate/index.js';
 import { BASE_FECHA_EMISION } from '../helpers/docs.js';
 
 type Json = Record<string, any>;

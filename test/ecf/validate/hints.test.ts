@@ -1,9 +1,9 @@
-/** src/messages/hints.ts: hints are wired into the shape layer and every hint can actually fire. */
+/** src/ecf/messages/hints.ts: hints are wired into the shape layer and every hint can actually fire. */
 import { describe, expect, it } from 'vitest';
-import { hintFor, hintKeys } from '../../src/messages/hints.js';
-import type { EcfType } from '../../src/spec/model.js';
-import { allows } from '../../src/validate/rules/shared.js';
-import { ECF_TABLE } from '../../src/spec/ecf-table.gen.js';
+import { hintFor, hintKeys } from '../../../src/ecf/messages/hints.js';
+import type { EcfType } from '../../../src/ecf/spec/model.js';
+import { allows } from '../../../src/ecf/validate/rules/shared.js';
+import { ECF_TABLE } from '../../../src/ecf/spec/ecf-table.gen.js';
 import { baseDoc } from '../helpers/docs.js';
 import { expectError, validate } from './helpers.js';
 

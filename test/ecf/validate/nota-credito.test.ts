@@ -1,6 +1,6 @@
 /** ECF-NC-INDICADOR (30-day rule), ECF-NC-SIN-ITBIS, ECF-NC-TEXTO, reference rules and dates. */
 import { describe, expect, it } from 'vitest';
-import { computeTotals } from '../../src/calc/totals.js';
+import { computeTotals } from '../../../src/ecf/calc/totals.js';
 import { baseDoc, refill } from '../helpers/docs.js';
 import { errorsOf, expectError, expectValid, validate } from './helpers.js';
 

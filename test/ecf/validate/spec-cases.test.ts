@@ -4,8 +4,8 @@
  * relevant keyword are asserted. Cases are named after the field path or rule id.
  */
 import { describe, expect, it } from 'vitest';
-import type { Issue } from '../../src/issues.js';
-import type { EcfType } from '../../src/spec/model.js';
+import type { Issue } from '../../../src/shared/issues.js';
+import type { EcfType } from '../../../src/ecf/spec/model.js';
 import { baseDoc, refill } from '../helpers/docs.js';
 import { expectError, expectValid, validate } from './helpers.js';
 

@@ -1,5 +1,5 @@
 /**
- * Property-style test over a seeded corpus (test/helpers/corpus.ts): for every type, CORPUS_SIZE random valid
+ * Property-style test over a seeded corpus (test/ecf/helpers/corpus.ts): for every type, CORPUS_SIZE random valid
  * documents (random subsets of optional fields, values from the XSD facets, made consistent and totalled with
  * fillTotals) must
  *   1. pass safeValidateEcf with no errors and no warnings (with their issue date),
@@ -11,10 +11,10 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { ECF_TYPES } from '../../src/spec/model.js';
-import { safeValidateEcf } from '../../src/validate/index.js';
-import { checkShape } from '../../src/validate/shape.js';
-import { buildEcfXml, parseEcfXml, renderEcfXml } from '../../src/xml/ecf.js';
+import { ECF_TYPES } from '../../../src/ecf/spec/model.js';
+import { safeValidateEcf } from '../../../src/ecf/validate/index.js';
+import { checkShape } from '../../../src/ecf/validate/shape.js';
+import { buildEcfXml, parseEcfXml, renderEcfXml } from '../../../src/ecf/xml/ecf.js';
 import { corpusSeed, docFields, generateCorpus, randomContext, randomShape, Rng, type Generated } from '../helpers/corpus.js';
 import { formatViolations, validateEcfXsd } from '../helpers/xsd.js';
 

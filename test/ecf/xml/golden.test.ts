@@ -1,15 +1,15 @@
 /**
- * Golden files: `test/fixtures/ecf/<tipo>/<case>.json` built with the fixed context (`caseContext`) must give
+ * Golden files: `test/ecf/fixtures/ecf/<tipo>/<case>.json` built with the fixed context (`caseContext`) must give
  * `<case>.xml` byte for byte. The `minimal` and `maximal` cases are copies of `examples/ecf-<tipo>.<case>.json`
- * (checked here, so they cannot drift); other cases live only under test/fixtures.
+ * (checked here, so they cannot drift); other cases live only under test/ecf/fixtures.
  *
- * `UPDATE_GOLDEN=1 npx vitest run test/xml/golden.test.ts` re-copies the examples and rewrites every `.xml`;
+ * `UPDATE_GOLDEN=1 npx vitest run test/ecf/xml/golden.test.ts` re-copies the examples and rewrites every `.xml`;
  * review the diff before committing.
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildEcfXml } from '../../src/xml/ecf.js';
+import { buildEcfXml } from '../../../src/ecf/xml/ecf.js';
 import { caseContext, fixturesDir, loadExamples, loadFixtureCases } from '../helpers/corpus.js';
 
 const UPDATE = process.env.UPDATE_GOLDEN === '1';

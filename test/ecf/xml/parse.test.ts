@@ -3,9 +3,9 @@
  * DOCTYPE refusal (XXE, billion laughs) and the country name ↔ ISO code mapping.
  */
 import { describe, expect, it } from 'vitest';
-import { EcfValidationError } from '../../src/errors/index.js';
-import { COUNTRY_NAMES } from '../../src/spec/countries.gen.js';
-import { buildEcfXml, parseEcfXml, renderEcfXml } from '../../src/xml/ecf.js';
+import { EcfValidationError } from '../../../src/shared/errors/index.js';
+import { COUNTRY_NAMES } from '../../../src/ecf/spec/countries.gen.js';
+import { buildEcfXml, parseEcfXml, renderEcfXml } from '../../../src/ecf/xml/ecf.js';
 import { fixedContext } from '../helpers/corpus.js';
 
 const issuer = { rnc: '130182452', razon_social: 'Distribuidora Peña & Asociados, S.R.L.', direccion: 'Av. Abraham Lincoln No. 1003' };

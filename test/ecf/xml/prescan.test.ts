@@ -1,8 +1,8 @@
 import { DOMParser } from '@xmldom/xmldom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { parseUntrustedXml, XmlInputError } from '../../src/server/inbound/xml.js';
-import { ECF_TABLE } from '../../src/spec/ecf-table.gen.js';
-import { DGII_XML_LIMITS, MAX_SIGNATURE_TEXT, prescanXml } from '../../src/xml/prescan.js';
+import { parseUntrustedXml, XmlInputError } from '../../../src/ecf/server/inbound/xml.js';
+import { ECF_TABLE } from '../../../src/ecf/spec/ecf-table.gen.js';
+import { DGII_XML_LIMITS, MAX_SIGNATURE_TEXT, prescanXml } from '../../../src/ecf/xml/prescan.js';
 
 const L = DGII_XML_LIMITS;
 const doc = (inner: string) => `<?xml version="1.0" encoding="utf-8"?><ECF><Encabezado>${inner}</Encabezado></ECF>`;

@@ -9,11 +9,11 @@
  * test prints the timings of each run.
  */
 import { describe, expect, it } from 'vitest';
-import { fillTotals } from '../../src/calc/totals.js';
-import { ECF_TYPES } from '../../src/spec/model.js';
-import { buildEcfXml } from '../../src/xml/ecf.js';
-import { safeValidateEcf } from '../../src/validate/index.js';
-import { EcfValidationError } from '../../src/errors/validation-error.js';
+import { fillTotals } from '../../../src/ecf/calc/totals.js';
+import { ECF_TYPES } from '../../../src/ecf/spec/model.js';
+import { buildEcfXml } from '../../../src/ecf/xml/ecf.js';
+import { safeValidateEcf } from '../../../src/ecf/validate/index.js';
+import { EcfValidationError } from '../../../src/shared/errors/validation-error.js';
 import { caseContext, loadExamples, loadFixtureCases } from '../helpers/corpus.js';
 import { ecfSchema, formatViolations, schemaValidator, validateEcfXsd, withPlaceholderSignature } from '../helpers/xsd.js';
 

@@ -1,9 +1,9 @@
 import { readFileSync, writeFileSync, copyFileSync, existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/main.js';
+import { runCli } from '../../../src/cli/main.js';
 import { xsdDir } from '../helpers/env.js';
-import { XSD_FILE_NAMES } from '../../src/xsd/index.js';
+import { XSD_FILE_NAMES } from '../../../src/ecf/xsd/index.js';
 import { ecf32, ecf43, fakeIo, makeZip, tempDir } from './fixtures.js';
 
 const dir = xsdDir();

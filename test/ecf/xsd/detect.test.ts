@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectSchemaId, rootElementName } from '../../src/xsd/index.js';
+import { detectSchemaId, rootElementName } from '../../../src/ecf/xsd/index.js';
 import { acecf, ecf32, ecf43, semilla } from './fixtures.js';
 
 describe('detectSchemaId', () => {

@@ -6,8 +6,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { xsdDir } from '../helpers/env.js';
 import {
   createSchemaValidator, installXsd, normalizeXsdName, PINNED_XSD_SHA256, SchemaError, verifyXsdDir, XSD_FILE_NAMES, XsdInstallError,
-} from '../../src/xsd/index.js';
-import { crc32, crc32Js, readZip } from '../../src/xsd/zip.js';
+} from '../../../src/ecf/xsd/index.js';
+import { crc32, crc32Js, readZip } from '../../../src/shared/xsd/zip.js';
 import { makeZip, tempDir } from './fixtures.js';
 
 const src = xsdDir();

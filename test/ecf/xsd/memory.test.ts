@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import libxmljs from 'libxmljs';
 import { xsdDir } from '../helpers/env.js';
-import { createSchemaValidator } from '../../src/xsd/index.js';
+import { createSchemaValidator } from '../../../src/ecf/xsd/index.js';
 import { ecf43 } from './fixtures.js';
 
 /**

@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { xsdDir } from '../helpers/env.js';
-import { createSchemaValidator, RELAXED32_MAX_LINES, SchemaError } from '../../src/xsd/index.js';
-import { relax32 } from '../../src/xsd/relax32.js';
-import { fixXsd } from '../../src/xsd/fixes.js';
+import { createSchemaValidator, RELAXED32_MAX_LINES, SchemaError } from '../../../src/ecf/xsd/index.js';
+import { relax32 } from '../../../src/ecf/xsd/relax32.js';
+import { fixXsd } from '../../../src/ecf/xsd/fixes.js';
 import { ecf32, ecf43 } from './fixtures.js';
 
 const v = createSchemaValidator(xsdDir());

@@ -3,9 +3,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { xsdDir } from '../helpers/env.js';
-import { createSchemaValidator, PINNED_XSD_SHA256, SCHEMA_FILES, SCHEMA_IDS, XSD_FILE_NAMES } from '../../src/xsd/index.js';
-import { compileSchema, XsdCompileError } from '../../src/xsd/libxml.js';
-import { fixXsd } from '../../src/xsd/fixes.js';
+import { createSchemaValidator, PINNED_XSD_SHA256, SCHEMA_FILES, SCHEMA_IDS, XSD_FILE_NAMES } from '../../../src/ecf/xsd/index.js';
+import { compileSchema, XsdCompileError } from '../../../src/shared/xsd/libxml.js';
+import { fixXsd } from '../../../src/ecf/xsd/fixes.js';
 
 const dir = xsdDir();
 const sha = (p: string) => createHash('sha256').update(readFileSync(p)).digest('hex');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mergeRanges } from '../../src/server/ranges.js';
+import { mergeRanges } from '../../../src/shared/server-kit/ranges.js';
 
 describe('range merging', () => {
   it('joins overlapping and adjacent ranges, sorted', () => {

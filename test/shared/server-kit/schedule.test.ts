@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pollDelay, retryDelay } from '../../../src/server/worker/index.js';
+import { pollDelay, retryDelay } from '../../../src/ecf/server/worker/index.js';
 
 describe('pollDelay', () => {
   it('grows 0.5 s, 1 s, 2 s … and stops at 5 minutes by default', () => {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { generateToken, hashToken, tokensEqual } from '../../src/server/tokens.js';
+import { generateToken, hashToken, tokensEqual } from '../../../src/shared/server-kit/tokens.js';
 
 describe('tokens', () => {
   it('generates ecf_ + 43 base64url characters carrying 32 random bytes, all different', () => {

@@ -1,5 +1,5 @@
 /**
- * The generic XMLDSig core (src/sign/signature-profile.ts, xmldsig-sign.ts, xmldsig-verify.ts) carries a
+ * The generic XMLDSig core (src/shared/xmldsig/signature-profile.ts, xmldsig-sign.ts, xmldsig-verify.ts) carries a
  * profile other than DGII's: a XAdES-EPES-shaped value (three references, KeyInfo and SignedProperties by
  * Id, the latter with its Type; the Signature inserted into a chosen UBL element; QualifyingProperties in a
  * signed ds:Object). Not XAdES itself: the shape only, checked by our verifier and by xmlsec1.
@@ -10,8 +10,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Document, Element } from '@xmldom/xmldom';
 import { describe, expect, it } from 'vitest';
-import { createSelfSignedIdentity } from '../../src/sign/self-signed.js';
-import { verifyXml } from '../../src/sign/verify-xml.js';
+import { createSelfSignedIdentity } from '../../../src/shared/xmldsig/self-signed.js';
+import { verifyXml } from '../../../src/ecf/sign/verify-xml.js';
 import {
   C14N_ALGORITHM,
   DIGEST_ALGORITHM,
@@ -20,10 +20,10 @@ import {
   insertInto,
   SIGNATURE_ALGORITHM,
   type SignatureProfile,
-} from '../../src/sign/signature-profile.js';
-import { signXmlWithProfile } from '../../src/sign/xmldsig-sign.js';
-import { verifyXmlWithProfile } from '../../src/sign/xmldsig-verify.js';
-import { requireTool, withTempDir } from '../helpers/certs.js';
+} from '../../../src/shared/xmldsig/signature-profile.js';
+import { signXmlWithProfile } from '../../../src/shared/xmldsig/xmldsig-sign.js';
+import { verifyXmlWithProfile } from '../../../src/shared/xmldsig/xmldsig-verify.js';
+import { requireTool, withTempDir } from '../../ecf/helpers/certs.js';
 
 const EXT_NS = 'urn:oasis:names:specification:ubl:schema:xsd:CommonExtensionComponents-2';
 const XADES_NS = 'http://uri.etsi.org/01903/v1.3.2#';

@@ -14,7 +14,7 @@ import { dgiiFileName, formatDateTimeDO, type Clock, type DgiiEnvironment, type 
 import type { AuthorityIdentity, AuthorityTransport, ReceptorClient } from '../../dgii/index.js';
 import type { SignerProvider } from '../signers.js';
 import type { DocumentRecord, DocumentStore, Issuer, IssuerStore, Storage } from '../storage/types.js';
-import { hashToken } from '../tokens.js';
+import { hashToken } from '../../../shared/server-kit/tokens.js';
 import { STATUSES } from '../statuses.js';
 import { bodyKind, bodyRateOf, DEFAULT_LIMITS, readLimited, setBodyRate, utf8Text, type BodyLimits } from './body.js';
 import { DOCS_PAGE_CSP, DOCS_PAGE_HTML } from './docs-page.js';

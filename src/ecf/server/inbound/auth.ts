@@ -9,7 +9,7 @@
  */
 import { randomBytes, X509Certificate } from 'node:crypto';
 import { buildSemillaXml } from '../../index.js';
-import { hashToken } from '../tokens.js';
+import { hashToken } from '../../../shared/server-kit/tokens.js';
 import type { InboundToken } from '../storage/types.js';
 import type { InboundContext, Route } from './context.js';
 import { checkSigner } from './trust.js';

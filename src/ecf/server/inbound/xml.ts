@@ -1,6 +1,6 @@
 /**
  * Safe parsing of inbound XML and reading of values as written. Documents from other issuers are untrusted:
- * the linear pre-scan (src/xml/prescan.ts) runs first and refuses a DOCTYPE (and so any entity declaration),
+ * the linear pre-scan (src/ecf/xml/prescan.ts) runs first and refuses a DOCTYPE (and so any entity declaration),
  * values longer than the XSDs allow, excessive depth, element and attribute counts, before xmldom parses, so
  * no entity is ever expanded or fetched and no parser or XSD validator that sees the same text afterwards
  * gets input it would spend seconds or gigabytes on.

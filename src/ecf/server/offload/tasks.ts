@@ -1,6 +1,6 @@
 /**
  * The heavy steps the offload pool runs in its child processes (see ./pool.ts). Each task calls the public
- * function of the SDK that does the work (`verifyXml`, the src/xsd validator, `deriveRfceXml`, `renderPdf`),
+ * function of the SDK that does the work (`verifyXml`, the src/ecf/xsd validator, `deriveRfceXml`, `renderPdf`),
  * so improved versions of those functions are used here as they are in-process.
  */
 import type { DgiiEnvironment } from '../../index.js';

@@ -8,7 +8,7 @@ import pg from 'pg';
 import { createKyselyStorage, type Database as Schema } from './kysely.js';
 import { quoteIdent } from './migrations.js';
 import type { Clock } from '../../index.js';
-import { systemClock } from '../clock.js';
+import { systemClock } from '../../../shared/server-kit/clock.js';
 import type { Storage } from './types.js';
 
 export interface PostgresStorageOptions {

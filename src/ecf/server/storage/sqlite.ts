@@ -13,7 +13,7 @@ import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { createKyselyStorage, type Database as Schema } from './kysely.js';
 import type { Clock } from '../../index.js';
-import { systemClock } from '../clock.js';
+import { systemClock } from '../../../shared/server-kit/clock.js';
 import type { Storage } from './types.js';
 
 export interface SqliteStorageOptions {

@@ -1,6 +1,6 @@
 /**
  * The server's Storage port. Two adapters implement it (SQLite, embedded default; PostgreSQL, shared by
- * several processes) and one conformance suite (test/server/storage/contract.ts) runs against both.
+ * several processes) and one conformance suite (test/ecf/server/storage/contract.ts) runs against both.
  * Times are epoch milliseconds; calendar dates are ISO `yyyy-MM-dd` strings (Dominican calendar).
  */
 import type { EcfType } from '../../index.js';

@@ -22,7 +22,7 @@ import {
   buildAnecfXml, checkAnecfRanges, composeEncf, dgiiFileName, formatDateTimeDO, isAuthorityError, isTransportError, MAX_ANECF_RANGES, MAX_ANECF_TYPES,
   type EcfType, type SchemaValidator,
 } from '../../index.js';
-import { mergeRanges } from '../ranges.js';
+import { mergeRanges } from '../../../shared/server-kit/ranges.js';
 import type { AuthorityIdentity, AuthorityTransport, VoidingReceipt } from '../../dgii/index.js';
 import { signXml } from '../../sign/index.js';
 import type { Issuer, Storage, VoidBatch } from '../storage/types.js';

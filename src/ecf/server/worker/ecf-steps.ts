@@ -11,7 +11,7 @@ import type { DocumentPatch, DocumentRecord, Issuer, Storage } from '../storage/
 import type { Offload } from '../offload/index.js';
 import type { SignerProvider } from '../signers.js';
 import { xmlValue } from '../inbound/xml.js';
-import { errorSummary, yieldToEventLoop as turn, type LoopLogger } from './lease-loop.js';
+import { errorSummary, yieldToEventLoop as turn, type LoopLogger } from '../../../shared/server-kit/lease-loop.js';
 import {
   InternalFailure, isAuthorityError, latestHeld, notFoundResult, queryFailure, sendFailure, TERMINAL, transition, verdictOutcome,
   type Outcome, type Timing,

@@ -24,11 +24,11 @@ import type { AuthorityTransport } from '../../dgii/index.js';
 import type { DocumentRecord, Storage } from '../storage/types.js';
 import { inlineOffload, type Offload } from '../offload/index.js';
 import type { SignerProvider } from '../signers.js';
-import { createLeaseLoop, defaultOwner, type LoopLogger } from './lease-loop.js';
+import { createLeaseLoop, defaultOwner, type LoopLogger } from '../../../shared/server-kit/lease-loop.js';
 import { createEcfSteps } from './ecf-steps.js';
-import { NOT_FOUND_MAX_MS, notFoundDelay, pollDelay, retryDelay, type PollSchedule, type RetrySchedule } from './schedule.js';
+import { NOT_FOUND_MAX_MS, notFoundDelay, pollDelay, retryDelay, type PollSchedule, type RetrySchedule } from '../../../shared/server-kit/schedule.js';
 
-export { pollDelay, retryDelay, notFoundDelay, DEFAULT_POLL, DEFAULT_RETRY, NOT_FOUND_MAX_MS, type PollSchedule, type RetrySchedule } from './schedule.js';
+export { pollDelay, retryDelay, notFoundDelay, DEFAULT_POLL, DEFAULT_RETRY, NOT_FOUND_MAX_MS, type PollSchedule, type RetrySchedule } from '../../../shared/server-kit/schedule.js';
 
 /** The subset of a pino logger the worker uses (a pino `Logger` fits). */
 export type WorkerLogger = LoopLogger;

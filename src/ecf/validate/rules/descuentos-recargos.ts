@@ -2,8 +2,8 @@
  * Global discounts and surcharges (`descuentos_recargos[]`). The XSD caps them at 20, and 44 has no
  * `indicador_norma_1007` (shape layer, with hints). Their effect on the bases is part of computeTotals.
  */
-import { div, fromInt, mul, round } from '../../calc/decimal.js';
-import type { Issue } from '../../issues.js';
+import { div, fromInt, mul, round } from '../../../shared/money/decimal.js';
+import type { Issue } from '../../../shared/issues.js';
 import { ruleIssue, ruleWarning, type Rule } from '../rule.js';
 import { allowedIndicators, compareAmounts, d, entries, fmt, INDICATOR_NAME, INDICATOR_TOTAL, LINE_TOLERANCE, totalsOf } from './shared.js';
 

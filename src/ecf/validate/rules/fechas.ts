@@ -1,5 +1,5 @@
 /** Date order rules. Formats are checked by the shape layer; rules that need the issue date skip when it is unknown. */
-import type { Issue } from '../../issues.js';
+import type { Issue } from '../../../shared/issues.js';
 import { dayNumber } from '../../spec/formats.js';
 import { ruleIssue, type Rule } from '../rule.js';
 

@@ -1,6 +1,6 @@
 /** Identification and buyer requirements the XSD leaves optional. */
-import { cmp, parseDec, ZERO } from '../../calc/decimal.js';
-import type { Issue } from '../../issues.js';
+import { cmp, parseDec, ZERO } from '../../../shared/money/decimal.js';
+import type { Issue } from '../../../shared/issues.js';
 import { ECF_TYPE_INFO } from '../../spec/doc-types.js';
 import { ruleIssue, type Rule } from '../rule.js';
 import { allows, d, fmt, isObj, totalsOf } from './shared.js';

@@ -4,9 +4,9 @@
  * 023–039 ad-valorem ISC (`monto_impuesto_selectivo_consumo_advalorem`). Items carry only the codes; `totales` carries
  * one entry per code with its rate and amount. 41, 43, 46 and 47 have no additional taxes at all (XSD; shape layer).
  */
-import { fromInt } from '../../calc/decimal.js';
+import { fromInt } from '../../../shared/money/decimal.js';
 import { ADDITIONAL_TAX_FIELD, additionalTaxKind, OTHER_TAX_RATES, type AdditionalTaxKind } from '../../calc/totals.js';
-import type { Issue } from '../../issues.js';
+import type { Issue } from '../../../shared/issues.js';
 import type { EcfType } from '../../spec/model.js';
 import { ruleIssue, ruleWarning, type Rule } from '../rule.js';
 import { allows, compareAmounts, d, entries, itemsOf, occursMin, totalsOf, typesWhere, type Json } from './shared.js';

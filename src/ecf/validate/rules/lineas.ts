@@ -1,7 +1,7 @@
 /** Detail lines: line limits, line amount (±1.00, DGII IT §12), billing indicator per type, item sub-discounts and sub-surcharges. */
-import { cmp, div, fromInt, mul, parseDec, round, ZERO } from '../../calc/decimal.js';
+import { cmp, div, fromInt, mul, parseDec, round, ZERO } from '../../../shared/money/decimal.js';
 import { lineAmountDec } from '../../calc/totals.js';
-import type { Issue } from '../../issues.js';
+import type { Issue } from '../../../shared/issues.js';
 import { ECF_TYPE_INFO } from '../../spec/doc-types.js';
 import { ruleIssue, type Rule } from '../rule.js';
 import { allowedIndicators, allows, compareAmounts, d, entries, fmt, INDICATOR_NAME, itemsOf, LINE_TOLERANCE, sumOf, totalsOf, type Json } from './shared.js';

@@ -4,8 +4,8 @@
  * amounts are inherently approximate (rates have 4 decimals, each side is rounded on its own), so only differences
  * beyond the tolerance are reported (errors); there is no "within tolerance" warning here.
  */
-import { add, div, mul, round, sub, toText, type Dec } from '../../calc/decimal.js';
-import type { Issue } from '../../issues.js';
+import { add, div, mul, round, sub, toText, type Dec } from '../../../shared/money/decimal.js';
+import type { Issue } from '../../../shared/issues.js';
 import type { EcfType } from '../../spec/model.js';
 import { ruleIssue, type Rule } from '../rule.js';
 import { allows, compareAmounts, d, documentTolerance, entries, fmt, isObj, itemsOf, LINE_TOLERANCE, type Json } from './shared.js';

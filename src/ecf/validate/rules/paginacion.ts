@@ -3,9 +3,9 @@
  * of detail lines, with subtotals of those lines (DGII Formato e-CF §E). `id_doc.total_paginas` counts them and is
  * > 1 (XSD `Integer4ValidationTypeMayorUno`): a single-page document omits pagination altogether.
  */
-import { add, div, fromInt, mul, round, ZERO, type Dec } from '../../calc/decimal.js';
+import { add, div, fromInt, mul, round, ZERO, type Dec } from '../../../shared/money/decimal.js';
 import { ITBIS_RATES } from '../../calc/totals.js';
-import type { Issue } from '../../issues.js';
+import type { Issue } from '../../../shared/issues.js';
 import { ruleIssue, type Rule } from '../rule.js';
 import { compareAmounts, d, documentTolerance, entries, fmt, itemsOf, sumOf, type Json } from './shared.js';
 

@@ -2,8 +2,8 @@
  * Payment forms (`id_doc.formas_pago[]`). The XSD already caps them at 7 and has no such block on 34 and 43 (shape
  * layer, with hints). Form 5 (bonds or gift certificates) is reserved to type 32.
  */
-import { add, cmp } from '../../calc/decimal.js';
-import type { Issue } from '../../issues.js';
+import { add, cmp } from '../../../shared/money/decimal.js';
+import type { Issue } from '../../../shared/issues.js';
 import { ruleIssue, ruleWarning, type Rule } from '../rule.js';
 import { allows, d, documentTolerance, entries, fmt, sumOf } from './shared.js';
 

@@ -1,6 +1,6 @@
 /** Reference to the modified receipt (`referencia`): modification codes by type, NCF format by series, the 30-day rule of credit notes, text corrections. */
-import { ZERO, cmp } from '../../calc/decimal.js';
-import type { Issue } from '../../issues.js';
+import { ZERO, cmp } from '../../../shared/money/decimal.js';
+import type { Issue } from '../../../shared/issues.js';
 import { ECF_TYPE_INFO } from '../../spec/doc-types.js';
 import { ENCF_PATTERN } from '../../spec/encf.js';
 import { dayNumber } from '../../spec/formats.js';

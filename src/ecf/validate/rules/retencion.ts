@@ -4,7 +4,7 @@
  * indicator is still required once the block is sent (DGII Formato e-CF §B campo 5: "condicional a que exista
  * retención"). The withholding totals are reconciled by ECF-TOT-CUADRE.
  */
-import type { Issue } from '../../issues.js';
+import type { Issue } from '../../../shared/issues.js';
 import { ruleIssue, type Rule } from '../rule.js';
 import { isObj, itemsOf, typesWhere } from './shared.js';
 

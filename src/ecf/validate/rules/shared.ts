@@ -3,8 +3,8 @@
  * the cached totals calculation, and the tolerance policy (DGII IT §12). Nothing here throws.
  */
 import { computeTotals, type ComputedTotals } from '../../calc/totals.js';
-import { abs, add, cmp, fromInt, fromNumber, sub, toFixed, ZERO, type Dec } from '../../calc/decimal.js';
-import type { Issue } from '../../issues.js';
+import { abs, add, cmp, fromInt, fromNumber, sub, toFixed, ZERO, type Dec } from '../../../shared/money/decimal.js';
+import type { Issue } from '../../../shared/issues.js';
 import { ECF_TABLE } from '../../spec/ecf-table.gen.js';
 import type { EcfType } from '../../spec/model.js';
 import { jsonPathFor } from '../../spec/tree.js';

@@ -2,8 +2,8 @@
  * Informative subtotals (`subtotales[]`, at most 20: XSD). They neither raise nor lower the taxable base nor change
  * the totals (DGII Formato e-CF §C), so only their internal consistency is checked: sums of given numbers, exact.
  */
-import { add, cmp, ZERO, type Dec } from '../../calc/decimal.js';
-import type { Issue } from '../../issues.js';
+import { add, cmp, ZERO, type Dec } from '../../../shared/money/decimal.js';
+import type { Issue } from '../../../shared/issues.js';
 import { ruleIssue, type Rule } from '../rule.js';
 import { d, entries, fmt, sumOf } from './shared.js';
 

@@ -3,9 +3,9 @@
  * which keys must (or must not) be present given the billing indicators of the items, and whether each amount
  * reconciles within the DGII tolerance (IT §12: one currency unit per detail line on document totals).
  */
-import { sub, ZERO, type Dec } from '../../calc/decimal.js';
+import { sub, ZERO, type Dec } from '../../../shared/money/decimal.js';
 import { ITBIS_RATES, totalesKeys, type ComputedTotals } from '../../calc/totals.js';
-import type { Issue } from '../../issues.js';
+import type { Issue } from '../../../shared/issues.js';
 import { ruleIssue, type Rule } from '../rule.js';
 import { compareAmounts, d, documentTolerance, fmt, INDICATOR_NAME, totalsOf, type Json } from './shared.js';
 

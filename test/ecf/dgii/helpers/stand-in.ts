@@ -3,9 +3,9 @@
  * multipart `xml`, a SemillaModel it issued, signed, verifying, without whitespace between tags) and
  * a test identity.
  */
-import { verifyXml } from '../../../src/sign/verify-xml.js';
-import { p12Signer, readP12 } from '../../../src/sign/index.js';
-import type { AuthorityIdentity } from '../../../src/dgii/types.js';
+import { verifyXml } from '../../../../src/ecf/sign/verify-xml.js';
+import { p12Signer, readP12 } from '../../../../src/ecf/sign/index.js';
+import type { AuthorityIdentity } from '../../../../src/ecf/dgii/types.js';
 import { modernP12 } from '../../helpers/certs.js';
 import { fixture } from './fixtures.js';
 import type { RecordedRequest, RecordingServer } from './recording-server.js';

@@ -1,7 +1,7 @@
 /**
  * Read-only look at the documents table that the server and the workers share, from the test process:
  * status counts while the run goes on, every row at the end. Plain SQL over the schema of
- * src/server/storage/migrations.ts (booleans normalised). On PostgreSQL a query that meets a restart is
+ * src/ecf/server/storage/migrations.ts (booleans normalised). On PostgreSQL a query that meets a restart is
  * retried; on SQLite a read-only WAL connection never blocks the writers.
  */
 import Database from 'better-sqlite3';

@@ -1,14 +1,14 @@
 /**
  * Child processes of the fault suite, each under tsx with its output in a log file: the DGII simulator
- * (test/integration/simulator-process.ts), the reference server (src/server/start.ts) and `ecf worker`
- * (the real CLI command through test/server/worker/fixtures/run-worker.ts). Only processes started here are
+ * (test/ecf/integration/simulator-process.ts), the reference server (src/ecf/server/start.ts) and `ecf worker`
+ * (the real CLI command through test/ecf/server/worker/fixtures/run-worker.ts). Only processes started here are
  * ever signalled, by their own handle.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, createWriteStream, existsSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../../helpers/env.js';
-import type { FaultSettings, ScenarioSettings, SimulatorOptions, SimulatorStats } from '../../../src/simulator/index.js';
+import type { FaultSettings, ScenarioSettings, SimulatorOptions, SimulatorStats } from '../../../../src/ecf/simulator/index.js';
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -152,7 +152,7 @@ export interface SimulatorProcess {
 
 export async function startSimulatorProcess(options: SimulatorOptions, logFile: string): Promise<SimulatorProcess> {
   // stdin is a pipe: the simulator stops when it closes (also if this process dies).
-  const script = join(repoRoot, 'test/integration/simulator-process.ts');
+  const script = join(repoRoot, 'test/ecf/integration/simulator-process.ts');
   const proc = spawnTsx('simulator', script, [JSON.stringify(options)], { PATH: process.env.PATH, HOME: process.env.HOME }, logFile, { stdin: 'pipe' });
   const m = await waitForLog(proc, /\{"url":"([^"]+)"\}/, 60_000);
   const url = m[1]!;
@@ -185,15 +185,15 @@ export async function startSimulatorProcess(options: SimulatorOptions, logFile: 
 // ---------------------------------------------------------------------------------------------------------
 // The reference server and `ecf worker`
 
-/** `src/server/start.ts`; resolves with its URL once it listens. */
+/** `src/ecf/server/start.ts`; resolves with its URL once it listens. */
 export async function startServerProcess(env: Record<string, string | undefined>, logFile: string): Promise<{ proc: Proc; url: string }> {
   const fullEnv = { PATH: process.env.PATH, HOME: process.env.HOME, ...env, PORT: '0', HOST: '127.0.0.1' };
-  const proc = spawnTsx('server', join(repoRoot, 'src/server/start.ts'), [], fullEnv, logFile);
+  const proc = spawnTsx('server', join(repoRoot, 'src/ecf/server/start.ts'), [], fullEnv, logFile);
   const m = await waitForLog(proc, /listening on (http:\/\/\S+)/, 90_000);
   return { proc, url: m[1]! };
 }
 
-const WORKER_RUNNER = join(repoRoot, 'test/server/worker/fixtures/run-worker.ts');
+const WORKER_RUNNER = join(repoRoot, 'test/ecf/server/worker/fixtures/run-worker.ts');
 
 /** `ecf worker` with the given flags (configuration from `env`, as the server's). */
 export function startWorkerProcess(owner: string, flags: string[], env: Record<string, string | undefined>, logFile: string): Proc {

@@ -30,15 +30,15 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'undici';
-import type { EcfType } from '../../../src/index.js';
-import { prepareCertificate } from '../../../src/server/certificates.js';
-import { SecretKey } from '../../../src/server/secrets.js';
-import { createPostgresStorage } from '../../../src/server/storage/postgres.js';
-import { createSqliteStorage } from '../../../src/server/storage/sqlite.js';
-import type { Storage } from '../../../src/server/storage/types.js';
-import { generateToken, hashToken } from '../../../src/server/tokens.js';
-import { createSelfSignedIdentity } from '../../../src/sign/self-signed.js';
-import type { FaultSettings, SimulatorStats } from '../../../src/simulator/index.js';
+import type { EcfType } from '../../../../src/ecf/index.js';
+import { prepareCertificate } from '../../../../src/ecf/server/certificates.js';
+import { SecretKey } from '../../../../src/ecf/server/secrets.js';
+import { createPostgresStorage } from '../../../../src/ecf/server/storage/postgres.js';
+import { createSqliteStorage } from '../../../../src/ecf/server/storage/sqlite.js';
+import type { Storage } from '../../../../src/ecf/server/storage/types.js';
+import { generateToken, hashToken } from '../../../../src/shared/server-kit/tokens.js';
+import { createSelfSignedIdentity } from '../../../../src/shared/xmldsig/self-signed.js';
+import type { FaultSettings, SimulatorStats } from '../../../../src/ecf/simulator/index.js';
 import { baseDoc, refill } from '../../helpers/docs.js';
 import { xsdDir } from '../../helpers/env.js';
 import { startPrivateCluster, type PrivateCluster } from './cluster.js';
@@ -46,7 +46,7 @@ import { postgresProbe, sqliteProbe, type Probe, type Row } from './probe.js';
 import { onProcessEnd, sleep, startServerProcess, startSimulatorProcess, startWorkerProcess, type Exit, type Proc, type SimulatorProcess } from './processes.js';
 
 export const RNC = '101672919';
-/** The DGII client's default request timeout, which `ecf worker` uses (src/dgii/http.ts). */
+/** The DGII client's default request timeout, which `ecf worker` uses (src/ecf/dgii/http.ts). */
 export const TRANSPORT_TIMEOUT_MS = 30_000;
 export const LEASE_MS = 45_000;
 export const TYPES: readonly EcfType[] = ['31', '32', '41', '43', '44', '46', '47'];

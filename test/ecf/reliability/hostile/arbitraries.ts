@@ -5,7 +5,7 @@
  * truncation, signatures), multipart bodies with broken framing, path parameters, tokens, content types.
  */
 import fc from 'fast-check';
-import { ECF_TYPES, type EcfType } from '../../../src/index.js';
+import { ECF_TYPES, type EcfType } from '../../../../src/ecf/index.js';
 import { baseDoc } from '../../helpers/docs.js';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };

@@ -1,13 +1,13 @@
 /**
  * What the answers may be: the documented status codes of each operation (read from the app's own OpenAPI
- * document, the one `GET /api/v1/openapi.json` serves), the inbound services' codes (src/server/inbound), and
+ * document, the one `GET /api/v1/openapi.json` serves), the inbound services' codes (src/ecf/server/inbound), and
  * the shape of error bodies (the spec's envelope, a Spanish message, no internals).
  *
  * A 500 is never acceptable here even where it is documented: every request a fuzzer sends is the client's
  * fault or a legitimate request, so an internal error is a bug.
  */
 import { expect } from 'vitest';
-import { openApiDocument } from '../../../src/server/app/index.js';
+import { openApiDocument } from '../../../../src/ecf/server/app/index.js';
 
 interface Operation {
   method: string;
@@ -39,7 +39,7 @@ export function documentedApiStatuses(method: string, pathname: string): { opera
 export type InboundService = 'semilla' | 'validacioncertificado' | 'recepcion' | 'aprobacioncomercial';
 
 /**
- * Inbound services (src/server/inbound): 200; 400 refused input; 401 token or seed refused (or a token of
+ * Inbound services (src/ecf/server/inbound): 200; 400 refused input; 401 token or seed refused (or a token of
  * another RNC than the document's sender); 404 unknown tenant prefix; 405 wrong method; 409 a buyer's
  * different second decision on a document; 413 body over the limit; 429 the sender's daily quota. (503 is only
  * for a receptor without a usable signer, never the case here.)

@@ -18,23 +18,23 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { createApp, type App } from '../../../src/server/app/index.js';
-import { DEVELOPMENT_TRUST } from '../../../src/server/inbound/index.js';
-import { createSignerProvider, type SignerProvider } from '../../../src/server/signers.js';
-import { createSqliteStorage } from '../../../src/server/storage/sqlite.js';
-import type { Issuer, Storage } from '../../../src/server/storage/types.js';
-import { generateToken, hashToken } from '../../../src/server/tokens.js';
-import { createDgiiClient, createReceptorClient, LOOPBACK_RANGES, type DgiiClient, type ReceptorClient } from '../../../src/dgii/index.js';
-import { buildAcecfXml, buildEcfXml, ECF_TYPES, type EcfType } from '../../../src/index.js';
-import { createSelfSignedIdentity, signEcf, signXml, type SelfSignedIdentity } from '../../../src/sign/index.js';
-import { startSimulator, type Simulator } from '../../../src/simulator/index.js';
+import { createApp, type App } from '../../../../src/ecf/server/app/index.js';
+import { DEVELOPMENT_TRUST } from '../../../../src/ecf/server/inbound/index.js';
+import { createSignerProvider, type SignerProvider } from '../../../../src/ecf/server/signers.js';
+import { createSqliteStorage } from '../../../../src/ecf/server/storage/sqlite.js';
+import type { Issuer, Storage } from '../../../../src/ecf/server/storage/types.js';
+import { generateToken, hashToken } from '../../../../src/shared/server-kit/tokens.js';
+import { createDgiiClient, createReceptorClient, LOOPBACK_RANGES, type DgiiClient, type ReceptorClient } from '../../../../src/ecf/dgii/index.js';
+import { buildAcecfXml, buildEcfXml, ECF_TYPES, type EcfType } from '../../../../src/ecf/index.js';
+import { createSelfSignedIdentity, signEcf, signXml, type SelfSignedIdentity } from '../../../../src/ecf/sign/index.js';
+import { startSimulator, type Simulator } from '../../../../src/ecf/simulator/index.js';
 import { baseContext, baseDoc } from '../../helpers/docs.js';
 import { xsdDir } from '../../helpers/env.js';
 import { schemaValidator } from '../../helpers/xsd.js';
 
 /** 01-04-2026 10:00:00 in Santo Domingo (UTC−4). */
 export const NOW = new Date('2026-04-01T14:00:00Z');
-export const MAIN_PROFILE = JSON.parse(readFileSync(new URL('../../../examples/issuer.json', import.meta.url), 'utf8')) as Record<string, string>;
+export const MAIN_PROFILE = JSON.parse(readFileSync(new URL('../../../../examples/issuer.json', import.meta.url), 'utf8')) as Record<string, string>;
 /** The remote issuer that sends e-CF to our issuers and approves theirs (the base documents' emisor). */
 export const REMOTE_RNC = '101672919';
 /** Buyer of the base documents (`baseDoc('31').comprador.rnc`). */

@@ -4,9 +4,9 @@
  */
 import { X509Certificate } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../../src/server/app/index.js';
-import { formatDateTimeDO } from '../../../src/index.js';
-import { createSelfSignedIdentity, readP12 } from '../../../src/sign/index.js';
+import { createApp } from '../../../../src/ecf/server/app/index.js';
+import { formatDateTimeDO } from '../../../../src/ecf/index.js';
+import { createSelfSignedIdentity, readP12 } from '../../../../src/ecf/sign/index.js';
 import { rncP12, TEST_PASSWORD } from '../../helpers/certs.js';
 import { schemaValidator } from '../../helpers/xsd.js';
 import { body, createV2Harness, NOW, OTHER_RNC, type V2Harness } from './harness.js';

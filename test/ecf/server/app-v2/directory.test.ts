@@ -3,9 +3,9 @@
  * entries, 404 / 422, the in-memory cache (per RNC, expiring with the clock), and authority failures.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDgiiClient } from '../../../src/dgii/index.js';
-import { createApp } from '../../../src/server/app/index.js';
-import { SIMULATOR_RNC } from '../../../src/simulator/index.js';
+import { createDgiiClient } from '../../../../src/ecf/dgii/index.js';
+import { createApp } from '../../../../src/ecf/server/app/index.js';
+import { SIMULATOR_RNC } from '../../../../src/ecf/simulator/index.js';
 import { schemaValidator } from '../../helpers/xsd.js';
 import { deadUrl } from '../app/harness.js';
 import { body, createV2Harness, NOW, type V2Harness } from './harness.js';

@@ -6,17 +6,17 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import { createApp, type App } from '../../../src/server/app/index.js';
-import { createSignerProvider, type SignerProvider } from '../../../src/server/signers.js';
-import { createSqliteStorage } from '../../../src/server/storage/sqlite.js';
-import type { Issuer, Storage } from '../../../src/server/storage/types.js';
-import { generateToken, hashToken } from '../../../src/server/tokens.js';
-import { createDgiiClient, createReceptorClient, LOOPBACK_RANGES, type DgiiClient, type ReceptorClient } from '../../../src/dgii/index.js';
+import { createApp, type App } from '../../../../src/ecf/server/app/index.js';
+import { createSignerProvider, type SignerProvider } from '../../../../src/ecf/server/signers.js';
+import { createSqliteStorage } from '../../../../src/ecf/server/storage/sqlite.js';
+import type { Issuer, Storage } from '../../../../src/ecf/server/storage/types.js';
+import { generateToken, hashToken } from '../../../../src/shared/server-kit/tokens.js';
+import { createDgiiClient, createReceptorClient, LOOPBACK_RANGES, type DgiiClient, type ReceptorClient } from '../../../../src/ecf/dgii/index.js';
 import {
   buildEcfXml, ECF_TYPES, fileNameFor, type BuildContext, type EcfType, type IssuerProfile,
-} from '../../../src/index.js';
-import { signEcf, type Signer } from '../../../src/sign/index.js';
-import { startSimulator, type Simulator } from '../../../src/simulator/index.js';
+} from '../../../../src/ecf/index.js';
+import { signEcf, type Signer } from '../../../../src/ecf/sign/index.js';
+import { startSimulator, type Simulator } from '../../../../src/ecf/simulator/index.js';
 import { modernP12 } from '../../helpers/certs.js';
 import { baseDoc } from '../../helpers/docs.js';
 import { xsdDir } from '../../helpers/env.js';

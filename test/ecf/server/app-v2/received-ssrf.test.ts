@@ -5,9 +5,9 @@
  */
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildArecfXml } from '../../../src/index.js';
-import { createApp } from '../../../src/server/app/index.js';
-import { signXml } from '../../../src/sign/index.js';
+import { buildArecfXml } from '../../../../src/ecf/index.js';
+import { createApp } from '../../../../src/ecf/server/app/index.js';
+import { signXml } from '../../../../src/ecf/sign/index.js';
 import { schemaValidator } from '../../helpers/xsd.js';
 import { createV2Harness, foreignEcf, type V2Harness } from './harness.js';
 

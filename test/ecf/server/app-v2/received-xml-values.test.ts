@@ -5,9 +5,9 @@
  * processing instruction must not name the buyer.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { buildArecfXml, parseAcecfXml } from '../../../src/index.js';
-import { signXml } from '../../../src/sign/index.js';
-import type { ReceivedDocument } from '../../../src/server/storage/types.js';
+import { buildArecfXml, parseAcecfXml } from '../../../../src/ecf/index.js';
+import { signXml } from '../../../../src/ecf/sign/index.js';
+import type { ReceivedDocument } from '../../../../src/ecf/server/storage/types.js';
 import { body, createV2Harness, foreignEcf, startReceiver, type LoopbackReceiver, type V2Harness } from './harness.js';
 
 const X = '101000001';

@@ -5,9 +5,9 @@
  * partial failures and retries, the live fiscal status, and issuer isolation.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildArecfXml, parseAcecfXml } from '../../../src/index.js';
-import { signXml, verifyXml } from '../../../src/sign/index.js';
-import type { NewReceivedDocument, ReceivedDocument } from '../../../src/server/storage/types.js';
+import { buildArecfXml, parseAcecfXml } from '../../../../src/ecf/index.js';
+import { signXml, verifyXml } from '../../../../src/ecf/sign/index.js';
+import type { NewReceivedDocument, ReceivedDocument } from '../../../../src/ecf/server/storage/types.js';
 import {
   body, createV2Harness, foreignEcf, sendToAuthority, startReceiver, type LoopbackReceiver, type V2Harness,
 } from './harness.js';

@@ -4,8 +4,8 @@
  * outcomes (numbers withheld until a retry of the same ranges settles the same lote), and issuer isolation.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildAnecfXml, buildEcfXml, type BuildContext, type IssuerProfile } from '../../../src/index.js';
-import { signXml } from '../../../src/sign/index.js';
+import { buildAnecfXml, buildEcfXml, type BuildContext, type IssuerProfile } from '../../../../src/ecf/index.js';
+import { signXml } from '../../../../src/ecf/sign/index.js';
 import { baseDoc } from '../../helpers/docs.js';
 import { body, createV2Harness, foreignEcf, ISSUER_PROFILE, sendToAuthority, voidRanges, type V2Harness } from './harness.js';
 

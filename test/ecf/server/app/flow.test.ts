@@ -4,11 +4,11 @@
  * track ids and the live status through the API.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDgiiClient, type DgiiClient } from '../../../src/dgii/index.js';
-import { buildEcfXml, type BuildContext, type IssuerProfile } from '../../../src/index.js';
-import { verifyXml } from '../../../src/sign/index.js';
-import { startSimulator, type Simulator } from '../../../src/simulator/index.js';
-import { createWorker, type Worker } from '../../../src/server/worker/index.js';
+import { createDgiiClient, type DgiiClient } from '../../../../src/ecf/dgii/index.js';
+import { buildEcfXml, type BuildContext, type IssuerProfile } from '../../../../src/ecf/index.js';
+import { verifyXml } from '../../../../src/ecf/sign/index.js';
+import { startSimulator, type Simulator } from '../../../../src/ecf/simulator/index.js';
+import { createWorker, type Worker } from '../../../../src/ecf/server/worker/index.js';
 import { baseDoc } from '../../helpers/docs.js';
 import { xsdDir } from '../../helpers/env.js';
 import { schemaValidator } from '../../helpers/xsd.js';

@@ -6,13 +6,13 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { createApp, type App, type AppDeps } from '../../../src/server/app/index.js';
-import { createSignerProvider, type SignerProvider } from '../../../src/server/signers.js';
-import { createSqliteStorage } from '../../../src/server/storage/sqlite.js';
-import type { Issuer, SequenceRecord, Storage } from '../../../src/server/storage/types.js';
-import { generateToken, hashToken } from '../../../src/server/tokens.js';
-import { createDgiiClient, type AuthorityTransport } from '../../../src/dgii/index.js';
-import { ECF_TYPES, type EcfType } from '../../../src/index.js';
+import { createApp, type App, type AppDeps } from '../../../../src/ecf/server/app/index.js';
+import { createSignerProvider, type SignerProvider } from '../../../../src/ecf/server/signers.js';
+import { createSqliteStorage } from '../../../../src/ecf/server/storage/sqlite.js';
+import type { Issuer, SequenceRecord, Storage } from '../../../../src/ecf/server/storage/types.js';
+import { generateToken, hashToken } from '../../../../src/shared/server-kit/tokens.js';
+import { createDgiiClient, type AuthorityTransport } from '../../../../src/ecf/dgii/index.js';
+import { ECF_TYPES, type EcfType } from '../../../../src/ecf/index.js';
 import { modernP12 } from '../../helpers/certs.js';
 import { repoRoot } from '../../helpers/env.js';
 import { schemaValidator } from '../../helpers/xsd.js';
@@ -63,7 +63,7 @@ export interface HarnessOptions {
   clock?: () => Date;
   /** Opens the storage (not yet migrated); default: the one set by `useStorage`, else in-memory SQLite. */
   storage?: StorageFactory;
-  /** The schema validator (default: the shared one of test/helpers/xsd.ts). */
+  /** The schema validator (default: the shared one of test/ecf/helpers/xsd.ts). */
   schemas?: AppDeps['schemas'];
 }
 
@@ -72,7 +72,7 @@ export type StorageFactory = () => Storage | Promise<Storage>;
 let defaultStorage: StorageFactory = () => createSqliteStorage({ file: ':memory:' });
 
 /**
- * Makes every later `createHarness` of this test file use another adapter: test/server/postgres-api sets
+ * Makes every later `createHarness` of this test file use another adapter: test/ecf/server/postgres-api sets
  * a PostgreSQL factory and then imports these app test files to run them unchanged on PostgreSQL.
  */
 export function useStorage(factory: StorageFactory): void {

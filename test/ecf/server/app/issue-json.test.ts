@@ -3,7 +3,7 @@
  * paths, nothing consumed), the no-sequence answer, malformed bodies, media types and size limits.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ECF_TYPES, parseEcfXml, type EcfType } from '../../../src/index.js';
+import { ECF_TYPES, parseEcfXml, type EcfType } from '../../../../src/ecf/index.js';
 import { baseDoc, withLines } from '../../helpers/docs.js';
 import { schemaValidator, withPlaceholderSignature } from '../../helpers/xsd.js';
 import { body, createHarness, ISSUER_PROFILE, NO_EXPIRY, type Harness } from './harness.js';

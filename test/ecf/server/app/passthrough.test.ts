@@ -4,8 +4,8 @@
  * on failure (the same e-NCF is accepted once the XML is fixed).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildEcfXml, type BuildContext, type EcfType, type IssuerProfile } from '../../../src/index.js';
-import { p12Signer, readP12, signEcf } from '../../../src/sign/index.js';
+import { buildEcfXml, type BuildContext, type EcfType, type IssuerProfile } from '../../../../src/ecf/index.js';
+import { p12Signer, readP12, signEcf } from '../../../../src/ecf/sign/index.js';
 import { modernP12 } from '../../helpers/certs.js';
 import { baseDoc, withLines } from '../../helpers/docs.js';
 import { body, createHarness, ISSUER_PROFILE, NO_EXPIRY, NOW, type Harness } from './harness.js';

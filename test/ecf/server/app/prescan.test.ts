@@ -4,8 +4,8 @@
  * field, before xmldom or libxml2 run.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildEcfXml, type BuildContext, type IssuerProfile } from '../../../src/index.js';
-import type { SchemaValidator } from '../../../src/xsd/index.js';
+import { buildEcfXml, type BuildContext, type IssuerProfile } from '../../../../src/ecf/index.js';
+import type { SchemaValidator } from '../../../../src/ecf/xsd/index.js';
 import { baseDoc } from '../../helpers/docs.js';
 import { schemaValidator } from '../../helpers/xsd.js';
 import { body, createHarness, ISSUER_PROFILE, type Harness } from './harness.js';

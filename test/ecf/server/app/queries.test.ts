@@ -5,12 +5,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { Writable } from 'node:stream';
-import { createApp } from '../../../src/server/app/index.js';
-import { createSignerProvider } from '../../../src/server/signers.js';
-import type { Storage } from '../../../src/server/storage/types.js';
-import { STATUSES } from '../../../src/server/statuses.js';
-import { generateToken, hashToken } from '../../../src/server/tokens.js';
-import { createDgiiClient } from '../../../src/dgii/index.js';
+import { createApp } from '../../../../src/ecf/server/app/index.js';
+import { createSignerProvider } from '../../../../src/ecf/server/signers.js';
+import type { Storage } from '../../../../src/ecf/server/storage/types.js';
+import { STATUSES } from '../../../../src/ecf/server/statuses.js';
+import { generateToken, hashToken } from '../../../../src/shared/server-kit/tokens.js';
+import { createDgiiClient } from '../../../../src/ecf/dgii/index.js';
 import { baseDoc } from '../../helpers/docs.js';
 import { schemaValidator } from '../../helpers/xsd.js';
 import { body, createHarness, deadUrl, NOW, type Harness } from './harness.js';

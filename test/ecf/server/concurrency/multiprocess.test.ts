@@ -1,5 +1,5 @@
 /**
- * Four real server processes (src/server/start.ts under tsx) share one PostgreSQL schema and take a storm of
+ * Four real server processes (src/ecf/server/start.ts under tsx) share one PostgreSQL schema and take a storm of
  * concurrent POSTs: 2,000 valid JSON type 31 documents, ~500 invalid bodies (validation failures, malformed
  * JSON, wrong JSON types, an invalid {tipo}, refused passthrough XML) and 100 valid passthrough type 43 XMLs
  * each sent twice to two different processes at once. What must hold across processes:
@@ -17,9 +17,9 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { Pool } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildEcfXml, formatDateDO, type IssuerProfile } from '../../../src/index.js';
-import { createPostgresStorage } from '../../../src/server/storage/postgres.js';
-import { generateToken, hashToken } from '../../../src/server/tokens.js';
+import { buildEcfXml, formatDateDO, type IssuerProfile } from '../../../../src/ecf/index.js';
+import { createPostgresStorage } from '../../../../src/ecf/server/storage/postgres.js';
+import { generateToken, hashToken } from '../../../../src/shared/server-kit/tokens.js';
 import { baseDoc } from '../../helpers/docs.js';
 import { repoRoot, xsdDir } from '../../helpers/env.js';
 import { deadUrl, ISSUER_PROFILE } from '../app/harness.js';
@@ -45,9 +45,9 @@ interface ServerProcess {
   stderr: () => string;
 }
 
-/** Starts `tsx src/server/start.ts` and resolves with its URL once it prints the listening line. */
+/** Starts `tsx src/ecf/server/start.ts` and resolves with its URL once it prints the listening line. */
 function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'src/server/start.ts')], {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'src/ecf/server/start.ts')], {
     cwd: repoRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSelfSignedIdentity, type SelfSignedIdentity } from '../../../src/sign/index.js';
-import { NOT_MATCHED } from '../../../src/server/inbound/approval.js';
-import type { DocumentRecord } from '../../../src/server/storage/types.js';
+import { createSelfSignedIdentity, type SelfSignedIdentity } from '../../../../src/ecf/sign/index.js';
+import { NOT_MATCHED } from '../../../../src/ecf/server/inbound/approval.js';
+import type { DocumentRecord } from '../../../../src/ecf/server/storage/types.js';
 import {
   acecfFor, call, createHarness, form, login, ourDocument, postXml, RECEPTOR_A, RECEPTOR_B, REMOTE, replaceOnce, T0, type Harness,
 } from './harness.js';

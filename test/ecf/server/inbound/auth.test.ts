@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildSemillaXml, parseSemillaXml } from '../../../src/index.js';
-import { createSelfSignedIdentity, signXml } from '../../../src/sign/index.js';
+import { buildSemillaXml, parseSemillaXml } from '../../../../src/ecf/index.js';
+import { createSelfSignedIdentity, signXml } from '../../../../src/ecf/sign/index.js';
 import { schemaValidator } from '../../helpers/xsd.js';
-import { hashToken } from '../../../src/server/tokens.js';
+import { hashToken } from '../../../../src/shared/server-kit/tokens.js';
 import {
   call, createHarness, form, login, postXml, RECEPTOR_A, RECEPTOR_B, remoteEcf, remoteIdentity, replaceOnce, T0, type Harness,
 } from './harness.js';

@@ -5,8 +5,8 @@
  */
 import { createPrivateKey, generateKeyPairSync, randomBytes, X509Certificate } from 'node:crypto';
 import forge from 'node-forge';
-import { p12Signer } from '../../../src/sign/signer.js';
-import type { SelfSignedIdentity } from '../../../src/sign/index.js';
+import { p12Signer } from '../../../../src/shared/xmldsig/signer.js';
+import type { SelfSignedIdentity } from '../../../../src/ecf/sign/index.js';
 
 const START = new Date('2026-03-01T00:00:00Z');
 const END = new Date('2036-03-01T00:00:00Z');

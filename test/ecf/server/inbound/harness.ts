@@ -3,13 +3,13 @@
  * provider-mode SignerProvider over a self-signed .p12, and a remote issuer with its own self-signed
  * certificate that signs what it sends us. A settable clock drives seed and token expiry.
  */
-import type { EcfType } from '../../../src/index.js';
-import { buildAcecfXml, buildEcfXml, type AcecfInput } from '../../../src/index.js';
-import { createSelfSignedIdentity, signEcf, signXml, type SelfSignedIdentity } from '../../../src/sign/index.js';
-import { createInboundHandler, DEVELOPMENT_TRUST, type InboundDeps, type InboundHandler } from '../../../src/server/inbound/index.js';
-import { createSignerProvider } from '../../../src/server/signers.js';
-import { createSqliteStorage } from '../../../src/server/storage/sqlite.js';
-import type { DocumentRecord, Issuer, Storage } from '../../../src/server/storage/types.js';
+import type { EcfType } from '../../../../src/ecf/index.js';
+import { buildAcecfXml, buildEcfXml, type AcecfInput } from '../../../../src/ecf/index.js';
+import { createSelfSignedIdentity, signEcf, signXml, type SelfSignedIdentity } from '../../../../src/ecf/sign/index.js';
+import { createInboundHandler, DEVELOPMENT_TRUST, type InboundDeps, type InboundHandler } from '../../../../src/ecf/server/inbound/index.js';
+import { createSignerProvider } from '../../../../src/ecf/server/signers.js';
+import { createSqliteStorage } from '../../../../src/ecf/server/storage/sqlite.js';
+import type { DocumentRecord, Issuer, Storage } from '../../../../src/ecf/server/storage/types.js';
 import { baseContext, baseDoc } from '../../helpers/docs.js';
 import { schemaValidator } from '../../helpers/xsd.js';
 

@@ -3,7 +3,7 @@
  * 2.3 million `&amp;` (36 s of XSD validation before), at the inbound reception and approval services.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SchemaValidator } from '../../../src/xsd/index.js';
+import type { SchemaValidator } from '../../../../src/ecf/xsd/index.js';
 import { schemaValidator } from '../../helpers/xsd.js';
 import { createHarness, login, postXml, RECEPTOR_A, remoteEcf, type Harness } from './harness.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseArecfXml } from '../../../src/index.js';
-import { createSelfSignedIdentity, signXml, verifyXml } from '../../../src/sign/index.js';
+import { parseArecfXml } from '../../../../src/ecf/index.js';
+import { createSelfSignedIdentity, signXml, verifyXml } from '../../../../src/ecf/sign/index.js';
 import { schemaValidator } from '../../helpers/xsd.js';
 import {
   call, createHarness, form, login, postXml, providerIdentity, RECEPTOR_A, RECEPTOR_B, REMOTE, remoteEcf, remoteIdentity, replaceOnce, T0, T0_DO, textOf, type Harness,

@@ -7,12 +7,12 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildSemillaXml, parseSemillaXml } from '../../../src/index.js';
-import { signXml } from '../../../src/sign/index.js';
-import { createInboundHandler, DEVELOPMENT_TRUST } from '../../../src/server/inbound/index.js';
-import { createSignerProvider } from '../../../src/server/signers.js';
-import { createPostgresStorage } from '../../../src/server/storage/postgres.js';
-import type { Storage } from '../../../src/server/storage/types.js';
+import { buildSemillaXml, parseSemillaXml } from '../../../../src/ecf/index.js';
+import { signXml } from '../../../../src/ecf/sign/index.js';
+import { createInboundHandler, DEVELOPMENT_TRUST } from '../../../../src/ecf/server/inbound/index.js';
+import { createSignerProvider } from '../../../../src/ecf/server/signers.js';
+import { createPostgresStorage } from '../../../../src/ecf/server/storage/postgres.js';
+import type { Storage } from '../../../../src/ecf/server/storage/types.js';
 import { schemaValidator } from '../../helpers/xsd.js';
 import { call, createHarness, postXml, providerIdentity, RECEPTOR_A, remoteIdentity, T0, type Harness } from './harness.js';
 

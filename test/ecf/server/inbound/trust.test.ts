@@ -5,15 +5,15 @@
  * - who may deliver an e-CF (a trusted certificate acting for RNCEmisor, a token of that RNC), and that a
  *   forgery neither occupies the e-NCF nor turns the genuine delivery into "envío duplicado";
  * - what is stored (no comments, a size cap) and how much (a quota per sender).
- * The storage side (unique key, both engines) is in test/server/security/inbound-trust.test.ts.
+ * The storage side (unique key, both engines) is in test/ecf/server/security/inbound-trust.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseArecfXml } from '../../../src/index.js';
-import { loadConfig, ConfigError } from '../../../src/server/config.js';
-import { NOT_MATCHED } from '../../../src/server/inbound/approval.js';
-import { checkSigner, DEVELOPMENT_TRUST, normalizeIdentifier, type InboundTrust } from '../../../src/server/inbound/trust.js';
-import { stripComments } from '../../../src/server/inbound/xml.js';
-import { createSelfSignedIdentity, verifyXml, type SelfSignedIdentity } from '../../../src/sign/index.js';
+import { parseArecfXml } from '../../../../src/ecf/index.js';
+import { loadConfig, ConfigError } from '../../../../src/ecf/server/config.js';
+import { NOT_MATCHED } from '../../../../src/ecf/server/inbound/approval.js';
+import { checkSigner, DEVELOPMENT_TRUST, normalizeIdentifier, type InboundTrust } from '../../../../src/ecf/server/inbound/trust.js';
+import { stripComments } from '../../../../src/ecf/server/inbound/xml.js';
+import { createSelfSignedIdentity, verifyXml, type SelfSignedIdentity } from '../../../../src/ecf/sign/index.js';
 import { createTestCa } from './ca.js';
 import {
   acecfFor, createHarness, login, ourDocument, postXml, RECEPTOR_A, RECEPTOR_B, REMOTE, remoteEcf, remoteIdentity, replaceOnce, T0, type Harness,

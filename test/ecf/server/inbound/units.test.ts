@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { matchInboundPath, NOT_RECEIVED_TYPES, readXmlUpload, RECEIVED_TYPES } from '../../../src/server/inbound/index.js';
-import { parseUntrustedXml, sameAmount, scrapeText, textAt, xmlValue, XmlInputError } from '../../../src/server/inbound/xml.js';
-import { MIGRATIONS } from '../../../src/server/storage/migrations.js';
-import { createSqliteStorage } from '../../../src/server/storage/sqlite.js';
+import { matchInboundPath, NOT_RECEIVED_TYPES, readXmlUpload, RECEIVED_TYPES } from '../../../../src/ecf/server/inbound/index.js';
+import { parseUntrustedXml, sameAmount, scrapeText, textAt, xmlValue, XmlInputError } from '../../../../src/ecf/server/inbound/xml.js';
+import { MIGRATIONS } from '../../../../src/ecf/server/storage/migrations.js';
+import { createSqliteStorage } from '../../../../src/ecf/server/storage/sqlite.js';
 import { newReceived } from '../storage/contract.js';
 
 const bytes = (s: string) => new TextEncoder().encode(s);

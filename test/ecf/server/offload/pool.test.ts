@@ -1,11 +1,11 @@
 /**
- * The offload pool (src/server/offload/pool.ts): child processes run the heavy steps off the event loop, with a
+ * The offload pool (src/ecf/server/offload/pool.ts): child processes run the heavy steps off the event loop, with a
  * bounded queue, a time budget that kills and replaces a stuck process, and a shutdown that leaves none behind.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createSchemaValidator } from '../../../src/xsd/index.js';
-import { verifyXml } from '../../../src/sign/index.js';
-import { createOffloadPool, isOffloadError, type OffloadPool } from '../../../src/server/offload/index.js';
+import { createSchemaValidator } from '../../../../src/ecf/xsd/index.js';
+import { verifyXml } from '../../../../src/ecf/sign/index.js';
+import { createOffloadPool, isOffloadError, type OffloadPool } from '../../../../src/ecf/server/offload/index.js';
 import { xsdDir } from '../../helpers/env.js';
 
 const pools: OffloadPool[] = [];

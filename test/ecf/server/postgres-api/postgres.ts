@@ -4,7 +4,7 @@
  */
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createPostgresStorage } from '../../../src/server/storage/postgres.js';
+import { createPostgresStorage } from '../../../../src/ecf/server/storage/postgres.js';
 import { baseDoc } from '../../helpers/docs.js';
 import { body, createHarness, useStorage } from '../app/harness.js';
 

@@ -7,8 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../src/server/config.js';
-import { startServer, type RunningServer } from '../../../src/server/main.js';
+import { loadConfig } from '../../../../src/ecf/server/config.js';
+import { startServer, type RunningServer } from '../../../../src/ecf/server/main.js';
 import { xsdDir } from '../../helpers/env.js';
 import { rawConnect, type RawClient } from '../../helpers/raw-http.js';
 

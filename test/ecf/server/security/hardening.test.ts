@@ -5,7 +5,7 @@
  * entities, and tenant prefixes that are not RNCs.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SEED_MAX_BODY_BYTES } from '../../../src/server/inbound/index.js';
+import { SEED_MAX_BODY_BYTES } from '../../../../src/ecf/server/inbound/index.js';
 import { baseDoc } from '../../helpers/docs.js';
 import { B, createTenantHarness, deliver, foreignEcf, inboundLogin, xmlForm, type TenantHarness } from './harness.js';
 
@@ -89,7 +89,7 @@ describe('credentials', () => {
 describe('inbound input', () => {
   it('the seed validation (no token needed) reads at most SEED_MAX_BODY_BYTES; a real signed seed is far below it', async () => {
     const seed = await (await h.request(`/t/${B.rnc}/fe/autenticacion/api/semilla`)).text();
-    const { signXml } = await import('../../../src/sign/index.js');
+    const { signXml } = await import('../../../../src/ecf/sign/index.js');
     const signed = await signXml(seed, h.foreign.signer);
     expect(Buffer.byteLength(signed)).toBeLessThan(SEED_MAX_BODY_BYTES / 4);
     const padded = signed.replace('</SemillaModel>', `<!--${'x'.repeat(SEED_MAX_BODY_BYTES)}--></SemillaModel>`);

@@ -3,11 +3,11 @@
  * with a second connection): a stranger with its own inbound token can neither approve another tenant's
  * document in the buyer's name nor deliver an e-CF in another issuer's name; refusals that depend on stored
  * data all look the same; one approval per document and buyer; received documents are stored without
- * comments. (Details and trust-store cases: test/server/inbound/trust.test.ts.)
+ * comments. (Details and trust-store cases: test/ecf/server/inbound/trust.test.ts.)
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildAcecfXml, formatDateTimeDO } from '../../../src/index.js';
-import { signXml, verifyXml } from '../../../src/sign/index.js';
+import { buildAcecfXml, formatDateTimeDO } from '../../../../src/ecf/index.js';
+import { signXml, verifyXml } from '../../../../src/ecf/sign/index.js';
 import {
   A, BACKENDS, BUYER, buyerApproval, createTenantHarness, deliver, FOREIGN, foreignEcf, identityOf, inboundLogin, issueJson, json, sendApproval,
   type TenantHarness,

@@ -14,11 +14,11 @@
  * new route without an isolation case here fails the inventory test.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openApiDocument } from '../../../src/server/app/index.js';
-import { INBOUND_SERVICES } from '../../../src/server/inbound/index.js';
-import type { DocumentRecord } from '../../../src/server/storage/types.js';
-import { buildEcfXml, buildSemillaXml } from '../../../src/index.js';
-import { signXml } from '../../../src/sign/index.js';
+import { openApiDocument } from '../../../../src/ecf/server/app/index.js';
+import { INBOUND_SERVICES } from '../../../../src/ecf/server/inbound/index.js';
+import type { DocumentRecord } from '../../../../src/ecf/server/storage/types.js';
+import { buildEcfXml, buildSemillaXml } from '../../../../src/ecf/index.js';
+import { signXml } from '../../../../src/ecf/sign/index.js';
 import { baseContext, baseDoc } from '../../helpers/docs.js';
 import {
   A, B, BACKENDS, buyerApproval, createTenantHarness, deliver, FOREIGN, foreignEcf, inboundLogin, issueJson, json, sendApproval,

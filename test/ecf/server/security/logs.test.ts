@@ -17,16 +17,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../../src/cli/main.js';
-import { createApp } from '../../../src/server/app/index.js';
-import { createLogger } from '../../../src/server/main.js';
-import { createSignerProvider } from '../../../src/server/signers.js';
-import { createSqliteStorage } from '../../../src/server/storage/sqlite.js';
-import type { Storage } from '../../../src/server/storage/types.js';
-import { generateToken, hashToken } from '../../../src/server/tokens.js';
-import { createDgiiClient } from '../../../src/dgii/index.js';
-import { buildEcfXml } from '../../../src/index.js';
-import { signEcf, signXml } from '../../../src/sign/index.js';
+import { runCli } from '../../../../src/cli/main.js';
+import { createApp } from '../../../../src/ecf/server/app/index.js';
+import { createLogger } from '../../../../src/ecf/server/main.js';
+import { createSignerProvider } from '../../../../src/ecf/server/signers.js';
+import { createSqliteStorage } from '../../../../src/ecf/server/storage/sqlite.js';
+import type { Storage } from '../../../../src/ecf/server/storage/types.js';
+import { generateToken, hashToken } from '../../../../src/shared/server-kit/tokens.js';
+import { createDgiiClient } from '../../../../src/ecf/dgii/index.js';
+import { buildEcfXml } from '../../../../src/ecf/index.js';
+import { signEcf, signXml } from '../../../../src/ecf/sign/index.js';
 import { baseContext, baseDoc } from '../../helpers/docs.js';
 import { fakeIo } from '../../helpers/cli.js';
 import { repoRoot, xsdDir } from '../../helpers/env.js';
@@ -94,7 +94,7 @@ describe('a server process at LOG_LEVEL=trace', () => {
       ECF_PROVIDER_P12: join(dir, 'provider.p12'), ECF_PROVIDER_P12_PASSWORD: provider.password,
       DATABASE_URL: undefined, ECF_AUTHORITY: undefined, NODE_ENV: undefined, ECF_ENVIRONMENT: undefined,
     };
-    const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'src/server/start.ts')], {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'src/ecf/server/start.ts')], {
       cwd: repoRoot, env: Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)) as NodeJS.ProcessEnv, stdio: ['ignore', fd, fd],
     });
     closeSync(fd);

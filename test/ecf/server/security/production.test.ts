@@ -7,8 +7,8 @@ import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../../src/server/config.js';
-import { startServer } from '../../../src/server/main.js';
+import { ConfigError, loadConfig } from '../../../../src/ecf/server/config.js';
+import { startServer } from '../../../../src/ecf/server/main.js';
 import { xsdDir } from '../../helpers/env.js';
 
 const HEX_KEY = 'b'.repeat(64);

@@ -12,7 +12,7 @@
  *    nothing to do.
  * 4. ECF_CERT_KEY=K2 alone: everything signs; no stored blob opens with K1 any more.
  *
- * What test/server/secrets.test.ts, certificates.test.ts, signers.test.ts and worker/cli.test.ts already
+ * What test/ecf/server/secrets.test.ts, certificates.test.ts, signers.test.ts and worker/cli.test.ts already
  * prove in pieces (key ring decryption, re-encryption with a fake storage, the CLI on SQLite) is not
  * repeated; this is the whole procedure on both engines with assertions on the stored bytes.
  */
@@ -23,13 +23,13 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../../src/cli/main.js';
-import { unsealCertificate } from '../../../src/server/certificates.js';
-import { loadConfig } from '../../../src/server/config.js';
-import { startServer, type RunningServer } from '../../../src/server/main.js';
-import { decryptSecret, envelopeKeyId, keyId, SecretError } from '../../../src/server/secrets.js';
-import { openStorage } from '../../../src/server/storage/open.js';
-import { generateToken, hashToken } from '../../../src/server/tokens.js';
+import { runCli } from '../../../../src/cli/main.js';
+import { unsealCertificate } from '../../../../src/ecf/server/certificates.js';
+import { loadConfig } from '../../../../src/ecf/server/config.js';
+import { startServer, type RunningServer } from '../../../../src/ecf/server/main.js';
+import { decryptSecret, envelopeKeyId, keyId, SecretError } from '../../../../src/ecf/server/secrets.js';
+import { openStorage } from '../../../../src/ecf/server/storage/open.js';
+import { generateToken, hashToken } from '../../../../src/shared/server-kit/tokens.js';
 import { baseDoc } from '../../helpers/docs.js';
 import { fakeIo } from '../../helpers/cli.js';
 import { xsdDir } from '../../helpers/env.js';

@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateToken, hashToken } from '../../../src/server/tokens.js';
+import { generateToken, hashToken } from '../../../../src/shared/server-kit/tokens.js';
 import { repoRoot } from '../../helpers/env.js';
 import { A, B, BACKENDS, createTenantHarness, deliver, FOREIGN, foreignEcf, inboundLogin, uploadCertificate, type TenantHarness } from './harness.js';
 
@@ -134,9 +134,9 @@ describe('secret comparisons', () => {
   /** Reviewed comparisons that are not authentication decisions. */
   const REVIEWED: Record<string, string> = {
     // Cache invalidation: SHA-256 of the stored (encrypted) certificate bytes vs the cached signer's.
-    'src/server/signers.ts': 'cached.digest !== digest',
+    'src/ecf/server/signers.ts': 'cached.digest !== digest',
     // Client side: evicting our own cached DGII token after the authority refused it.
-    'src/dgii/auth.ts': 'token.token === token',
+    'src/ecf/dgii/auth.ts': 'token.token === token',
   };
 
   function files(dir: string): string[] {
@@ -148,7 +148,7 @@ describe('secret comparisons', () => {
 
   it('no token, hash, seed or other secret is compared with === in the server or the DGII client', () => {
     const found: string[] = [];
-    for (const file of [...files(join(repoRoot, 'src/server')), ...files(join(repoRoot, 'src/dgii'))]) {
+    for (const file of ['src/ecf/server', 'src/ecf/dgii', 'src/shared/server-kit', 'src/shared/http'].flatMap((d) => files(join(repoRoot, d)))) {
       const rel = relative(repoRoot, file);
       readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
         // Presence checks (against null / undefined) and comments compare no secret.

@@ -3,9 +3,9 @@
  * storage.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { EcfType } from '../../../src/spec/model.js';
-import { StorageConflictError } from '../../../src/server/storage/kysely.js';
-import type { DocumentRecord, Issuer, NewDocument, NewReceivedDocument, Storage } from '../../../src/server/storage/types.js';
+import type { EcfType } from '../../../../src/ecf/spec/model.js';
+import { StorageConflictError } from '../../../../src/ecf/server/storage/kysely.js';
+import type { DocumentRecord, Issuer, NewDocument, NewReceivedDocument, Storage } from '../../../../src/ecf/server/storage/types.js';
 
 export interface StorageFixture {
   storage: Storage;

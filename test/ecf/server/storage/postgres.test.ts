@@ -1,8 +1,8 @@
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MIGRATIONS } from '../../../src/server/storage/migrations.js';
-import { openStorage } from '../../../src/server/storage/open.js';
-import { createPostgresStorage } from '../../../src/server/storage/postgres.js';
+import { MIGRATIONS } from '../../../../src/ecf/server/storage/migrations.js';
+import { openStorage } from '../../../../src/ecf/server/storage/open.js';
+import { createPostgresStorage } from '../../../../src/ecf/server/storage/postgres.js';
 import { expectClockStamps, newDoc, runStorageContract } from './contract.js';
 
 /** The test database (trust auth on this machine); override with DATABASE_URL. */

@@ -3,8 +3,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openStorage } from '../../../src/server/storage/open.js';
-import { createSqliteStorage } from '../../../src/server/storage/sqlite.js';
+import { openStorage } from '../../../../src/ecf/server/storage/open.js';
+import { createSqliteStorage } from '../../../../src/ecf/server/storage/sqlite.js';
 import { repoRoot } from '../../helpers/env.js';
 import { expectClockStamps, newDoc, runStorageContract } from './contract.js';
 
@@ -34,7 +34,7 @@ runStorageContract('sqlite (:memory:)', async () => {
 /** Runs the reserve fixture in a separate Node process; resolves with the e-NCFs it got. */
 function reserveInChild(file: string, rnc: string, count: number): Promise<string[]> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'test/server/storage/fixtures/reserve-child.ts'), file, rnc, String(count)], {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'test/ecf/server/storage/fixtures/reserve-child.ts'), file, rnc, String(count)], {
       cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';

@@ -1,8 +1,8 @@
 /** Shared pieces of the use-case tests: an issuer, a real signer (provider certificate), the real XSD validator, a silent logger. */
 import { randomBytes } from 'node:crypto';
-import type { AuthorityIdentity } from '../../../src/dgii/index.js';
-import { createSignerProvider } from '../../../src/server/signers.js';
-import type { Issuer } from '../../../src/server/storage/types.js';
+import type { AuthorityIdentity } from '../../../../src/ecf/dgii/index.js';
+import { createSignerProvider } from '../../../../src/ecf/server/signers.js';
+import type { Issuer } from '../../../../src/ecf/server/storage/types.js';
 import { modernP12 } from '../../helpers/certs.js';
 import { schemaValidator } from '../../helpers/xsd.js';
 

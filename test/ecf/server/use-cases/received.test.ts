@@ -3,11 +3,11 @@
  * scripted directory, receiver and authority, the real ACECF builder, signer and XSD validator.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { AuthorityError, TransportError } from '../../../src/index.js';
-import type { ApprovalReceipt, DirectoryEntry, XmlFile } from '../../../src/dgii/index.js';
-import type { ReceivedApprovalPatch, ReceivedDocument } from '../../../src/server/storage/types.js';
-import { isUseCaseError, type UseCaseError } from '../../../src/server/use-cases/errors.js';
-import { IN_FLIGHT_MS, sendCommercialApproval, type CommercialApprovalDeps } from '../../../src/server/use-cases/received.js';
+import { AuthorityError, TransportError } from '../../../../src/ecf/index.js';
+import type { ApprovalReceipt, DirectoryEntry, XmlFile } from '../../../../src/ecf/dgii/index.js';
+import type { ReceivedApprovalPatch, ReceivedDocument } from '../../../../src/ecf/server/storage/types.js';
+import { isUseCaseError, type UseCaseError } from '../../../../src/ecf/server/use-cases/errors.js';
+import { IN_FLIGHT_MS, sendCommercialApproval, type CommercialApprovalDeps } from '../../../../src/ecf/server/use-cases/received.js';
 import { clock, identityOf, issuer, memoryLogger, RNC, schemas } from './fixtures.js';
 
 const SELLER = '101010101';

@@ -3,12 +3,12 @@
  * the real ANECF builder, signer and XSD validator.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { AuthorityError, TransportError } from '../../../src/index.js';
-import type { AuthorityIdentity, VoidingReceipt, XmlFile } from '../../../src/dgii/index.js';
-import type { VoidBatch } from '../../../src/server/storage/types.js';
-import type { VoidingDeps } from '../../../src/server/use-cases/voiding.js';
-import { createVoiding, VOID_MESSAGES, type RequestedRange } from '../../../src/server/use-cases/voiding.js';
-import { isUseCaseError, type UseCaseError } from '../../../src/server/use-cases/errors.js';
+import { AuthorityError, TransportError } from '../../../../src/ecf/index.js';
+import type { AuthorityIdentity, VoidingReceipt, XmlFile } from '../../../../src/ecf/dgii/index.js';
+import type { VoidBatch } from '../../../../src/ecf/server/storage/types.js';
+import type { VoidingDeps } from '../../../../src/ecf/server/use-cases/voiding.js';
+import { createVoiding, VOID_MESSAGES, type RequestedRange } from '../../../../src/ecf/server/use-cases/voiding.js';
+import { isUseCaseError, type UseCaseError } from '../../../../src/ecf/server/use-cases/errors.js';
 import { clock, identityOf, issuer, memoryLogger, schemas } from './fixtures.js';
 
 type Answer = VoidingReceipt | Error;

@@ -1,10 +1,10 @@
 /** `ecf worker`, run in process (the crash test runs it as a child process). */
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runWorkerCommand, workerCommand } from '../../../src/cli/commands/worker.js';
-import { UsageError } from '../../../src/cli/command.js';
-import { prepareCertificate } from '../../../src/server/certificates.js';
-import { envelopeKeyId, keyId } from '../../../src/server/secrets.js';
+import { runWorkerCommand, workerCommand } from '../../../../src/ecf/cli/worker.js';
+import { UsageError } from '../../../../src/cli/command.js';
+import { prepareCertificate } from '../../../../src/ecf/server/certificates.js';
+import { envelopeKeyId, keyId } from '../../../../src/ecf/server/secrets.js';
 import { fakeIo } from '../../helpers/cli.js';
 import { xsdDir } from '../../helpers/env.js';
 import { createBench, issuerIdentity, waitTerminal, type Bench } from './harness.js';

@@ -8,10 +8,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { repoRoot, xsdDir } from '../../helpers/env.js';
-import type { DocumentRecord } from '../../../src/server/storage/types.js';
+import type { DocumentRecord } from '../../../../src/ecf/server/storage/types.js';
 import { createBench, waitTerminal, type Bench } from './harness.js';
 
-const RUNNER = join(repoRoot, 'test/server/worker/fixtures/run-worker.ts');
+const RUNNER = join(repoRoot, 'test/ecf/server/worker/fixtures/run-worker.ts');
 
 let bench: Bench | null = null;
 const children: ChildProcess[] = [];

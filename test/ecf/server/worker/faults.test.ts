@@ -5,10 +5,10 @@
  */
 import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { startSimulator } from '../../../src/simulator/index.js';
-import { createPostgresStorage } from '../../../src/server/storage/postgres.js';
-import { createSqliteStorage } from '../../../src/server/storage/sqlite.js';
-import type { DocumentPatch, Storage } from '../../../src/server/storage/types.js';
+import { startSimulator } from '../../../../src/ecf/simulator/index.js';
+import { createPostgresStorage } from '../../../../src/ecf/server/storage/postgres.js';
+import { createSqliteStorage } from '../../../../src/ecf/server/storage/sqlite.js';
+import type { DocumentPatch, Storage } from '../../../../src/ecf/server/storage/types.js';
 import { xsdDir } from '../../helpers/env.js';
 import { createBench, runUntilTerminal, waitTerminal, type Bench } from './harness.js';
 

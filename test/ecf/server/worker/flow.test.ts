@@ -6,10 +6,10 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { securityCode } from '../../../src/index.js';
-import { verifyXml } from '../../../src/sign/index.js';
-import type { DgiiClient } from '../../../src/dgii/index.js';
-import { prepareCertificate } from '../../../src/server/certificates.js';
+import { securityCode } from '../../../../src/ecf/index.js';
+import { verifyXml } from '../../../../src/ecf/sign/index.js';
+import type { DgiiClient } from '../../../../src/ecf/dgii/index.js';
+import { prepareCertificate } from '../../../../src/ecf/server/certificates.js';
 import { createBench, issuerIdentity, runUntilTerminal, schemas, waitTerminal, type Bench } from './harness.js';
 
 let bench: Bench | null = null;

@@ -6,17 +6,17 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildEcfXml, formatDateDO, isBelowSummaryThreshold, type EcfType } from '../../../src/index.js';
-import { createDgiiClient, type DgiiClient } from '../../../src/dgii/index.js';
-import { startSimulator, type Simulator, type SimulatorOptions } from '../../../src/simulator/index.js';
-import { createSchemaValidator } from '../../../src/xsd/index.js';
-import { createSelfSignedIdentity } from '../../../src/sign/self-signed.js';
-import { prepareCertificate } from '../../../src/server/certificates.js';
-import { SecretKey } from '../../../src/server/secrets.js';
-import { createSignerProvider, type SignerProvider } from '../../../src/server/signers.js';
-import { createSqliteStorage } from '../../../src/server/storage/sqlite.js';
-import type { DocumentRecord, Issuer, Storage } from '../../../src/server/storage/types.js';
-import { createWorker, type Worker, type WorkerDeps } from '../../../src/server/worker/index.js';
+import { buildEcfXml, formatDateDO, isBelowSummaryThreshold, type EcfType } from '../../../../src/ecf/index.js';
+import { createDgiiClient, type DgiiClient } from '../../../../src/ecf/dgii/index.js';
+import { startSimulator, type Simulator, type SimulatorOptions } from '../../../../src/ecf/simulator/index.js';
+import { createSchemaValidator } from '../../../../src/ecf/xsd/index.js';
+import { createSelfSignedIdentity } from '../../../../src/shared/xmldsig/self-signed.js';
+import { prepareCertificate } from '../../../../src/ecf/server/certificates.js';
+import { SecretKey } from '../../../../src/ecf/server/secrets.js';
+import { createSignerProvider, type SignerProvider } from '../../../../src/ecf/server/signers.js';
+import { createSqliteStorage } from '../../../../src/ecf/server/storage/sqlite.js';
+import type { DocumentRecord, Issuer, Storage } from '../../../../src/ecf/server/storage/types.js';
+import { createWorker, type Worker, type WorkerDeps } from '../../../../src/ecf/server/worker/index.js';
 import { baseContext, baseDoc } from '../../helpers/docs.js';
 import { xsdDir } from '../../helpers/env.js';
 
@@ -41,7 +41,7 @@ export interface Bench {
   transport: DgiiClient;
   signers: SignerProvider;
   issuer: Issuer;
-  /** Inserts a `received` document of the type (the base document of test/helpers/docs.ts). */
+  /** Inserts a `received` document of the type (the base document of test/ecf/helpers/docs.ts). */
   insert(tipo: EcfType, mutate?: (doc: Json) => void): Promise<DocumentRecord>;
   worker(extra?: Partial<WorkerDeps>): Worker;
   get(id: number): Promise<DocumentRecord>;

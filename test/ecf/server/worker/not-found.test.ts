@@ -4,8 +4,8 @@
  * NOT_FOUND_MAX_MS apart, however long the document was in process before.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { startSimulator } from '../../../src/simulator/index.js';
-import { DEFAULT_POLL, NOT_FOUND_MAX_MS } from '../../../src/server/worker/index.js';
+import { startSimulator } from '../../../../src/ecf/simulator/index.js';
+import { DEFAULT_POLL, NOT_FOUND_MAX_MS } from '../../../../src/ecf/server/worker/index.js';
 import { xsdDir } from '../../helpers/env.js';
 import { createBench, type Bench } from './harness.js';
 

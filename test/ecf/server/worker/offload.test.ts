@@ -5,7 +5,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createOffloadPool, poolOffload, type Offload } from '../../../src/server/offload/index.js';
+import { createOffloadPool, poolOffload, type Offload } from '../../../../src/ecf/server/offload/index.js';
 import { withLines } from '../../helpers/docs.js';
 import { xsdDir } from '../../helpers/env.js';
 import { createBench, runUntilTerminal } from './harness.js';

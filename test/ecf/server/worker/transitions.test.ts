@@ -1,11 +1,11 @@
 /** The worker's transition table, row by row (pure: no storage, no authority, no clock). */
 import { describe, expect, it } from 'vitest';
-import { AuthorityError, TransportError } from '../../../src/dgii/index.js';
-import type { TrackResult } from '../../../src/dgii/index.js';
+import { AuthorityError, TransportError } from '../../../../src/ecf/dgii/index.js';
+import type { TrackResult } from '../../../../src/ecf/dgii/index.js';
 import {
   InternalFailure, latestHeld, notFoundResult, queryFailure, reasonOf, sendFailure, transition, TRANSITIONS, verdictOutcome,
   type DocumentState, type OutcomeKind, type Timing,
-} from '../../../src/server/worker/transitions.js';
+} from '../../../../src/ecf/server/worker/transitions.js';
 
 const NOW = 1_700_000_000_000;
 const timing: Timing = {

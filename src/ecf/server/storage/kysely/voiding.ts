@@ -5,7 +5,7 @@
 import type { Kysely } from 'kysely';
 import type { EcfType } from '../../../index.js';
 import type { VoidBatch, VoidingStore } from '../types.js';
-import { mergeRanges } from '../../ranges.js';
+import { mergeRanges } from '../../../../shared/server-kit/ranges.js';
 import { MAX_CONSECUTIVE, StorageNotFoundError, type KyselyContext } from './core.js';
 import { boolOrNull, json, num } from './rows.js';
 import type { Database, VoidBatchRow } from './schema.js';
