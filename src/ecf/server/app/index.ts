@@ -9,9 +9,9 @@
  */
 import { OpenAPIHono, type z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import pino, { type Logger } from 'pino';
-import { dgiiFileName, formatDateTimeDO, type Clock, type DgiiEnvironment, type EcfType, type SchemaValidator } from '../../index.js';
-import type { AuthorityIdentity, AuthorityTransport, ReceptorClient } from '../../dgii/index.js';
+import pino from 'pino';
+import { dgiiFileName, formatDateTimeDO, type EcfType, type SchemaValidator } from '../../index.js';
+import type { AuthorityIdentity, AuthorityTransport } from '../../dgii/index.js';
 import type { SignerProvider } from '../signers.js';
 import type { DocumentRecord, DocumentStore, Issuer, IssuerStore, Storage } from '../storage/types.js';
 import { hashToken } from '../../../shared/server-kit/tokens.js';
@@ -30,52 +30,17 @@ import { registerDirectory } from './directory.js';
 import { registerReceived } from './received.js';
 import type { RouteContext } from './route-context.js';
 import { registerVoiding } from './voiding.js';
-import { createInboundHandler, seedKeyFrom, type InboundDeps } from '../inbound/index.js';
+import { createInboundHandler, seedKeyFrom } from '../inbound/index.js';
 import { SecretKey } from '../secrets.js';
-import { createPdfCache, inlineOffload, isOffloadError, type Offload, type PdfCache } from '../offload/index.js';
+import { createPdfCache, inlineOffload, isOffloadError } from '../offload/index.js';
 import { documentLiveStatus, documentTrackIds } from '../use-cases/authority-queries.js';
 
 export { DEFAULT_LIMITS, type BodyLimits } from './body.js';
 export { ApiError, toErrorEnvelope } from './errors.js';
 
-/** DGII environment of the documents this server issues (QR / timbre URL in the PDF). */
-export type AuthorityEnvironment = DgiiEnvironment;
+export type { AppDeps, AppEnv, AuthorityEnvironment } from './deps.js';
+import type { AppDeps, AppEnv } from './deps.js';
 
-export interface AppDeps {
-  storage: Storage;
-  transport: AuthorityTransport;
-  signers: SignerProvider;
-  schemas: SchemaValidator;
-  clock?: Clock;
-  environment: AuthorityEnvironment;
-  /** Body size limits (defaults: 12 MB JSON, 12 MB XML). */
-  limits?: Partial<BodyLimits>;
-  logger?: Logger;
-  /** Called after a document was received (202), e.g. to wake an in-process worker. */
-  onReceived?: (record: DocumentRecord) => void;
-  /** Key that seals uploaded certificates (`loadCertificateKey`); without it `POST /certificate` answers 503. */
-  certificateKey?: Uint8Array | null;
-  /** Client for other taxpayers' receiver services (commercial approvals); default: one made on first use. */
-  receptor?: ReceptorClient;
-  /**
-   * Where heavy steps run (passthrough and inbound XSD validation, signature verification, PDF rendering);
-   * default: in-process (`inlineOffload`). `startServer` passes its child-process pool (`poolOffload`).
-   */
-  offload?: Offload;
-  /** Rendered PDFs of accepted documents (default: an in-memory LRU of 64 MB, `createPdfCache`). */
-  pdfCache?: PdfCache;
-  /** Lifetime of cached directory answers (default 5 minutes). */
-  directoryTtlMs?: number;
-  /**
-   * Inbound services other issuers call (`/fe/autenticacion`, `/fe/recepcion/api/ecf`,
-   * `/fe/aprobacioncomercial/api/ecf`, also under `/t/{rnc}`), served by the same handler. Default on, with
-   * bearer authentication required and no sender trusted unless `trust` says whom (see `InboundTrust`);
-   * `false` turns them off.
-   */
-  inbound?: Pick<InboundDeps, 'requireAuth' | 'tokenTtlMs' | 'trust' | 'maxStoredBytes' | 'senderQuota'> | false;
-}
-
-export type AppEnv = { Variables: { issuer: Issuer } };
 export type App = OpenAPIHono<AppEnv>;
 
 /** Top-level members of the OpenAPI document (paths and components come from the routes). */

@@ -17,7 +17,7 @@ import {
   APPROVAL_MESSAGES, AuthorityDeliverySchema, EmisorDeliverySchema, findReceivedDocument, outcomeOf, receivedFiscalStatus, sendCommercialApproval,
 } from '../use-cases/received.js';
 import { ApiError, formatBytes } from './errors.js';
-import type { AppEnv } from './index.js';
+import type { AppEnv } from './deps.js';
 import { dateTimeDO, doToIso, isRealDate } from './record.js';
 import { invalid, issuesReport, readJsonBody, type RouteContext } from './route-context.js';
 import { AUTHORITY_FAILURES, COMMON, error, json, SECURED } from './routes.js';

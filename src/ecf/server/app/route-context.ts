@@ -12,7 +12,7 @@ import type { Issuer } from '../storage/types.js';
 import { bodyKind, jsonDepthExceeds, readLimited, TOO_DEEP_MESSAGE, utf8Text, type BodyLimits } from './body.js';
 import { detailedReport } from '../use-cases/errors.js';
 import { ApiError } from './errors.js';
-import type { AppDeps, AppEnv } from './index.js';
+import type { AppDeps, AppEnv } from './deps.js';
 
 export type Handler = (c: Context<AppEnv>) => Response | Promise<Response>;
 export type RouteDeclaration = { method: string; path: string; getRoutingPath(): string }

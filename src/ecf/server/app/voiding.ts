@@ -12,7 +12,7 @@ import {
   createVoiding, MAX_VOID_RANGES_PER_TYPE, MAX_VOID_TYPES, rangeCount as count, VOID_MESSAGES, type RequestedRange,
 } from '../use-cases/voiding.js';
 import { ApiError } from './errors.js';
-import type { AppEnv } from './index.js';
+import type { AppEnv } from './deps.js';
 import { dateTimeDO } from './record.js';
 import { issuesReport, readJsonBody, type RouteContext } from './route-context.js';
 import { COMMON, error, json, SECURED } from './routes.js';
