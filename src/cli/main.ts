@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { readFile } from 'node:fs/promises';
 import { commands } from '../ecf/cli/index.js';
-import { UsageError, type CliIo } from './command.js';
+import { UsageError, type CliIo } from '../shared/cli/command.js';
 
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const sorted = [...commands].sort((a, b) => b.name.split(' ').length - a.name.split(' ').length);

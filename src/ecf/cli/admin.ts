@@ -13,7 +13,7 @@ import type { Issuer, IssuerStore, SequenceRecord, SequenceStore, SigningMode, T
 
 /** What the admin commands use of the storage: issuers and tokens, and sequences (its lifetime stays in `withStorage`). */
 type AdminStores = IssuerStore & SequenceStore;
-import { parseFlags, requireFlag, UsageError, type CliCommand, type CliIo } from '../../cli/command.js';
+import { parseFlags, requireFlag, UsageError, type CliCommand, type CliIo } from '../../shared/cli/command.js';
 
 /** A refusal the operator can act on: printed as is, exit code 1. */
 export class AdminError extends EcfError {

@@ -3,7 +3,7 @@ import { buildEcfXml, type BuildContext } from '../xml/ecf.js';
 import { EcfValidationError } from '../../shared/errors/validation-error.js';
 import { toIssueReport } from '../../shared/issues.js';
 import { formatDateDO } from '../time.js';
-import { parseFlags, requireFlag, UsageError, type CliCommand, type CliIo } from '../../cli/command.js';
+import { parseFlags, requireFlag, UsageError, type CliCommand, type CliIo } from '../../shared/cli/command.js';
 
 async function readJson(io: CliIo, path: string, what: string): Promise<unknown> {
   const text = new TextDecoder().decode(await io.readFile(path));

@@ -6,7 +6,7 @@
  */
 import type { DgiiClient } from '../dgii/client.js';
 import type { AuthorityIdentity } from '../dgii/types.js';
-import { parseFlags, requireFlag, UsageError, type CliCommand, type CliIo } from '../../cli/command.js';
+import { parseFlags, requireFlag, UsageError, type CliCommand, type CliIo } from '../../shared/cli/command.js';
 import { loadSigner, readUtf8 } from './sign.js';
 
 const CONNECTION_FLAGS = ['env', 'base-url', 'p12', 'password', 'password-env', 'rnc', 'timeout-ms'];

@@ -1,4 +1,4 @@
-import type { CliCommand } from '../../cli/command.js';
+import type { CliCommand } from '../../shared/cli/command.js';
 import { validateCommand } from './validate.js';
 import { xsdCheckCommand, xsdInstallCommand } from './xsd.js';
 import { buildCommand } from './build.js';

@@ -1,4 +1,4 @@
-import { parseFlags, UsageError, type CliCommand } from '../../cli/command.js';
+import { parseFlags, UsageError, type CliCommand } from '../../shared/cli/command.js';
 import { readUtf8 } from './sign.js';
 import { choiceFlag, rejectUnknownFlags, TIMBRE_FLAGS, timbreFlags } from './timbre-flags.js';
 

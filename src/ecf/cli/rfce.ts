@@ -1,4 +1,4 @@
-import { parseFlags, UsageError, type CliCommand } from '../../cli/command.js';
+import { parseFlags, UsageError, type CliCommand } from '../../shared/cli/command.js';
 import { loadSigner, readUtf8 } from './sign.js';
 
 const KNOWN_FLAGS = ['p12', 'password'];

@@ -1,4 +1,4 @@
-import { parseFlags, UsageError, type CliCommand, type CliIo } from '../../cli/command.js';
+import { parseFlags, UsageError, type CliCommand, type CliIo } from '../../shared/cli/command.js';
 
 /** Flags of `ecf serve` and the environment variable each one overrides. */
 const FLAG_ENV: Record<string, string> = {

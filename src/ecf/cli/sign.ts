@@ -1,5 +1,5 @@
 import type { Signer } from '../../shared/ports.js';
-import { parseFlags, requireFlag, UsageError, type CliCommand, type CliIo } from '../../cli/command.js';
+import { parseFlags, requireFlag, UsageError, type CliCommand, type CliIo } from '../../shared/cli/command.js';
 
 const KNOWN_FLAGS = ['p12', 'password'];
 /** Warn on stderr when the certificate expires within this many days. */

@@ -1,4 +1,4 @@
-import { parseFlags, UsageError, type CliCommand, type CliIo } from '../../cli/command.js';
+import { parseFlags, UsageError, type CliCommand, type CliIo } from '../../shared/cli/command.js';
 
 const USAGE = 'ecf simulate [--port 9090] [--host 127.0.0.1] [--data FILE] [--delay MS] [--seed N] [--xsd DIR]';
 const KNOWN = new Set(['port', 'host', 'data', 'delay', 'seed', 'xsd']);

@@ -1,5 +1,5 @@
 import { DGII_ENVIRONMENTS, type DgiiEnvironment } from '../spec/environments.js';
-import { UsageError } from '../../cli/command.js';
+import { UsageError } from '../../shared/cli/command.js';
 
 /** Refuses flags a command does not know. */
 export function rejectUnknownFlags(flags: Record<string, string | true>, known: readonly string[]): void {

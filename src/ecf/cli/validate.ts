@@ -1,5 +1,5 @@
 import type { SchemaViolation } from '../../shared/ports.js';
-import { parseFlags, UsageError, type CliCommand } from '../../cli/command.js';
+import { parseFlags, UsageError, type CliCommand } from '../../shared/cli/command.js';
 
 const KNOWN_FLAGS = ['xsd-dir', 'schema', 'relaxed32'];
 

@@ -1,5 +1,5 @@
 import { X509Certificate } from 'node:crypto';
-import { parseFlags, UsageError, type CliCommand } from '../../cli/command.js';
+import { parseFlags, UsageError, type CliCommand } from '../../shared/cli/command.js';
 import { readUtf8 } from './sign.js';
 
 /** `ecf verify`: checks the XMLDSig signature of a file. Exit 0 valid, 1 invalid (reason printed), 2 usage. */

@@ -1,4 +1,4 @@
-import { parseFlags, UsageError, type CliCommand, type CliIo } from '../../cli/command.js';
+import { parseFlags, UsageError, type CliCommand, type CliIo } from '../../shared/cli/command.js';
 
 /** Flags that override the environment variables of the server configuration. */
 const FLAG_ENV: Record<string, string> = {

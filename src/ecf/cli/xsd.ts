@@ -1,4 +1,4 @@
-import { parseFlags, UsageError, type CliCommand, type CliIo } from '../../cli/command.js';
+import { parseFlags, UsageError, type CliCommand, type CliIo } from '../../shared/cli/command.js';
 
 function targetDir(flags: Record<string, string | true>, io: CliIo): string {
   const f = flags['xsd-dir'];

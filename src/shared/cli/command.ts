@@ -1,5 +1,5 @@
 /** A CLI command: thin, over the public SDK API. Returns the process exit code. */
-import { EcfError } from '../shared/errors/ecf-error.js';
+import { EcfError } from '../errors/ecf-error.js';
 export interface CliIo {
   stdout: (s: string | Uint8Array) => void;
   stderr: (s: string) => void;

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { UsageError } from '../../../src/cli/command.js';
+import { UsageError } from '../../../src/shared/cli/command.js';
 import { adminCommands } from '../../../src/ecf/cli/admin.js';
 import { unsealCertificate } from '../../../src/ecf/server/certificates.js';
 import { openStorage } from '../../../src/ecf/server/storage/open.js';

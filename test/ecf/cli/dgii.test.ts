@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { UsageError } from '../../../src/cli/command.js';
+import { UsageError } from '../../../src/shared/cli/command.js';
 import { dgiiDirectoryCommand, dgiiSendCommand, dgiiStatusCommand, dgiiTrackIdsCommand } from '../../../src/ecf/cli/dgii.js';
 import { deriveRfceXml } from '../../../src/ecf/rfce/derive.js';
 import { signXml } from '../../../src/ecf/sign/index.js';

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { UsageError } from '../../../src/cli/command.js';
+import { UsageError } from '../../../src/shared/cli/command.js';
 import { runSimulate, simulateCommand } from '../../../src/ecf/cli/simulate.js';
 import { fakeIo } from '../helpers/cli.js';
 import { repoRoot, xsdDir } from '../helpers/env.js';

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { CliIo } from '../../../src/cli/command.js';
+import type { CliIo } from '../../../src/shared/cli/command.js';
 
 /**
  * A CliIo for tests: records stdout/stderr, serves `files` from memory (and, with `disk`, anything else

@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runWorkerCommand, workerCommand } from '../../../../src/ecf/cli/worker.js';
-import { UsageError } from '../../../../src/cli/command.js';
+import { UsageError } from '../../../../src/shared/cli/command.js';
 import { prepareCertificate } from '../../../../src/ecf/server/certificates.js';
 import { envelopeKeyId, keyId } from '../../../../src/ecf/server/secrets.js';
 import { fakeIo } from '../../helpers/cli.js';
