@@ -38,6 +38,11 @@ export { securityCode, qrUrl, qrUrlFromSignedXml, dgiiFileName, fileNameFor } fr
 export type { QrFields, QrUrlOptions, DgiiEnvironment } from './derive/index.js';
 export { DGII_ENVIRONMENTS, isDgiiEnvironment } from './spec/environments.js';
 
+// Reading XML the kit wrote or received (strict parse, root element, text at a path of element names) and
+// DGII's dd-mm-yyyy dates; the `ecf` CLI uses them, embedders may too.
+export { parseDocument, rootName, textAt } from './derive/read-xml.js';
+export { parseDate } from './spec/formats.js';
+
 // Other DGII documents: consumer summary (RFCE), receipt acknowledgment (ARECF), commercial approval
 // (ACECF), range voiding (ANECF), authentication seed
 export { deriveRfceXml, isBelowSummaryThreshold } from './rfce/derive.js';

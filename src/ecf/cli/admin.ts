@@ -8,7 +8,7 @@
  */
 import { resolve } from 'node:path';
 import { checkContext, ECF_TABLE, ECF_TYPES, EcfError, isEcfError, isEcfType, MAX_CONSECUTIVE, type EcfType } from '../index.js';
-import { parseDate } from '../spec/formats.js';
+import { parseDate } from '../index.js';
 import type { Issuer, IssuerStore, SequenceRecord, SequenceStore, SigningMode, TokenRecord } from '../server/index.js';
 
 /** What the admin commands use of the storage: issuers and tokens, and sequences (its lifetime stays in `withStorage`). */

@@ -1,8 +1,7 @@
 import { EcfError } from '../index.js';
-import { buildEcfXml, type BuildContext } from '../xml/ecf.js';
+import { buildEcfXml, formatDateDO, type BuildContext } from '../index.js';
 import { EcfValidationError } from '../../shared/errors/validation-error.js';
 import { toIssueReport } from '../../shared/issues.js';
-import { formatDateDO } from '../time.js';
 import { parseFlags, requireFlag, UsageError, type CliCommand, type CliIo } from '../../shared/cli/command.js';
 
 async function readJson(io: CliIo, path: string, what: string): Promise<unknown> {

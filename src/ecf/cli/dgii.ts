@@ -4,8 +4,7 @@
  * (`--password-env VAR`, default ECF_P12_PASSWORD), never from the command line unless `--password`
  * is given explicitly. Answers are printed as JSON on stdout.
  */
-import type { DgiiClient } from '../dgii/client.js';
-import type { AuthorityIdentity } from '../dgii/types.js';
+import type { AuthorityIdentity, DgiiClient } from '../dgii/index.js';
 import { parseFlags, requireFlag, UsageError, type CliCommand, type CliIo } from '../../shared/cli/command.js';
 import { loadSigner, readUtf8 } from './sign.js';
 
@@ -29,8 +28,7 @@ function optional(flags: Flags, name: string): string | undefined {
 
 /** The client and identity the flags describe. `rncFallback`: the RNC read from the document. */
 async function connect(flags: Flags, io: CliIo, rncFallback?: string | null): Promise<{ client: DgiiClient; who: AuthorityIdentity }> {
-  const { createDgiiClient } = await import('../dgii/client.js');
-  const { isDgiiEnvironment } = await import('../dgii/endpoints.js');
+  const { createDgiiClient, isDgiiEnvironment } = await import('../dgii/index.js');
   const baseUrl = optional(flags, 'base-url');
   const environment = optional(flags, 'env') ?? (baseUrl ? 'testecf' : undefined);
   if (environment === undefined) throw new UsageError('missing --env testecf|certecf|ecf (or --base-url URL)');
@@ -101,8 +99,7 @@ export const dgiiSendCommand: CliCommand = {
     checkFlags(flags, []);
     if (positional.length !== 1) throw new UsageError('expected exactly one signed XML file');
     const xml = await readUtf8(io, positional[0]!);
-    const { parseDocument, rootName, textAt } = await import('../derive/read-xml.js');
-    const { fileNameFor } = await import('../derive/file-name.js');
+    const { fileNameFor, parseDocument, rootName, textAt } = await import('../index.js');
     let root: string;
     let fileName: string;
     let docRnc: string | null;

@@ -13,7 +13,7 @@ export const qrCommand: CliCommand = {
     rejectUnknownFlags(flags, TIMBRE_FLAGS);
     if (positional.length !== 1) throw new UsageError('expected exactly one signed XML file');
     const options = timbreFlags(flags);
-    const { qrUrlFromSignedXml } = await import('../derive/qr-url.js');
+    const { qrUrlFromSignedXml } = await import('../index.js');
     const url = qrUrlFromSignedXml(await readUtf8(io, positional[0]!), options);
     io.stdout(`${url}\n`);
     return 0;

@@ -20,8 +20,8 @@ export const rfceCommand: CliCommand = {
     if (positional.length !== 1) throw new UsageError('expected exactly one signed type-32 XML file');
     const signer = await loadSigner(flags, io, () => new Date());
 
-    const { deriveRfceXml } = await import('../rfce/derive.js');
-    const { signXml } = await import('../sign/sign-xml.js');
+    const { deriveRfceXml } = await import('../index.js');
+    const { signXml } = await import('../sign/index.js');
     const { EcfValidationError } = await import('../../shared/errors/validation-error.js');
     const xml = await readUtf8(io, positional[0]!);
     let rfce: string;

@@ -33,8 +33,7 @@ export const signCommand: CliCommand = {
     const signer = await loadSigner(flags, io, clock);
 
     const { signEcf, signXml } = await import('../sign/index.js');
-    const { securityCode } = await import('../derive/security-code.js');
-    const { parseDocument, rootName } = await import('../derive/read-xml.js');
+    const { parseDocument, rootName, securityCode } = await import('../index.js');
     const xml = await readUtf8(io, positional[0]!);
     const signed = rootName(parseDocument(xml)) === 'ECF' ? await signEcf(xml, signer, clock) : await signXml(xml, signer);
     io.stdout(signed);

@@ -1,4 +1,4 @@
-import { DGII_ENVIRONMENTS, type DgiiEnvironment } from '../spec/environments.js';
+import { DGII_ENVIRONMENTS, type DgiiEnvironment } from '../index.js';
 import { UsageError } from '../../shared/cli/command.js';
 
 /** Refuses flags a command does not know. */

@@ -11,7 +11,7 @@ export const verifyCommand: CliCommand = {
     const { flags, positional } = parseFlags(args);
     if (Object.keys(flags).length) throw new UsageError(`unknown option(s): ${Object.keys(flags).map((k) => `--${k}`).join(', ')}`);
     if (positional.length !== 1) throw new UsageError('expected exactly one signed XML file');
-    const { verifyXml } = await import('../sign/verify-xml.js');
+    const { verifyXml } = await import('../sign/index.js');
     const result = verifyXml(await readUtf8(io, positional[0]!));
     const subject = result.certificate ? certificateSubject(result.certificate) : undefined;
     if (result.valid) {
