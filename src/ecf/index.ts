@@ -13,12 +13,10 @@ export type { EcfType, FieldRow, DocTable, Facets, JsonKind, Source } from './sp
 export { ECF_TYPE_INFO, RECEPTOR_TYPES } from './spec/doc-types.js';
 export type { EcfTypeInfo } from './spec/doc-types.js';
 export { ECF_TABLE } from './spec/ecf-table.gen.js';
-export { COUNTRY_NAMES } from './spec/countries.gen.js';
 
 // Validation
 export { validateEcf, safeValidateEcf } from './validate/index.js';
 export type { ValidateOptions, SafeValidateResult } from './validate/index.js';
-export { RULES } from './validate/rules/index.js';
 export type { Rule, RuleInput } from './validate/rule.js';
 export { toIssueReport } from '../shared/issues.js';
 export type { Issue, IssueCode, IssueReport } from '../shared/issues.js';

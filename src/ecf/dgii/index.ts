@@ -31,24 +31,17 @@ export {
 export {
   checkAllowAddresses,
   LOOPBACK_RANGES,
-  RECEIVER_PATHS,
   receiverAddressProblem,
   ReceiverAddressError,
   type ReceiverPolicy,
   type ReceiverResolver,
 } from './receiver-guard.js';
 export type { HttpOptions, DgiiLogger } from './http.js';
-export { multipartXml } from './http.js';
-export { compactXml, TOKEN_RENEWAL_MARGIN_MS } from './auth.js';
-export { dgiiEndpoints, withQuery, isDgiiEnvironment, DGII_HOSTS, DGII_ENVIRONMENTS, type DgiiEndpoints, type DgiiService } from './endpoints.js';
+export { dgiiEndpoints, isDgiiEnvironment, DGII_ENVIRONMENTS, type DgiiEndpoints, type DgiiService } from './endpoints.js';
 export { multipartFileName } from './multipart.js';
 export {
-  parseBody,
-  htmlToText,
   toAuthorityMessages,
-  errorMessages,
   parseDgiiDate,
-  normalizeState,
   parseAuthToken,
   parseSeed,
   parseReceptionReceipt,
@@ -59,7 +52,6 @@ export {
   parseVoidingReceipt,
   parseDirectory,
   parseServiceStatus,
-  type ParsedBody,
 } from './parse.js';
 export type {
   AuthorityMessage,

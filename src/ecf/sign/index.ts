@@ -6,11 +6,4 @@ export { signXml, signEcf } from './sign-xml.js';
 export { verifyXml, type VerifyResult, type VerifyFailure } from './verify-xml.js';
 /** `dd-MM-yyyy HH:mm:ss` in GMT-4, the format of FechaHoraFirma (re-exported from the core time helpers). */
 export { formatDateTimeDO } from '../time.js';
-export {
-  DSIG_NS,
-  C14N_ALGORITHM,
-  SIGNATURE_ALGORITHM,
-  DIGEST_ALGORITHM,
-  ENVELOPED_TRANSFORM,
-} from './profile.js';
 export { createSelfSignedIdentity, type SelfSignedIdentity, type SelfSignedOptions } from '../../shared/xmldsig/self-signed.js';
