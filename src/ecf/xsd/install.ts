@@ -3,166 +3,27 @@
  * checking every file against the SHA-256 the project pins (pinned.ts).
  * Files are recognised by content hash first, then by a normalised name (case, blanks and punctuation ignored,
  * so `Semilla v.1.0.xsd` is `Semilla-v1.0.xsd`). A recognised-by-name file whose hash differs is "changed".
+ * The work is the kernel's (src/shared/xsd/install.ts), driven by DGII_XSD_MANIFEST.
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
-import { SchemaError } from '../../shared/errors/index.js';
-import { sha256Hex } from './load.js';
-import { PINNED_XSD_SHA256 } from './pinned.js';
-import { XSD_FILE_NAMES } from './schemas.js';
-import { readZip } from '../../shared/xsd/zip.js';
+import {
+  installPinnedXsd, normalizeXsdFileName, verifyPinnedXsdDir,
+  type InstallXsdOptions, type InstallXsdResult, type XsdDirCheck,
+} from '../../shared/xsd/install.js';
+import { DGII_XSD_MANIFEST } from './pinned.js';
 
-export interface InstallXsdOptions {
-  /** Install files whose hash differs from the pinned one (they are still reported). Default false: refuse. */
-  acceptChanged?: boolean;
-  /** Install even if some of the fifteen files are not in the source (they are still reported). Default false: refuse. */
-  allowMissing?: boolean;
-}
-
-export interface XsdFileCheck {
-  /** Canonical file name, e.g. `e-CF-31-v1.0.xsd`. */
-  file: string;
-  /** Where it came from (path, or `archive.zip!inner/path.xsd`). */
-  source: string;
-  matchedBy: 'hash' | 'name';
-  status: 'pinned' | 'changed';
-  expected: string;
-  actual: string;
-}
-
-export interface InstallXsdResult {
-  targetDir: string;
-  /** Files written to `targetDir` (empty when refused). */
-  installed: XsdFileCheck[];
-  /** Files whose hash differs from the pinned one. */
-  changed: XsdFileCheck[];
-  /** Canonical names not found in the source. */
-  missing: string[];
-  /** `.xsd` files of the source that matched none of the fifteen. */
-  ignored: string[];
-}
-
-/** Thrown when the source has changed or missing files and the options do not accept them; `.report` has the details. */
-export class XsdInstallError extends SchemaError {
-  constructor(message: string, readonly report: InstallXsdResult, code: string) {
-    super(message, { code });
-  }
-}
-
-interface Candidate { source: string; name: string; bytes: Buffer; sha256: string }
+export { XsdInstallError, type InstallXsdOptions, type InstallXsdResult, type XsdFileCheck, type XsdDirCheck } from '../../shared/xsd/install.js';
 
 /** Name key: lower case, no extension, letters and digits only, trailing version `v10` dropped. */
 export function normalizeXsdName(name: string): string {
-  return basename(name).toLowerCase().replace(/\.xsd$/, '').replace(/[^a-z0-9]/g, '').replace(/v10$/, '');
-}
-
-function collectFromDir(dir: string, depth = 0, out: Candidate[] = []): Candidate[] {
-  for (const ent of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, ent.name);
-    if (ent.isDirectory() && depth < 3) collectFromDir(p, depth + 1, out);
-    else if (ent.isFile() && /\.xsd$/i.test(ent.name)) {
-      const bytes = readFileSync(p);
-      out.push({ source: p, name: ent.name, bytes, sha256: sha256Hex(bytes) });
-    }
-  }
-  return out;
-}
-
-function collectFromZip(path: string): Candidate[] {
-  return readZip(readFileSync(path))
-    .filter((e) => !e.isDirectory && /\.xsd$/i.test(e.name) && !e.name.startsWith('__MACOSX/'))
-    .map((e) => { const bytes = e.read(); return { source: `${path}!${e.name}`, name: e.name, bytes, sha256: sha256Hex(bytes) }; });
-}
-
-function collect(source: string): Candidate[] {
-  const abs = resolve(source);
-  let st;
-  try { st = statSync(abs); } catch {
-    throw new SchemaError(`XSD source not found: ${abs} (give the folder or the .zip downloaded from DGII)`, { code: 'xsd_source_missing' });
-  }
-  return st.isDirectory() ? collectFromDir(abs) : collectFromZip(abs);
-}
-
-/** Matches source files to the fifteen canonical names: by pinned hash first, then by normalised name. */
-function match(candidates: Candidate[]) {
-  const byHash = new Map(Object.entries(PINNED_XSD_SHA256).map(([f, h]) => [h, f]));
-  const chosen = new Map<string, { c: Candidate; by: 'hash' | 'name' }>();
-  const used = new Set<Candidate>();
-  for (const c of candidates) {
-    const f = byHash.get(c.sha256);
-    if (f && !chosen.has(f)) { chosen.set(f, { c, by: 'hash' }); used.add(c); }
-  }
-  for (const f of XSD_FILE_NAMES) {
-    if (chosen.has(f)) continue;
-    const c = candidates.find((x) => !used.has(x) && normalizeXsdName(x.name) === normalizeXsdName(f));
-    if (c) { chosen.set(f, { c, by: 'name' }); used.add(c); }
-  }
-  return { chosen, ignored: candidates.filter((c) => !used.has(c)).map((c) => c.source) };
-}
-
-function describe(r: InstallXsdResult): string {
-  const lines: string[] = [];
-  for (const c of r.changed) lines.push(`  changed: ${c.file} (from ${c.source})\n    expected sha256 ${c.expected}\n    actual   sha256 ${c.actual}`);
-  for (const m of r.missing) lines.push(`  missing: ${m}`);
-  return lines.join('\n');
+  return normalizeXsdFileName(name, DGII_XSD_MANIFEST.versionSuffix);
 }
 
 /** Copies the official XSD set from `source` (folder or .zip) into `targetDir`. Throws `XsdInstallError` when refused. */
 export function installXsd(source: string, targetDir: string, options: InstallXsdOptions = {}): InstallXsdResult {
-  const { chosen, ignored } = match(collect(source));
-  const checks: XsdFileCheck[] = [];
-  for (const f of XSD_FILE_NAMES) {
-    const m = chosen.get(f);
-    if (!m) continue;
-    const expected = PINNED_XSD_SHA256[f]!;
-    checks.push({ file: f, source: m.c.source, matchedBy: m.by, status: m.c.sha256 === expected ? 'pinned' : 'changed', expected, actual: m.c.sha256 });
-  }
-  const result: InstallXsdResult = {
-    targetDir: resolve(targetDir),
-    installed: [],
-    changed: checks.filter((c) => c.status === 'changed'),
-    missing: XSD_FILE_NAMES.filter((f) => !chosen.has(f)),
-    ignored,
-  };
-  if (checks.length === 0) {
-    throw new XsdInstallError(`No DGII XSD file found in ${resolve(source)}.`, result, 'xsd_source_empty');
-  }
-  if (result.changed.length && !options.acceptChanged) {
-    throw new XsdInstallError(
-      `Refusing to install: ${result.changed.length} file(s) differ from the pinned SHA-256 (DGII may have published a new set; review, then use --force / acceptChanged):\n${describe(result)}`,
-      result, 'xsd_changed');
-  }
-  if (result.missing.length && !options.allowMissing) {
-    throw new XsdInstallError(
-      `Refusing to install: ${result.missing.length} of the ${XSD_FILE_NAMES.length} files are missing from ${resolve(source)} (use --force / allowMissing to install the rest):\n${describe(result)}`,
-      result, 'xsd_incomplete');
-  }
-  mkdirSync(result.targetDir, { recursive: true });
-  for (const c of checks) {
-    const dest = join(result.targetDir, c.file);
-    const tmp = `${dest}.${process.pid}.tmp`;
-    writeFileSync(tmp, chosen.get(c.file)!.c.bytes);
-    renameSync(tmp, dest);
-    result.installed.push(c);
-  }
-  return result;
-}
-
-export interface XsdDirCheck {
-  dir: string;
-  files: Array<{ file: string; status: 'pinned' | 'changed' | 'missing'; expected: string; actual: string | null }>;
-  ok: boolean;
+  return installPinnedXsd(source, targetDir, DGII_XSD_MANIFEST, options);
 }
 
 /** Compares the files of an installed XSD directory with the pinned hashes (reads, never writes). */
 export function verifyXsdDir(dir: string): XsdDirCheck {
-  const abs = resolve(dir);
-  const files = XSD_FILE_NAMES.map((file) => {
-    const expected = PINNED_XSD_SHA256[file]!;
-    let actual: string | null = null;
-    try { actual = sha256Hex(readFileSync(join(abs, file))); } catch { /* missing */ }
-    const status: 'pinned' | 'changed' | 'missing' = actual === null ? 'missing' : actual === expected ? 'pinned' : 'changed';
-    return { file, status, expected, actual };
-  });
-  return { dir: abs, files, ok: files.every((f) => f.status === 'pinned') };
+  return verifyPinnedXsdDir(dir, DGII_XSD_MANIFEST);
 }

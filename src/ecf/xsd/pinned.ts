@@ -1,3 +1,6 @@
+import type { PinnedXsdManifest } from '../../shared/xsd/manifest.js';
+import { XSD_FILE_NAMES, XSD_HELP } from './schemas.js';
+
 /**
  * SHA-256 of each official XSD file, as DGII served them (set downloaded 2026-08-04).
  * `ecf xsd install` refuses files whose hash differs unless forced; the validator reports it.
@@ -21,4 +24,16 @@ export const PINNED_XSD_SHA256: Readonly<Record<string, string>> = {
   'e-CF-45-v1.0.xsd': '030492cc8ef7d1a09a89b16b241f8e5c4920dfd09c0b629b1db8e68406ecd6ca',
   'e-CF-46-v1.0.xsd': 'e7f8613ade25c7efb88e84d34d7c0ad330d1b22238ad9ef90c80aed01911d67b',
   'e-CF-47-v1.0.xsd': '14daf18f52f63dd80e439a18fb60a102d74e71243ee90ee253367f61ce8e1994',
+};
+
+/** DGII's manifest: what the kernel installer and loader (src/shared/xsd/) check the e-CF set against. */
+export const DGII_XSD_MANIFEST: PinnedXsdManifest = {
+  product: 'e-CF',
+  publisher: 'DGII',
+  setDate: PINNED_XSD_SET_DATE,
+  files: PINNED_XSD_SHA256,
+  fileNames: XSD_FILE_NAMES,
+  sourceHint: 'give the folder or the .zip downloaded from DGII',
+  help: XSD_HELP,
+  versionSuffix: 'v10',
 };

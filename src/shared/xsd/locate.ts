@@ -7,10 +7,10 @@
  * offset and element; an error is attributed to the last tag that starts before its position, then checked against
  * the element name libxml2 puts in the message (`Element 'X': …`), walking up to the ancestors if needed.
  *
- * Path format: `/ECF/DetallesItems/Item[5]/IndicadorFacturacion`: element names as written (prefix included, no
+ * Path format: `/Doc/Items/Item[5]/Code`: element names as written (prefix included, no
  * namespace handling), with a 1-based `[n]` only on elements that have more than one sibling of the same name
  * (so `Item[1]` when there are several items, plain `Item` when there is one). Every path is a valid XPath
- * selecting exactly that element in a document without a default namespace (as DGII documents are).
+ * selecting exactly that element in a document without a default namespace.
  */
 
 interface ElementNode {

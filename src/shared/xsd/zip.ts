@@ -1,6 +1,6 @@
 /**
  * Minimal ZIP reader (no dependency): central directory, methods 0 (stored) and 8 (deflate, via node:zlib).
- * Enough for the XSD archive DGII distributes; ZIP64, encryption and multi-disk archives are refused.
+ * Enough for the XSD archives authorities distribute; ZIP64, encryption and multi-disk archives are refused.
  */
 import * as zlib from 'node:zlib';
 import { SchemaError } from '../errors/index.js';
