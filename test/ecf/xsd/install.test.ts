@@ -5,8 +5,9 @@ import * as zlib from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { xsdDir } from '../helpers/env.js';
 import {
-  createSchemaValidator, installXsd, normalizeXsdName, PINNED_XSD_SHA256, SchemaError, verifyXsdDir, XSD_FILE_NAMES, XsdInstallError,
+  createSchemaValidator, installXsd, PINNED_XSD_SHA256, SchemaError, verifyXsdDir, XSD_FILE_NAMES, XsdInstallError,
 } from '../../../src/ecf/xsd/index.js';
+import { normalizeXsdName } from '../../../src/ecf/xsd/install.js';
 import { crc32, crc32Js, readZip } from '../../../src/shared/xsd/zip.js';
 import { makeZip, tempDir } from './fixtures.js';
 
