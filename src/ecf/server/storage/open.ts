@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Clock } from '../../index.js';
 import { systemClock } from '../../../shared/server-kit/clock.js';
-import { isStorageUnavailable } from '../../../shared/server-kit/storage-errors.js';
+import { isStorageUnavailable } from '../../../shared/server-kit/storage/errors.js';
 import { createPostgresStorage } from './postgres.js';
 import { createSqliteStorage } from './sqlite.js';
 import type { Storage } from './types.js';

@@ -15,7 +15,7 @@
  */
 import { sql, type Kysely } from 'kysely';
 import { composeEncf, EcfError, MAX_CONSECUTIVE, type Clock } from '../../../index.js';
-import { isStorageUnavailable } from '../../../../shared/server-kit/storage-errors.js';
+import { isStorageUnavailable } from '../../../../shared/server-kit/storage/errors.js';
 import type { Dialect } from '../migrations.js';
 import type { Bool, Database } from './schema.js';
 
