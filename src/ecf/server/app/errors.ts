@@ -9,7 +9,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Logger } from 'pino';
 import { EcfError, isAuthorityError, isTransportError } from '../../index.js';
 import { isOffloadError } from '../offload/index.js';
-import { isStorageUnavailable } from '../../../shared/server-kit/storage-errors.js';
+import { isStorageUnavailable } from '../../../shared/server-kit/storage/errors.js';
 import { AUTHORITY_MESSAGES, authorityMessages } from '../use-cases/messages.js';
 import { isUseCaseError, type UseCaseErrorKind } from '../use-cases/errors.js';
 

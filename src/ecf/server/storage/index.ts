@@ -5,4 +5,4 @@ export { createPostgresStorage, type PostgresStorageOptions } from './postgres.j
 export { openStorage, type OpenStorageOptions } from './open.js';
 export { composeEncf, MAX_CONSECUTIVE, StorageConflictError, StorageNotFoundError } from './kysely.js';
 export { MIGRATIONS } from './migrations.js';
-export { isStorageUnavailable } from '../../../shared/server-kit/storage-errors.js';
+export { isStorageUnavailable } from '../../../shared/server-kit/storage/errors.js';

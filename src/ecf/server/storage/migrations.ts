@@ -1,24 +1,15 @@
 /**
- * Versioned schema migrations for both adapters. Each applied version is recorded in `schema_migrations`;
- * `runMigrations` applies the missing ones in order inside one transaction that is serialised across
- * processes (PostgreSQL: a transaction-scoped advisory lock; SQLite: `BEGIN IMMEDIATE`, the database write
- * lock), so several processes may call it at once.
+ * The e-CF server's versioned schema migrations, for both adapters. The kit's runner
+ * (src/shared/server-kit/storage/migrations.ts) applies the missing ones in order, records each in
+ * `schema_migrations` and serialises concurrent callers across processes.
  *
  * Conventions: times are epoch milliseconds (BIGINT), calendar dates ISO text, JSON as text, binary as
  * BLOB/BYTEA, booleans INTEGER 0/1 on SQLite and BOOLEAN on PostgreSQL. Columns `from`/`to` are
  * reserved words, hence `first_number`/`last_number`.
  */
-import { EcfError } from '../../index.js';
-import { sql, type Kysely } from 'kysely';
+import type { Dialect, Migration } from '../../../shared/server-kit/storage/migrations.js';
 
-export type Dialect = 'sqlite' | 'postgres';
-
-export interface Migration {
-  version: number;
-  name: string;
-  /** DDL statements, per dialect. */
-  statements(dialect: Dialect): string[];
-}
+export type { Dialect, Migration };
 
 /** Types that differ between the two engines. */
 function types(dialect: Dialect) {
@@ -231,48 +222,3 @@ export const MIGRATIONS: Migration[] = [
     },
   },
 ];
-
-/** A fixed advisory-lock key for migrations ("ecfmigr" folded into a signed 32-bit integer). */
-const PG_MIGRATION_LOCK = 0x65636d67;
-
-/**
- * Applies missing migrations. `db` must be a single-connection Kysely (from `db.connection()`), because
- * the transaction is driven with raw BEGIN/COMMIT. `schema` (PostgreSQL) is created first if missing; `now`
- * (epoch ms, the storage's clock) stamps each applied migration.
- */
-export async function runMigrations(db: Kysely<any>, dialect: Dialect, options: { schema?: string; now: () => number }): Promise<number[]> {
-  const applied: number[] = [];
-  await sql.raw(dialect === 'postgres' ? 'BEGIN' : 'BEGIN IMMEDIATE').execute(db);
-  try {
-    if (dialect === 'postgres') {
-      await sql`SELECT pg_advisory_xact_lock(${PG_MIGRATION_LOCK})`.execute(db);
-      if (options.schema) await sql.raw(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(options.schema)}`).execute(db);
-    }
-    await sql.raw(`CREATE TABLE IF NOT EXISTS schema_migrations (
-      version INTEGER PRIMARY KEY,
-      name TEXT NOT NULL,
-      applied_at BIGINT NOT NULL
-    )`).execute(db);
-    const done = await sql<{ version: number }>`SELECT version FROM schema_migrations`.execute(db);
-    const have = new Set(done.rows.map((r) => Number(r.version)));
-    for (const m of MIGRATIONS) {
-      if (have.has(m.version)) continue;
-      for (const stmt of m.statements(dialect)) await sql.raw(stmt).execute(db);
-      await sql`INSERT INTO schema_migrations (version, name, applied_at) VALUES (${m.version}, ${m.name}, ${options.now()})`.execute(db);
-      applied.push(m.version);
-    }
-    await sql.raw('COMMIT').execute(db);
-  } catch (e) {
-    await sql.raw('ROLLBACK').execute(db).catch(() => undefined);
-    throw e;
-  }
-  return applied;
-}
-
-const IDENT_RE = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
-
-/** Quotes a PostgreSQL identifier; only plain names are accepted (schema names come from configuration). */
-export function quoteIdent(name: string): string {
-  if (!IDENT_RE.test(name)) throw new EcfError(`invalid schema name: ${JSON.stringify(name)} (letters, digits and _ only)`, { code: 'invalid_argument' });
-  return `"${name}"`;
-}

@@ -11,7 +11,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../../../src/ecf/server/app/index.js';
 import { createSignerProvider } from '../../../../src/ecf/server/signers.js';
-import { isStorageUnavailable } from '../../../../src/shared/server-kit/storage-errors.js';
+import { isStorageUnavailable } from '../../../../src/shared/server-kit/storage/errors.js';
 import { createPostgresStorage } from '../../../../src/ecf/server/storage/postgres.js';
 import { createSqliteStorage } from '../../../../src/ecf/server/storage/sqlite.js';
 import { generateToken, hashToken } from '../../../../src/shared/server-kit/tokens.js';

@@ -1,5 +1,6 @@
 /** StorageLifecycle over Kysely: the schema (migrations) and releasing the connection(s). */
-import { runMigrations } from '../migrations.js';
+import { runMigrations } from '../../../../shared/server-kit/storage/migrations.js';
+import { MIGRATIONS } from '../migrations.js';
 import type { StorageLifecycle } from '../types.js';
 import type { KyselyContext, KyselyStorageOptions } from './core.js';
 
@@ -7,7 +8,7 @@ export function createLifecycle(ctx: KyselyContext, options: Pick<KyselyStorageO
   let closed = false;
   return {
     async migrate() {
-      await ctx.db.connection().execute((q) => runMigrations(q, ctx.dialect, { schema: options.schema, now: ctx.now }));
+      await ctx.db.connection().execute((q) => runMigrations(q, ctx.dialect, MIGRATIONS, { schema: options.schema, now: ctx.now }));
     },
 
     async close() {

@@ -3,8 +3,28 @@
  * dropped, another process holds the SQLite write lock beyond busy_timeout, the disk is full, the database
  * is read-only or its file cannot be read or written) versus everything else. The HTTP
  * layer answers the former with 503 and Retry-After instead of a generic 500; nothing about the request itself
- * was wrong, and trying again shortly is the right move.
+ * was wrong, and trying again shortly is the right move. Also the errors storage adapters throw for a
+ * conflict and a missing record.
  */
+import { EcfError } from '../../errors/ecf-error.js';
+
+/** Thrown on a uniqueness conflict the caller can explain (e.g. a record with that key exists). */
+export class StorageConflictError extends EcfError {
+  declare readonly code: 'conflict';
+  constructor(message: string) {
+    super(message, { code: 'conflict' });
+    this.name = 'StorageConflictError';
+  }
+}
+
+/** Thrown when a record addressed by id does not exist. */
+export class StorageNotFoundError extends EcfError {
+  declare readonly code: 'not_found';
+  constructor(message: string) {
+    super(message, { code: 'not_found' });
+    this.name = 'StorageNotFoundError';
+  }
+}
 
 /** PostgreSQL SQLSTATEs of a server that is going away or not accepting connections yet. */
 const PG_UNAVAILABLE = new Set([
