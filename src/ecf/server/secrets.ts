@@ -11,12 +11,34 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { KEY_BYTES, parseKey, SecretError, SecretKey } from '../../shared/server-kit/sealing.js';
+import { decryptSecret as decryptSealed, KEY_BYTES, parseKey as parseKeyNamed, SecretError, SecretKey } from '../../shared/server-kit/sealing.js';
 
 export {
-  SecretError, SecretKey, keyId, envelopeKeyId, encryptSecret, decryptSecret, isCurrentKey, parseKey,
+  SecretError, SecretKey, keyId, envelopeKeyId, encryptSecret, isCurrentKey,
   type SecretErrorCode,
 } from '../../shared/server-kit/sealing.js';
+
+/**
+ * Decrypts an envelope made by `encryptSecret` (see `shared/server-kit/sealing.ts`); a blob sealed with
+ * another key says to set ECF_CERT_KEY / ECF_CERT_KEY_PREVIOUS.
+ *
+ * @throws SecretError `invalid_envelope`, `wrong_key` (sealed with another key), `tampered` (altered bytes)
+ */
+export function decryptSecret(blob: Uint8Array, key: Uint8Array | readonly Uint8Array[]): Uint8Array {
+  return decryptSealed(blob, key, {
+    wrongKeyHint: 'Set ECF_CERT_KEY to the key used when it was stored, or list that key in ECF_CERT_KEY_PREVIOUS while rotating.',
+  });
+}
+
+/**
+ * Parses a key given as 64 hex characters or as base64 / base64url of 32 bytes; `name` (default
+ * `ECF_CERT_KEY`) names it in the error message.
+ *
+ * @throws SecretError `invalid_key`
+ */
+export function parseKey(text: string, name = 'ECF_CERT_KEY'): Uint8Array {
+  return parseKeyNamed(text, name);
+}
 
 /** File name of the development key inside the data directory. */
 export const DEV_KEY_FILE = 'certificate.key';

@@ -28,13 +28,13 @@ const HEADER_BYTES = 1 + KEY_ID_BYTES + IV_BYTES + TAG_BYTES;
 
 /** Stable codes of {@link SecretError}. */
 export type SecretErrorCode =
-  | 'invalid_key'          // a key that is not 32 bytes, or ECF_CERT_KEY / a key file that cannot be read as one
-  | 'key_missing'          // production without ECF_CERT_KEY
+  | 'invalid_key'          // a key that is not 32 bytes, or a configured key / key file that cannot be read as one
+  | 'key_missing'          // no key configured where one is required (production)
   | 'invalid_envelope'     // not an envelope of a known version (truncated, or not encrypted at all)
   | 'wrong_key'            // sealed with a key that is not among the keys given
   | 'tampered';            // the key id matches but authentication failed: the blob was altered
 
-/** A secret cannot be encrypted or decrypted, or the certificate key cannot be loaded. Messages are English (operators). */
+/** A secret cannot be encrypted or decrypted, or a key cannot be read or loaded. Messages are English (operators). */
 export class SecretError extends EcfError {
   declare readonly code: SecretErrorCode;
   constructor(message: string, options: { code: SecretErrorCode; cause?: unknown }) {
@@ -88,13 +88,21 @@ export function encryptSecret(plain: Uint8Array, key: Uint8Array): Uint8Array {
   return new Uint8Array(Buffer.concat([header, iv, cipher.getAuthTag(), body]));
 }
 
+/** What a `wrong_key` message tells the operator to do, unless the caller says it in its own terms. */
+const WRONG_KEY_HINT = 'Decrypt with the key used when it was stored, or pass that key among the previous keys while rotating.';
+
 /**
  * Decrypts an envelope made by {@link encryptSecret}. `key` may be a {@link SecretKey} (its previous keys
- * are tried too) or a list of keys; the envelope's key id picks the right one.
+ * are tried too) or a list of keys; the envelope's key id picks the right one. `wrongKeyHint` ends the
+ * `wrong_key` message (e.g. which setting holds the key).
  *
  * @throws SecretError `invalid_envelope`, `wrong_key` (sealed with another key), `tampered` (altered bytes)
  */
-export function decryptSecret(blob: Uint8Array, key: Uint8Array | readonly Uint8Array[]): Uint8Array {
+export function decryptSecret(
+  blob: Uint8Array,
+  key: Uint8Array | readonly Uint8Array[],
+  options: { wrongKeyHint?: string } = {},
+): Uint8Array {
   const id = envelopeKeyId(blob);
   if (id === null) {
     throw new SecretError(
@@ -109,7 +117,7 @@ export function decryptSecret(blob: Uint8Array, key: Uint8Array | readonly Uint8
   if (!k) {
     throw new SecretError(
       `The secret was encrypted with another key (key id ${id}; available: ${keys.map((c) => keyIdBytes(c).toString('hex')).join(', ')}). ` +
-        'Set ECF_CERT_KEY to the key used when it was stored, or list that key in ECF_CERT_KEY_PREVIOUS while rotating.',
+        (options.wrongKeyHint ?? WRONG_KEY_HINT),
       { code: 'wrong_key' },
     );
   }
@@ -135,11 +143,12 @@ export function isCurrentKey(blob: Uint8Array, key: Uint8Array): boolean {
 }
 
 /**
- * Parses a key given as 64 hex characters or as base64 / base64url of 32 bytes.
+ * Parses a key given as 64 hex characters or as base64 / base64url of 32 bytes. `name` says where it came
+ * from (a setting, a file) in the error message.
  *
  * @throws SecretError `invalid_key`
  */
-export function parseKey(text: string, name = 'ECF_CERT_KEY'): Uint8Array {
+export function parseKey(text: string, name: string): Uint8Array {
   const t = text.trim();
   if (/^[0-9a-fA-F]{64}$/.test(t)) return new Uint8Array(Buffer.from(t, 'hex'));
   if (/^[A-Za-z0-9+/_-]{43}={0,1}$/.test(t)) {
