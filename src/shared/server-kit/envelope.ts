@@ -38,3 +38,11 @@ export function formatBytes(n: number): string {
 export function tooLarge(limit: number): ApiError {
   return new ApiError(413, `El cuerpo de la solicitud excede el límite de ${formatBytes(limit)} (${limit} bytes).`);
 }
+
+/** The JSON Response carrying an error envelope, with any extra headers (`Retry-After`, `WWW-Authenticate`…). */
+export function envelopeResponse(status: ContentfulStatusCode, body: ErrorEnvelope, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...headers },
+  });
+}

@@ -9,7 +9,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Logger } from 'pino';
 import { isAuthorityError, isTransportError } from '../../index.js';
 import { isOffloadError } from '../offload/index.js';
-import { ApiError, type ErrorDocument, type ErrorEnvelope } from '../../../shared/server-kit/envelope.js';
+import { ApiError, envelopeResponse, type ErrorDocument, type ErrorEnvelope } from '../../../shared/server-kit/envelope.js';
 import { isStorageUnavailable } from '../../../shared/server-kit/storage-errors.js';
 import { AUTHORITY_MESSAGES, authorityMessages } from '../use-cases/messages.js';
 import { isUseCaseError, type UseCaseErrorKind } from '../use-cases/errors.js';
@@ -82,8 +82,5 @@ export function toErrorEnvelope(err: unknown, logger?: Logger): { status: Conten
 /** Builds the Response for an error (used by `onError` and by handlers that answer errors directly). */
 export function errorResponse(err: unknown, logger?: Logger): Response {
   const { status, body, headers } = toErrorEnvelope(err, logger);
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { 'Content-Type': 'application/json; charset=utf-8', ...headers },
-  });
+  return envelopeResponse(status, body, headers);
 }
