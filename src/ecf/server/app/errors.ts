@@ -9,6 +9,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Logger } from 'pino';
 import { isAuthorityError, isTransportError } from '../../index.js';
 import { isOffloadError } from '../offload/index.js';
+import { UNREADABLE_BODY_MESSAGE } from '../../../shared/server-kit/body.js';
 import { ApiError, envelopeResponse, type ErrorDocument, type ErrorEnvelope } from '../../../shared/server-kit/envelope.js';
 import { isStorageUnavailable } from '../../../shared/server-kit/storage-errors.js';
 import { AUTHORITY_MESSAGES, authorityMessages } from '../use-cases/messages.js';
@@ -21,7 +22,7 @@ export const MESSAGES = {
   internal: 'Error interno del servicio. Intente nuevamente más tarde.',
   unsupportedMediaType: 'Tipo de contenido no soportado. Use application/json (JSON canónico) o application/xml / text/xml (XML sin firmar).',
   badRequest: 'Solicitud inválida.',
-  unreadableBody: 'No se pudo leer el cuerpo de la solicitud: la conexión se interrumpió o su formato es inválido.',
+  unreadableBody: UNREADABLE_BODY_MESSAGE,
   ...AUTHORITY_MESSAGES,
   storageUnavailable: 'El servicio no puede acceder a su base de datos en este momento. Intente nuevamente en unos segundos.',
   overloaded: 'El servicio está procesando demasiados documentos en este momento. Intente nuevamente en unos segundos.',
