@@ -1,175 +1,30 @@
-/** Request bodies: media type selection and reading under a size limit (checked before and while reading). */
-import { ApiError, MESSAGES, tooLarge } from './errors.js';
+/**
+ * Request bodies of the e-CF API: its default limits and its 415 message over the kit's body tools
+ * (`shared/server-kit/body.ts`: media type selection, reading under a size limit and a minimum rate, UTF-8,
+ * JSON depth), which are re-exported here.
+ */
+import { bodyKind as bodyKindOf, DEFAULT_BODY_RATE, type BodyKind, type BodyLimits } from '../../../shared/server-kit/body.js';
+import { MESSAGES } from './errors.js';
 
-/** Body size limits in bytes, and the slowest body accepted. */
-export interface BodyLimits {
-  /** JSON requests (canonical e-CF). Default 12 MB: a 10,000-line type 32 is about 2 MB. */
-  jsonBytes: number;
-  /** XML requests (passthrough). Default 12 MB: a 10,000-line type 32 is 3–4 MB. */
-  xmlBytes: number;
-  /**
-   * Minimum average body rate, bytes per second, once `bodyGraceMs` have passed (default 1,024; 0 = off): a
-   * body arriving slower is answered 408 and its connection closed, so slow senders cannot hold connections.
-   */
-  minBytesPerSecond?: number;
-  /** Time a body may take before the minimum rate applies (default 10 s). */
-  bodyGraceMs?: number;
-}
+export {
+  DEFAULT_BODY_RATE, TOO_SLOW_MESSAGE, setBodyRate, bodyRateOf, readLimited, utf8Text, MAX_JSON_DEPTH, jsonDepthExceeds,
+  TOO_DEEP_MESSAGE, type BodyLimits, type BodyRate, type BodyKind,
+} from '../../../shared/server-kit/body.js';
 
-/** The slowest body accepted: on average `bytesPerSecond` once `graceMs` have passed since reading began. */
-export interface BodyRate {
-  bytesPerSecond: number;
-  graceMs: number;
-}
-
-export const DEFAULT_BODY_RATE: BodyRate = { bytesPerSecond: 1024, graceMs: 10_000 };
-
+/**
+ * Body limits of the e-CF API. JSON requests (canonical e-CF): 12 MB, a 10,000-line type 32 is about 2 MB.
+ * XML requests (passthrough): 12 MB, a 10,000-line type 32 is 3–4 MB. A canonical e-CF nests about 5 levels,
+ * far below MAX_JSON_DEPTH.
+ */
 export const DEFAULT_LIMITS: BodyLimits = {
   jsonBytes: 12 * 1024 * 1024, xmlBytes: 12 * 1024 * 1024,
   minBytesPerSecond: DEFAULT_BODY_RATE.bytesPerSecond, bodyGraceMs: DEFAULT_BODY_RATE.graceMs,
 };
 
-/** Spanish reason of the 408 for a body slower than the minimum rate. */
-export const TOO_SLOW_MESSAGE = 'El cuerpo de la solicitud llega demasiado lento; la conexión se cerró. Reintente con una conexión más rápida.';
-
-const rates = new WeakMap<Request, BodyRate>();
-
-/** Sets the minimum body rate `readLimited` applies to this request (the app does it for every request). */
-export function setBodyRate(req: Request, rate: BodyRate): void {
-  rates.set(req, rate);
-}
-
-/** The body rate of `limits` (its defaults where unset). */
-export function bodyRateOf(limits: Partial<BodyLimits>): BodyRate {
-  return { bytesPerSecond: limits.minBytesPerSecond ?? DEFAULT_BODY_RATE.bytesPerSecond, graceMs: limits.bodyGraceMs ?? DEFAULT_BODY_RATE.graceMs };
-}
-
-const TIMED_OUT = Symbol('timed out');
-
-export type BodyKind = 'json' | 'xml';
-
-const KINDS: Record<string, BodyKind> = {
-  'application/json': 'json',
-  'application/xml': 'xml',
-  'text/xml': 'xml',
-};
-
 /**
- * The body kind from `Content-Type`: `application/json`, `application/xml` or `text/xml`, with an optional
- * `charset` that must be UTF-8. Anything else (or no header) → 415.
+ * The body kind from `Content-Type`: `application/json` (canonical JSON), `application/xml` or `text/xml`
+ * (unsigned XML), with an optional `charset` that must be UTF-8. Anything else (or no header) → 415.
  */
 export function bodyKind(contentType: string | undefined): BodyKind {
-  if (!contentType) throw new ApiError(415, MESSAGES.unsupportedMediaType);
-  const [essence, ...params] = contentType.split(';').map((p) => p.trim());
-  const kind = KINDS[essence!.toLowerCase()];
-  if (!kind) throw new ApiError(415, MESSAGES.unsupportedMediaType);
-  for (const p of params) {
-    const eq = p.indexOf('=');
-    if (eq < 0) continue;
-    if (p.slice(0, eq).trim().toLowerCase() !== 'charset') continue;
-    const charset = p.slice(eq + 1).trim().replace(/^"|"$/g, '').toLowerCase();
-    if (charset !== 'utf-8' && charset !== 'utf8') {
-      throw new ApiError(415, `Codificación no soportada (${charset}): el cuerpo debe estar en UTF-8.`);
-    }
-  }
-  return kind;
+  return bodyKindOf(contentType, MESSAGES.unsupportedMediaType);
 }
-
-/**
- * Reads the whole body, refusing more than `limit` bytes (by Content-Length first, then while streaming) with
- * the error `tooBig` makes (default: the API's 413), and a body slower than the request's minimum rate (see
- * `setBodyRate`; default DEFAULT_BODY_RATE) with a 408 that closes the connection.
- */
-export async function readLimited(req: Request, limit: number, tooBig: (limit: number) => Error = tooLarge): Promise<Uint8Array> {
-  const declared = req.headers.get('content-length');
-  if (declared !== null && /^\d+$/.test(declared) && Number(declared) > limit) throw tooBig(limit);
-  if (!req.body) return new Uint8Array(0);
-  const rate = rates.get(req) ?? DEFAULT_BODY_RATE;
-  const started = Date.now();
-  const reader = req.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    let next: ReadableStreamReadResult<Uint8Array>;
-    try {
-      const read = reader.read();
-      if (rate.bytesPerSecond > 0) {
-        // Behind schedule once more time has passed than the grace plus what `total` bytes allow at the rate.
-        const wait = started + rate.graceMs + (total * 1000) / rate.bytesPerSecond - Date.now();
-        let timer: NodeJS.Timeout | undefined;
-        const outcome = await Promise.race([
-          read,
-          new Promise<typeof TIMED_OUT>((resolve) => {
-            timer = setTimeout(() => resolve(TIMED_OUT), Math.max(0, wait));
-          }),
-        ]).finally(() => clearTimeout(timer));
-        if (outcome === TIMED_OUT) {
-          read.catch(() => undefined);
-          await reader.cancel().catch(() => {});
-          throw new ApiError(408, TOO_SLOW_MESSAGE, { headers: { connection: 'close' } });
-        }
-        next = outcome;
-      } else {
-        next = await read;
-      }
-    } catch (e) {
-      if (e instanceof ApiError) throw e;
-      // The client went away or broke the framing mid-body (Node reports ECONNRESET "aborted"): the request's
-      // fault, not the server's (nor the storage's); the HTTP server has already answered it.
-      throw new ApiError(400, MESSAGES.unreadableBody);
-    }
-    const { done, value } = next;
-    if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
-      await reader.cancel().catch(() => {});
-      throw tooBig(limit);
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
-  }
-  return out;
-}
-
-/** UTF-8 text of a body (a leading BOM is dropped); invalid UTF-8 → `null`. */
-export function utf8Text(bytes: Uint8Array): string | null {
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    return null;
-  }
-}
-
-/** Deepest JSON nesting accepted. A canonical e-CF nests about 5 levels; deeper input is refused before parsing. */
-export const MAX_JSON_DEPTH = 64;
-
-/**
- * True when `text`, read as JSON, opens more than `max` arrays/objects at once. A linear scan that allocates
- * nothing: it runs before `JSON.parse`, which would otherwise spend seconds and hundreds of MB on a body of
- * millions of `[`, and leave a value that recursive code (null stripping, validation) cannot walk.
- */
-export function jsonDepthExceeds(text: string, max: number = MAX_JSON_DEPTH): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
-      else if (c === 0x22) inString = false;
-      continue;
-    }
-    if (c === 0x22) inString = true;
-    else if (c === 0x5b || c === 0x7b) {
-      if (++depth > max) return true;
-    } else if (c === 0x5d || c === 0x7d) depth--;
-  }
-  return false;
-}
-
-/** Spanish reason for a body refused by `jsonDepthExceeds`. */
-export const TOO_DEEP_MESSAGE = `El JSON excede la profundidad máxima de anidamiento (${MAX_JSON_DEPTH} niveles).`;

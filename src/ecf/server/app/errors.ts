@@ -7,56 +7,26 @@
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Logger } from 'pino';
-import { EcfError, isAuthorityError, isTransportError } from '../../index.js';
+import { isAuthorityError, isTransportError } from '../../index.js';
 import { isOffloadError } from '../offload/index.js';
+import { UNREADABLE_BODY_MESSAGE } from '../../../shared/server-kit/body.js';
+import { ApiError, envelopeResponse, type ErrorDocument, type ErrorEnvelope } from '../../../shared/server-kit/envelope.js';
 import { isStorageUnavailable } from '../../../shared/server-kit/storage/errors.js';
 import { AUTHORITY_MESSAGES, authorityMessages } from '../use-cases/messages.js';
 import { isUseCaseError, type UseCaseErrorKind } from '../use-cases/errors.js';
 
-/** Details of an error envelope (`document` member). */
-export type ErrorDocument = Record<string, unknown> | null;
-
-export interface ErrorEnvelope {
-  status: 'error';
-  message: string;
-  document: ErrorDocument;
-}
-
-/** An expected failure with its HTTP status and Spanish message. Throw it from any handler or middleware. */
-export class ApiError extends EcfError {
-  readonly status: ContentfulStatusCode;
-  readonly document: ErrorDocument;
-  readonly headers: Record<string, string>;
-  constructor(status: ContentfulStatusCode, message: string, options: { document?: ErrorDocument; headers?: Record<string, string> } = {}) {
-    super(message, { code: 'api_error' });
-    this.name = 'ApiError';
-    this.status = status;
-    this.document = options.document ?? null;
-    this.headers = options.headers ?? {};
-  }
-}
+export { ApiError, formatBytes, tooLarge, type ErrorDocument, type ErrorEnvelope } from '../../../shared/server-kit/envelope.js';
 
 export const MESSAGES = {
   unauthorized: 'Token de acceso ausente, inválido o revocado. Envíe el encabezado Authorization: Bearer <token>.',
   internal: 'Error interno del servicio. Intente nuevamente más tarde.',
   unsupportedMediaType: 'Tipo de contenido no soportado. Use application/json (JSON canónico) o application/xml / text/xml (XML sin firmar).',
   badRequest: 'Solicitud inválida.',
-  unreadableBody: 'No se pudo leer el cuerpo de la solicitud: la conexión se interrumpió o su formato es inválido.',
+  unreadableBody: UNREADABLE_BODY_MESSAGE,
   ...AUTHORITY_MESSAGES,
   storageUnavailable: 'El servicio no puede acceder a su base de datos en este momento. Intente nuevamente en unos segundos.',
   overloaded: 'El servicio está procesando demasiados documentos en este momento. Intente nuevamente en unos segundos.',
 } as const;
-
-/** Human size for messages: `12 MB`. */
-export function formatBytes(n: number): string {
-  if (n >= 1024 * 1024 && n % (1024 * 1024) === 0) return `${n / (1024 * 1024)} MB`;
-  if (n >= 1024 && n % 1024 === 0) return `${n / 1024} KB`;
-  return `${n} bytes`;
-}
-
-export function tooLarge(limit: number): ApiError {
-  return new ApiError(413, `El cuerpo de la solicitud excede el límite de ${formatBytes(limit)} (${limit} bytes).`);
-}
 
 export function unauthorized(): ApiError {
   return new ApiError(401, MESSAGES.unauthorized, { headers: { 'WWW-Authenticate': 'Bearer realm="ecf-kit"' } });
@@ -113,8 +83,5 @@ export function toErrorEnvelope(err: unknown, logger?: Logger): { status: Conten
 /** Builds the Response for an error (used by `onError` and by handlers that answer errors directly). */
 export function errorResponse(err: unknown, logger?: Logger): Response {
   const { status, body, headers } = toErrorEnvelope(err, logger);
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { 'Content-Type': 'application/json; charset=utf-8', ...headers },
-  });
+  return envelopeResponse(status, body, headers);
 }
