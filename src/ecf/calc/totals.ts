@@ -21,6 +21,7 @@ import type { EcfType } from '../spec/model.js';
 import { jsonPathFor } from '../spec/tree.js';
 import { add, div, fromInt, fromNumber, mul, round, sub, sum, toNumber, ZERO, type Dec } from '../../shared/money/decimal.js';
 
+// biome-ignore lint/suspicious/noExplicitAny: a canonical JSON document, already checked against the field table before this point
 type Json = Record<string, any>;
 
 /** ITBIS rate (percent) by `indicador_facturacion` 1–3 (DGII: tasa 1 18 %, tasa 2 16 %, tasa 3 0 %). */

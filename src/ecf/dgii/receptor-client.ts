@@ -8,7 +8,7 @@
  */
 import { parseArecfXml, type ArecfInput } from '../documents/arecf.js';
 import type { ParsedDoc } from '../documents/generic.js';
-import { AuthorityError } from '../../shared/errors/authority-error.js';
+import type { AuthorityError } from '../../shared/errors/authority-error.js';
 import { EcfError } from '../../shared/errors/ecf-error.js';
 import { TransportError } from '../../shared/errors/transport-error.js';
 import { verifyXml } from '../sign/index.js';

@@ -93,7 +93,10 @@ export function checkAnecfInput(input: AnecfInput): Issue[] {
     if (!(ECF_TYPES as readonly string[]).includes(a?.tipo_ecf)) err(`${p}.tipo_ecf`, `Tipo de e-CF inválido; valores permitidos: ${ECF_TYPES.join(', ')}.`, 'enum');
     else if (seenTypes.has(a.tipo_ecf)) err(`${p}.tipo_ecf`, `El tipo ${a.tipo_ecf} aparece más de una vez; agrupe sus rangos en una sola anulación.`);
     seenTypes.add(a?.tipo_ecf);
-    if (!Array.isArray(a?.rangos) || a.rangos.length === 0) return err(`${p}.rangos`, 'Debe indicar al menos un rango.', 'required');
+    if (!Array.isArray(a?.rangos) || a.rangos.length === 0) {
+      err(`${p}.rangos`, 'Debe indicar al menos un rango.', 'required');
+      return;
+    }
     const checked = checkAnecfRanges(a.rangos);
     for (const f of checked.findings) {
       if (f.kind === 'too_many_ranges') err(`${p}.rangos`, `Admite como máximo ${MAX_ANECF_RANGES.toLocaleString('en-US')} rangos por tipo.`, 'too_many');

@@ -17,6 +17,7 @@ import {
 import { dec, formatMoney, formatNumber, formatRate } from './format.js';
 import type { Column, Pair, PairsSection, Run, Section, TableRow, TableSection, TotalLine } from '../../shared/pdf/sections.js';
 
+// biome-ignore lint/suspicious/noExplicitAny: a canonical JSON document, already checked against the field table before this point
 type Json = Record<string, any>;
 
 export type { Column, Pair, PairsSection, Run, Section, TableRow, TableSection, TotalLine } from '../../shared/pdf/sections.js';
@@ -43,6 +44,7 @@ export interface PrintModel {
 const present = (v: unknown): boolean => v !== undefined && v !== null && v !== '';
 const str = (v: unknown): string => (present(v) ? String(v) : '');
 
+// biome-ignore lint/suspicious/noExplicitAny: formatters take whatever value a field of the canonical document holds
 type Fmt = (value: any, doc: Json) => string;
 type FieldSpec = readonly [key: string, label: string, fmt?: Fmt];
 

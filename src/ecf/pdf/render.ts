@@ -97,6 +97,7 @@ function resolveInput(input: string | PdfDocumentInput, options: RenderPdfOption
   if (typeof input.securityCode !== 'string' || input.securityCode.length !== 6) {
     throw new EcfError('renderPdf: securityCode must be the six characters from securityCode(signedXml).', { code: 'invalid_argument' });
   }
+  // biome-ignore lint/suspicious/noExplicitAny: a canonical JSON document, already checked against the field table before this point
   const doc = input.document as Record<string, any>;
   const total = dec(doc.totales?.monto_total);
   if (total === null) throw new EcfError('renderPdf: document.totales.monto_total is missing.', { code: 'missing_field' });

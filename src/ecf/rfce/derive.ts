@@ -19,6 +19,7 @@ import { parseEcfXml } from '../xml/ecf.js';
 
 const THRESHOLD = parseDec(ECF_TYPE_INFO['32'].summaryThreshold!)!;
 
+// biome-ignore lint/suspicious/noExplicitAny: a canonical JSON document, already checked against the field table before this point
 type Json = Record<string, any>;
 
 /** True when a type-32 total (as a number) is below the summary threshold (RD$250,000.00). */

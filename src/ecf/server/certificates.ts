@@ -162,7 +162,7 @@ export function unsealCertificate(blob: Uint8Array, key: Uint8Array | readonly U
     parsed = null;
   }
   const p = parsed as { v?: unknown; p12?: unknown; password?: unknown } | null;
-  if (!p || p.v !== 1 || typeof p.p12 !== 'string' || typeof p.password !== 'string') {
+  if (p?.v !== 1 || typeof p.p12 !== 'string' || typeof p.password !== 'string') {
     throw new EcfError('The decrypted secret is not a sealed certificate (.p12 and password).', { code: 'invalid_certificate_payload' });
   }
   return { p12: new Uint8Array(Buffer.from(p.p12, 'base64')), password: p.password };

@@ -23,7 +23,7 @@ import { createSchemaValidator } from '../xsd/validator.js';
 import type { SimContext } from './context.js';
 import type { ControlTarget } from './control.js';
 import { normalizeEntry, upsertEntry } from './directory.js';
-import { normalizeFaults, seededRng, type FaultState } from './faults.js';
+import { normalizeFaults, seededRng, } from './faults.js';
 import { createHandler } from './handler.js';
 import { listen } from './http.js';
 import { resolveSubmission } from './reception.js';

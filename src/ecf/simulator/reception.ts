@@ -11,7 +11,7 @@ import { parseDocument, signatureValueOf } from '../derive/read-xml.js';
 import type { AuthorityMessage } from '../dgii/types.js';
 import { ECF_TYPE_INFO, REFERENCE_MUST_BE_ACCEPTED } from '../spec/doc-types.js';
 import { parseEncf } from '../spec/encf.js';
-import { isEcfType, type EcfType } from '../spec/model.js';
+import { isEcfType, } from '../spec/model.js';
 import { verifyXml } from '../sign/verify-xml.js';
 import { safeValidateEcf } from '../validate/index.js';
 import { parseEcfXml } from '../xml/ecf.js';

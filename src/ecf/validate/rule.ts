@@ -2,6 +2,7 @@ import type { Issue } from '../../shared/issues.js';
 import type { EcfType } from '../spec/model.js';
 
 /** The clean canonical JSON (only values that passed the shape layer), as plain objects. */
+// biome-ignore lint/suspicious/noExplicitAny: a canonical JSON document, already checked against the field table before this point
 export type CleanDoc = Record<string, any>;
 
 export interface RuleInput {

@@ -49,7 +49,7 @@ function renderNodes(nodes: readonly XmlNode[], obj: Record<string, unknown>, ou
       continue;
     }
     if (n.max > 1) {
-      const arr = valueOf(n, obj, src, index);
+      const arr = fieldValue(n, obj, src, index);
       if (!Array.isArray(arr)) continue;
       for (const v of arr) {
         const text = formatValue(n, v);
@@ -57,7 +57,7 @@ function renderNodes(nodes: readonly XmlNode[], obj: Record<string, unknown>, ou
       }
       continue;
     }
-    const text = formatValue(n, valueOf(n, obj, src, index));
+    const text = formatValue(n, fieldValue(n, obj, src, index));
     if (text !== null) out.push(`<${n.name}>${text}</${n.name}>`);
   }
 }
@@ -73,7 +73,7 @@ function renderGroup(n: XmlNode, obj: Record<string, unknown>, out: string[], sr
   out.push(`</${n.name}>`);
 }
 
-function valueOf(n: XmlNode, obj: Record<string, unknown>, src: RenderSources, index: number): unknown {
+function fieldValue(n: XmlNode, obj: Record<string, unknown>, src: RenderSources, index: number): unknown {
   switch (n.source) {
     case 'doc':
       return obj[n.key!];

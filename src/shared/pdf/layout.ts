@@ -350,7 +350,9 @@ export function flowPairs(flow: Flow, section: PairsSection, columns = 2): void 
     if (!flow.fits(h)) flow.newPage();
     const top = flow.y;
     const left = flow.left;
-    flow.op((c) => row.forEach((lines, i) => drawLines(c, lines, left + i * (colW + gutter), top)));
+    flow.op((c) => row.forEach((lines, i) => {
+      drawLines(c, lines, left + i * (colW + gutter), top);
+    }));
     flow.y += h + 1;
   }
 }

@@ -77,7 +77,7 @@ export function readP12(bytes: Uint8Array, password: string): SigningIdentity {
   const certs = collectCertificates(p12);
   for (const privateKey of keys) {
     const spki = createPublicKey(privateKey).export({ type: 'spki', format: 'der' });
-    const leaf = certs.find((c) => c.spki !== null && c.spki.equals(spki));
+    const leaf = certs.find((c) => c.spki?.equals(spki));
     if (leaf) {
       return {
         privateKey,

@@ -10,7 +10,7 @@
  * Generic: no product or authority here (DGII's fast path and value live in ./verify-xml.ts, ./profile.ts).
  */
 import { createHash, verify as cryptoVerify, X509Certificate, type KeyObject } from 'node:crypto';
-import type { Document, Element, Node } from '@xmldom/xmldom';
+import type { Element, Node } from '@xmldom/xmldom';
 import { firstProblem, parseXmlStrictly } from '../xml/strict-parser.js';
 import { canonicalizeDocument, canonicalizeSubtree, canonicalSubtreeString, type C14nSink } from './c14n.js';
 import { DIGEST_HASH, DSIG_NS, referenceUri, SIGNATURE_HASH, type ReferenceSpec, type SignatureProfile } from './signature-profile.js';

@@ -558,7 +558,7 @@ function lineSum(doc: Json, indicator: number): Dec {
 }
 
 /** Global discounts/surcharges on indicators some item has; "%" amounts computed; never more than the base. */
-function fixDescuentosRecargos(tipo: EcfType, doc: Json, rng: Rng, exact: boolean): void {
+function fixDescuentosRecargos(_tipo: EcfType, doc: Json, rng: Rng, exact: boolean): void {
   if (!Array.isArray(doc.descuentos_recargos)) return;
   const present = [...new Set((doc.items as Json[]).map((i) => i.indicador_facturacion as number))].filter((i) => i !== 0);
   if (present.length === 0) {

@@ -24,7 +24,7 @@ describe('simulator: seed authentication', () => {
   it('serves a pretty-printed SemillaModel with a random valor and a -04:00 fecha', async () => {
     const a = await seed();
     const b = await seed();
-    expect(a).toMatch(/^<\?xml version="1.0" encoding="utf-8"\?>\r\n<SemillaModel xmlns:xsi="http:\/\/www.w3.org\/2001\/XMLSchema-instance" xmlns:xsd="http:\/\/www.w3.org\/2001\/XMLSchema">\r\n  <valor>/);
+    expect(a).toMatch(/^<\?xml version="1.0" encoding="utf-8"\?>\r\n<SemillaModel xmlns:xsi="http:\/\/www.w3.org\/2001\/XMLSchema-instance" xmlns:xsd="http:\/\/www.w3.org\/2001\/XMLSchema">\r\n {2}<valor>/);
     expect(a).toContain('<fecha>2026-04-01T10:00:00.0000000-04:00</fecha>');
     expect(/<valor>(.+)<\/valor>/.exec(a)![1]).not.toBe(/<valor>(.+)<\/valor>/.exec(b)![1]);
   });

@@ -1,7 +1,7 @@
 /** Hand-written minimal documents for the XSD tests (values chosen to satisfy the official facets). */
 import { deflateRawSync } from 'node:zlib';
 import * as zlib from 'node:zlib';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fakeIo as sharedFakeIo } from '../helpers/cli.js';

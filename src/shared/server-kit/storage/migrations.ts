@@ -28,6 +28,7 @@ const PG_MIGRATION_LOCK = 0x65636d67;
  * stamps each applied migration.
  */
 export async function runMigrations(
+  // biome-ignore lint/suspicious/noExplicitAny: the kernel runs any product's schema; each product types its own tables
   db: Kysely<any>,
   dialect: Dialect,
   migrations: readonly Migration[],

@@ -40,6 +40,7 @@ export interface SqliteConnection<DB> {
 }
 
 interface Shared {
+  // biome-ignore lint/suspicious/noExplicitAny: the kernel runs any product's schema; each product types its own tables
   db: Kysely<any>;
   refs: number;
 }

@@ -149,13 +149,12 @@ describe('finding 1: commercial approvals only from the buyer they name; one gen
 
 describe('finding 2: an e-CF is received only from a trusted certificate of its RNCEmisor', () => {
   let h: Harness;
-  let token: string;
   const stranger = selfSigned(STRANGER, 'EXTRAÑO');
   let strangerToken: string;
   let n = 500;
   beforeAll(async () => {
     h = await createHarness();
-    token = await login(h);
+    await login(h);
     strangerToken = await login(h, '', stranger);
   });
   afterAll(() => h.close());

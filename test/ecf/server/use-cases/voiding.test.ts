@@ -22,7 +22,7 @@ function world(answers: Answer[]) {
     listSequences: async () => (['31', '32'] as const).map((tipo, i) => ({
       id: i + 1, issuerId: issuer.id, tipo, from: 1, to: 1000, next: 6, expiresOn: null, active: true, createdAt: 0,
     })),
-    findIssuedInRanges: async (_id, ranges, limit) => ['E310000000005'].filter((e) => ranges.some((r) => r.tipo === '31' && r.from <= 5 && 5 <= r.to)).slice(0, limit),
+    findIssuedInRanges: async (_id, ranges, limit) => ['E310000000005'].filter((_e) => ranges.some((r) => r.tipo === '31' && r.from <= 5 && 5 <= r.to)).slice(0, limit),
     listVoidBatches: async () => [...batches].reverse(),
     createVoidBatch: async (issuerId, lote, ranges) => {
       created++;
