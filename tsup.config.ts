@@ -3,7 +3,14 @@ import { defineConfig } from 'tsup';
 
 // `offload-child`: the entry of the server's offload processes, forked by src/ecf/server/offload/pool.ts from next to the bundle.
 const entry: Record<string, string> = { index: 'src/ecf/index.ts', cli: 'src/cli/main.ts', 'offload-child': 'src/ecf/server/offload/child.ts' };
-for (const [name, file] of Object.entries({ xsd: 'src/ecf/xsd/index.ts', sign: 'src/ecf/sign/index.ts', pdf: 'src/ecf/pdf/index.ts', dgii: 'src/ecf/dgii/index.ts', simulator: 'src/ecf/simulator/index.ts', server: 'src/ecf/server/index.ts' })) {
+for (const [name, file] of Object.entries({
+  xsd: 'src/ecf/xsd/index.ts',
+  sign: 'src/ecf/sign/index.ts',
+  pdf: 'src/ecf/pdf/index.ts',
+  dgii: 'src/ecf/dgii/index.ts',
+  simulator: 'src/ecf/simulator/index.ts',
+  server: 'src/ecf/server/index.ts',
+})) {
   if (existsSync(file)) entry[name] = file;
 }
 

@@ -32,7 +32,11 @@ interface E2eFigures {
 }
 
 /** Counts documents by status, straight from the server's database (no load on the server's HTTP side). */
-function statusCounter(adapter: 'sqlite' | 'postgres', dataDir: string, databaseUrl: string | null): { counts(): Promise<Record<string, number>>; close(): Promise<void> } {
+function statusCounter(
+  adapter: 'sqlite' | 'postgres',
+  dataDir: string,
+  databaseUrl: string | null,
+): { counts(): Promise<Record<string, number>>; close(): Promise<void> } {
   if (adapter === 'sqlite') {
     const db = new Database(join(dataDir, 'ecf.sqlite'), { readonly: true, fileMustExist: true });
     db.pragma('busy_timeout = 5000');
@@ -50,7 +54,10 @@ function statusCounter(adapter: 'sqlite' | 'postgres', dataDir: string, database
       const r = await client.query<{ status: string; n: number }>('SELECT status, count(*)::int AS n FROM documents GROUP BY status');
       return Object.fromEntries(r.rows.map((x) => [x.status, x.n]));
     },
-    close: async () => { await connected; await client.end(); },
+    close: async () => {
+      await connected;
+      await client.end();
+    },
   };
 }
 
@@ -65,7 +72,11 @@ async function e2e(adapter: 'sqlite' | 'postgres'): Promise<E2eFigures> {
     const load = loadAverage();
     const start = performance.now();
     const posted = await autocannon({
-      url: `${server.url}/api/v1/documents/31`, method: 'POST', body: JSON.stringify(doc31(10)), connections: CONNECTIONS, amount: DOCS,
+      url: `${server.url}/api/v1/documents/31`,
+      method: 'POST',
+      body: JSON.stringify(doc31(10)),
+      connections: CONNECTIONS,
+      amount: DOCS,
       headers: { authorization: `Bearer ${prep.token}`, 'content-type': 'application/json', accept: 'application/json' },
     });
     const postMs = performance.now() - start;
@@ -102,7 +113,12 @@ const results: E2eFigures[] = [];
 results.push(await e2e('sqlite'));
 if (await postgresReachable(PG_URL)) results.push(await e2e('postgres'));
 else console.log(`PostgreSQL not reachable at ${PG_URL}: skipped`);
-printServerTable(`End to end: ${DOCS} 10-line type 31 posted (${CONNECTIONS} connections) → accepted_authority, server + worker + simulator in one process (${machineLine()})`,
-  results.map((r) => ({ adapter: r.adapter, cells: [r.docs_per_second, r.seconds_to_all_accepted, r.post_seconds, r.post_requests_per_second, r.peak_rss_mb, r.load_average_1m] })),
-  ['docs/s to accepted', 's to all accepted', 's posting', 'POST req/s', 'peak RSS MB', 'load avg']);
+printServerTable(
+  `End to end: ${DOCS} 10-line type 31 posted (${CONNECTIONS} connections) → accepted_authority, server + worker + simulator in one process (${machineLine()})`,
+  results.map((r) => ({
+    adapter: r.adapter,
+    cells: [r.docs_per_second, r.seconds_to_all_accepted, r.post_seconds, r.post_requests_per_second, r.peak_rss_mb, r.load_average_1m],
+  })),
+  ['docs/s to accepted', 's to all accepted', 's posting', 'POST req/s', 'peak RSS MB', 'load avg'],
+);
 writeResults('e2e.json', { e2e_31_10_lines: Object.fromEntries(results.map((r) => [r.adapter, r])) });

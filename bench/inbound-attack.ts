@@ -23,18 +23,29 @@ const id = (rnc: string): SelfSignedIdentity => createSelfSignedIdentity({ commo
 async function main(): Promise<void> {
   const storage = createSqliteStorage({ file: ':memory:' });
   await storage.migrate();
-  const issuer = await storage.createIssuer({ rnc: ISSUER, name: 'Emisor SRL', profile: { rnc: ISSUER, razon_social: 'Emisor SRL', direccion: 'Calle 1' }, signingMode: 'provider' });
+  const issuer = await storage.createIssuer({
+    rnc: ISSUER,
+    name: 'Emisor SRL',
+    profile: { rnc: ISSUER, razon_social: 'Emisor SRL', direccion: 'Calle 1' },
+    signingMode: 'provider',
+  });
   const provider = id(ISSUER);
   const signers = createSignerProvider({ key: null, provider: { p12: provider.p12, password: provider.password }, clock: () => T0 });
   // Development trust where it exists (after the fix); ignored before.
   const trust = (inboundModule as Record<string, unknown>).DEVELOPMENT_TRUST;
   const handler = inboundModule.createInboundHandler({
-    storage, signers, schemas: createSchemaValidator(process.env.ECF_XSD_DIR!), clock: () => T0, ...(trust ? { trust } : {}),
+    storage,
+    signers,
+    schemas: createSchemaValidator(process.env.ECF_XSD_DIR!),
+    clock: () => T0,
+    ...(trust ? { trust } : {}),
   } as inboundModule.InboundDeps);
   const post = async (path: string, xml: string, token: string) => {
     const form = new FormData();
     form.append('xml', new Blob([xml], { type: 'text/xml' }), 'd.xml');
-    const res = (await handler(new Request(`http://r.test${path}`, { method: 'POST', body: form, headers: { authorization: `Bearer ${token}`, accept: 'application/json' } })))!;
+    const res = (await handler(
+      new Request(`http://r.test${path}`, { method: 'POST', body: form, headers: { authorization: `Bearer ${token}`, accept: 'application/json' } }),
+    ))!;
     return { status: res.status, text: await res.text() };
   };
   const login = async (who: SelfSignedIdentity) => {
@@ -56,14 +67,25 @@ async function main(): Promise<void> {
     return { source: 'json', unsignedXml: xml, summary: false, issuedAt: '01-04-2026', totalAmount: /<MontoTotal>([^<]+)/.exec(xml)![1]!, totalItbis: '0.00' };
   }))!;
   await storage.updateDocument(record.id, { signedXml: await signEcf(record.unsignedXml, provider.signer, () => T0), status: 'accepted_authority' });
-  const acecf = (signer: SelfSignedIdentity, over: { estado?: '1' | '2'; monto?: number; encf?: string } = {}) => signXml(buildAcecfXml({
-    rnc_emisor: ISSUER, encf: over.encf ?? record.encf, fecha_emision: record.issuedAt, monto_total: over.monto ?? Number(record.totalAmount), rnc_comprador: REMOTE,
-    estado: over.estado ?? '1', ...(over.estado === '2' ? { detalle_motivo_rechazo: 'Falso' } : {}), fecha_hora_aprobacion_comercial: '01-04-2026 10:00:00',
-  }), signer.signer);
+  const acecf = (signer: SelfSignedIdentity, over: { estado?: '1' | '2'; monto?: number; encf?: string } = {}) =>
+    signXml(
+      buildAcecfXml({
+        rnc_emisor: ISSUER,
+        encf: over.encf ?? record.encf,
+        fecha_emision: record.issuedAt,
+        monto_total: over.monto ?? Number(record.totalAmount),
+        rnc_comprador: REMOTE,
+        estado: over.estado ?? '1',
+        ...(over.estado === '2' ? { detalle_motivo_rechazo: 'Falso' } : {}),
+        fecha_hora_aprobacion_comercial: '01-04-2026 10:00:00',
+      }),
+      signer.signer,
+    );
 
   const N = 50;
   let strangerOk = 0;
-  for (let k = 0; k < N; k++) if ((await post('/fe/aprobacioncomercial/api/ecf', await acecf(stranger, { estado: k % 2 ? '1' : '2' }), strangerToken)).status === 200) strangerOk++;
+  for (let k = 0; k < N; k++)
+    if ((await post('/fe/aprobacioncomercial/api/ecf', await acecf(stranger, { estado: k % 2 ? '1' : '2' }), strangerToken)).status === 200) strangerOk++;
   const afterStranger = (await storage.getDocumentApprovals(record.id)).length;
   let buyerOk = 0;
   for (let k = 0; k < N; k++) if ((await post('/fe/aprobacioncomercial/api/ecf', await acecf(remote), remoteToken)).status === 200) buyerOk++;
@@ -79,7 +101,8 @@ async function main(): Promise<void> {
   };
   const forged = await post('/fe/recepcion/api/ecf', await ecf(7, stranger), strangerToken);
   const genuine = await post('/fe/recepcion/api/ecf', await ecf(7, remote), remoteToken);
-  const estado = (t: string) => `Estado ${/<Estado>(\d)/.exec(t)?.[1] ?? '-'}${/<CodigoMotivoNoRecibido>(\d)/.exec(t) ? ` motivo ${/<CodigoMotivoNoRecibido>(\d)/.exec(t)![1]}` : ''}`;
+  const estado = (t: string) =>
+    `Estado ${/<Estado>(\d)/.exec(t)?.[1] ?? '-'}${/<CodigoMotivoNoRecibido>(\d)/.exec(t) ? ` motivo ${/<CodigoMotivoNoRecibido>(\d)/.exec(t)![1]}` : ''}`;
 
   // 11 MB of comments (11,264 comments of 1 KB; one 11 MB comment overflows xmldom's parser: motivo 1) in a genuine e-CF.
   const padded = (await ecf(8, remote)).replace('<Encabezado>', `${`<!--${'x'.repeat(1017)}-->`.repeat(11 * 1024)}<Encabezado>`);
@@ -88,9 +111,15 @@ async function main(): Promise<void> {
 
   console.log(`finding 1: stranger's ACECFs in the buyer's name accepted: ${strangerOk}/${N}, approvals stored: ${afterStranger}`);
   console.log(`finding 1: buyer's identical ACECFs answered 200: ${buyerOk}/${N}, approvals stored afterwards: ${afterBuyer}`);
-  console.log(`finding 1: wrong total answer echoes the stored total: ${wrong.text.includes(record.totalAmount)}; wrong-total and unknown-e-NCF answers identical: ${wrong.text === unknown.text && wrong.status === unknown.status}`);
-  console.log(`finding 2: forgery claiming ${REMOTE} by the stranger: HTTP ${forged.status} ${estado(forged.text)}; genuine afterwards: HTTP ${genuine.status} ${estado(genuine.text)}`);
-  console.log(`finding 7: 11 MB comment-padded e-CF (${padded.length} bytes): HTTP ${paddedRes.status} ${estado(paddedRes.text)}, stored ${stored ? stored.xml.length : 0} bytes`);
+  console.log(
+    `finding 1: wrong total answer echoes the stored total: ${wrong.text.includes(record.totalAmount)}; wrong-total and unknown-e-NCF answers identical: ${wrong.text === unknown.text && wrong.status === unknown.status}`,
+  );
+  console.log(
+    `finding 2: forgery claiming ${REMOTE} by the stranger: HTTP ${forged.status} ${estado(forged.text)}; genuine afterwards: HTTP ${genuine.status} ${estado(genuine.text)}`,
+  );
+  console.log(
+    `finding 7: 11 MB comment-padded e-CF (${padded.length} bytes): HTTP ${paddedRes.status} ${estado(paddedRes.text)}, stored ${stored ? stored.xml.length : 0} bytes`,
+  );
   await storage.close();
 }
 

@@ -132,11 +132,18 @@ export const CHILD_CASE: string | undefined = process.env[CASE_ENV];
 export function runInChild<T extends object>(scriptUrl: string, name: string): T & MemoryFigures {
   const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
   const r = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(scriptUrl)], {
-    cwd: root, env: { ...process.env, [CASE_ENV]: name }, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8', maxBuffer: 64 * MB,
+    cwd: root,
+    env: { ...process.env, [CASE_ENV]: name },
+    stdio: ['ignore', 'pipe', 'inherit'],
+    encoding: 'utf8',
+    maxBuffer: 64 * MB,
   });
   const lines = (r.stdout ?? '').split('\n');
   const mark = lines.find((l) => l.startsWith(CASE_MARK));
-  const rest = lines.filter((l) => !l.startsWith(CASE_MARK)).join('\n').trim();
+  const rest = lines
+    .filter((l) => !l.startsWith(CASE_MARK))
+    .join('\n')
+    .trim();
   if (rest) console.log(rest);
   if (r.status !== 0 || !mark) throw new Error(`bench case ${name} failed (exit ${r.status ?? r.signal})`);
   return JSON.parse(mark.slice(CASE_MARK.length)) as T & MemoryFigures;
@@ -157,7 +164,8 @@ export function printTable(title: string, rows: Measurement[]): void {
   console.log(`\n${title}`);
   console.log('| benchmark | ms/op | ops/s | peak RSS MB | RSS before MB | memory |');
   console.log('|---|---:|---:|---:|---:|---|');
-  for (const r of rows) console.log(`| ${r.name} | ${r.ms_per_op} | ${r.ops_per_second} | ${r.peak_rss_mb ?? 'n/a'} | ${r.rss_before_mb ?? 'n/a'} | ${r.memory_scope ?? ''} |`);
+  for (const r of rows)
+    console.log(`| ${r.name} | ${r.ms_per_op} | ${r.ops_per_second} | ${r.peak_rss_mb ?? 'n/a'} | ${r.rss_before_mb ?? 'n/a'} | ${r.memory_scope ?? ''} |`);
 }
 
 /**
@@ -195,14 +203,18 @@ export interface ServerProcess {
  * NODE_OPTIONS does not allow).
  */
 export async function startServerProcess(
-  env: Record<string, string | undefined>, logFile: string, { nodeArgs = [], stopTimeoutMs = 15_000 }: { nodeArgs?: string[]; stopTimeoutMs?: number } = {},
+  env: Record<string, string | undefined>,
+  logFile: string,
+  { nodeArgs = [], stopTimeoutMs = 15_000 }: { nodeArgs?: string[]; stopTimeoutMs?: number } = {},
 ): Promise<ServerProcess> {
   const { spawn } = await import('node:child_process');
   const { openSync, closeSync, readFileSync } = await import('node:fs');
   const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
   const fd = openSync(logFile, 'w');
   const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', resolve(root, 'src/ecf/server/start.ts')], {
-    cwd: root, env: Object.fromEntries(Object.entries({ ...process.env, ...env }).filter(([, v]) => v !== undefined)), stdio: ['ignore', fd, fd],
+    cwd: root,
+    env: Object.fromEntries(Object.entries({ ...process.env, ...env }).filter(([, v]) => v !== undefined)),
+    stdio: ['ignore', fd, fd],
   });
   closeSync(fd);
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));

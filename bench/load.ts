@@ -113,9 +113,15 @@ export interface SimulatorProcess {
 /** Starts test/ecf/integration/simulator-process.ts; it stops when its stdin closes (this process ends) or on stop(). */
 export async function startSimulatorProcess(options: SimulatorOptions, logFile: string): Promise<SimulatorProcess> {
   const fd = openSync(logFile, 'w');
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', resolve(root, 'test/ecf/integration/simulator-process.ts'), JSON.stringify(options)], {
-    cwd: root, stdio: ['pipe', 'pipe', fd], env: { ...process.env, NODE_OPTIONS: undefined },
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--import', 'tsx', resolve(root, 'test/ecf/integration/simulator-process.ts'), JSON.stringify(options)],
+    {
+      cwd: root,
+      stdio: ['pipe', 'pipe', fd],
+      env: { ...process.env, NODE_OPTIONS: undefined },
+    },
+  );
   closeSync(fd);
   const exited = once(child, 'exit');
   const lines = createInterface({ input: child.stdout! });
@@ -123,8 +129,12 @@ export async function startSimulatorProcess(options: SimulatorOptions, logFile: 
   try {
     const first = await Promise.race([
       once(lines, 'line').then(([line]) => String(line)),
-      exited.then(([code]) => { throw new Error(`the simulator process exited with ${String(code)} before listening:\n${readFileSync(logFile, 'utf8')}`); }),
-      new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error('the simulator process did not start within 60 s')), 60_000); }),
+      exited.then(([code]) => {
+        throw new Error(`the simulator process exited with ${String(code)} before listening:\n${readFileSync(logFile, 'utf8')}`);
+      }),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('the simulator process did not start within 60 s')), 60_000);
+      }),
     ]);
     return {
       url: (JSON.parse(first) as { url: string }).url,
@@ -183,10 +193,20 @@ export function openDbReader(adapter: 'sqlite' | 'postgres', dataDir: string, da
   };
   return {
     backlog: async () => (await q<{ n: number }>('SELECT count(*)::int AS n FROM documents WHERE next_attempt_at IS NOT NULL'))[0]!.n,
-    statusCounts: async () => Object.fromEntries((await q<{ status: string; n: number }>('SELECT status, count(*)::int AS n FROM documents GROUP BY status')).map((r) => [r.status, r.n])),
-    numbering: async () => (await q<{ encf: string; consecutive: string }>('SELECT encf, consecutive FROM documents ORDER BY consecutive')).map((r) => ({ encf: r.encf, consecutive: Number(r.consecutive) })),
+    statusCounts: async () =>
+      Object.fromEntries(
+        (await q<{ status: string; n: number }>('SELECT status, count(*)::int AS n FROM documents GROUP BY status')).map((r) => [r.status, r.n]),
+      ),
+    numbering: async () =>
+      (await q<{ encf: string; consecutive: string }>('SELECT encf, consecutive FROM documents ORDER BY consecutive')).map((r) => ({
+        encf: r.encf,
+        consecutive: Number(r.consecutive),
+      })),
     unsent: async () => Number((await q<{ n: string }>(UNSENT_SQL))[0]!.n),
-    close: async () => { await connected; await client.end(); },
+    close: async () => {
+      await connected;
+      await client.end();
+    },
   };
 }
 
@@ -241,19 +261,32 @@ export async function startRig(options: RigOptions): Promise<LoadRig> {
       ...(options.heapSnapshotDir ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${options.heapSnapshotDir}`] : []),
       ...(options.traceGc ? ['--trace-gc'] : []),
     ];
-    server = await startServerProcess({
-      ...prep.env,
-      ECF_WORKER: 'on',
-      ECF_AUTHORITY: simulator.url,
-      ECF_ENVIRONMENT: 'testecf',
-      ECF_PROVIDER_P12: p12File,
-      ECF_PROVIDER_P12_PASSWORD: provider.password,
-    }, serverLog, { nodeArgs, stopTimeoutMs: 30_000 });
+    server = await startServerProcess(
+      {
+        ...prep.env,
+        ECF_WORKER: 'on',
+        ECF_AUTHORITY: simulator.url,
+        ECF_ENVIRONMENT: 'testecf',
+        ECF_PROVIDER_P12: p12File,
+        ECF_PROVIDER_P12_PASSWORD: provider.password,
+      },
+      serverLog,
+      { nodeArgs, stopTimeoutMs: 30_000 },
+    );
     const db = openDbReader(options.adapter, prep.dataDir, prep.databaseUrl);
     const srv = server;
     const sim = simulator;
     return {
-      adapter: options.adapter, url: server.url, token: prep.token, server, simulator, db, dataDir: prep.dataDir, serverLog, simulatorLog, serverSpawnedAtMs,
+      adapter: options.adapter,
+      url: server.url,
+      token: prep.token,
+      server,
+      simulator,
+      db,
+      dataDir: prep.dataDir,
+      serverLog,
+      simulatorLog,
+      serverSpawnedAtMs,
       close: async () => {
         await db.close();
         const serverExit = await srv.stop();
@@ -296,7 +329,8 @@ export function serverErrors(logFile: string): { errors: string[]; jsonLines: nu
  */
 export function fullGcs(logFile: string): { atMs: number; heapAfterMb: number; pauseMs: number }[] {
   const byIsolate = new Map<string, { lines: number; full: { atMs: number; heapAfterMb: number; pauseMs: number }[] }>();
-  const re = /^\[\d+:(0x[0-9a-f]+)\]\s+(\d+) ms: (Scavenge|Mark-Compact|Mark-sweep|Minor Mark-Compact)(?: \(reduce\))? [\d.]+ \([\d.]+\) -> ([\d.]+) \([\d.]+\) MB, ([\d.]+) \//;
+  const re =
+    /^\[\d+:(0x[0-9a-f]+)\]\s+(\d+) ms: (Scavenge|Mark-Compact|Mark-sweep|Minor Mark-Compact)(?: \(reduce\))? [\d.]+ \([\d.]+\) -> ([\d.]+) \([\d.]+\) MB, ([\d.]+) \//;
   for (const line of readFileSync(logFile, 'utf8').split('\n')) {
     const m = re.exec(line);
     if (!m) continue;
@@ -382,7 +416,13 @@ export interface OpenLoopSummary {
 /** Starts sending at once; request i is due at t0 + i × 1000 / rate ms. */
 export function openLoop(options: OpenLoopOptions): OpenLoop {
   const base = new URL(options.url);
-  const pool = new Pool(base.origin, { connections: options.connections ?? 64, pipelining: 1, headersTimeout: 60_000, bodyTimeout: 60_000, keepAliveTimeout: 30_000 });
+  const pool = new Pool(base.origin, {
+    connections: options.connections ?? 64,
+    pipelining: 1,
+    headersTimeout: 60_000,
+    bodyTimeout: 60_000,
+    keepAliveTimeout: 30_000,
+  });
   const body = JSON.stringify(doc31(10));
   const headers = { authorization: `Bearer ${options.token}`, 'content-type': 'application/json', accept: 'application/json' };
   const path = `${base.pathname.replace(/\/$/, '')}/api/v1/documents/31`;
@@ -390,13 +430,25 @@ export function openLoop(options: OpenLoopOptions): OpenLoop {
   const total = Math.round(options.rate * options.durationS);
   const maxInFlight = options.maxInFlight ?? Math.max(500, Math.round(options.rate * 10));
   const t0 = performance.now();
-  const summary: OpenLoopSummary = { scheduled: total, sent: 0, completed: 0, statuses: {}, errors: {}, aborted: null, maxSendLagMs: 0, encfs: [], latencies: [] };
+  const summary: OpenLoopSummary = {
+    scheduled: total,
+    sent: 0,
+    completed: 0,
+    statuses: {},
+    errors: {},
+    aborted: null,
+    maxSendLagMs: 0,
+    encfs: [],
+    latencies: [],
+  };
   let pending: Completion[] = [];
   let inFlight = 0;
   let next = 0;
   let timer: NodeJS.Timeout | null = null;
   let resolveDone!: () => void;
-  const allDone = new Promise<void>((r) => { resolveDone = r; });
+  const allDone = new Promise<void>((r) => {
+    resolveDone = r;
+  });
   const checkDone = () => {
     if (inFlight === 0 && (next >= total || summary.aborted)) resolveDone();
   };
@@ -501,7 +553,9 @@ export interface StepResult {
 /** Calls `sample` once a second (t in s since the loop's t0) until `untilS` has passed, or earlier when the loop aborted. */
 async function sampleEverySecond(loop: OpenLoop, untilS: number, sample: (t: number) => Promise<void>): Promise<void> {
   let aborted = false;
-  void loop.done.then((s) => { aborted = s.aborted !== null; });
+  void loop.done.then((s) => {
+    aborted = s.aborted !== null;
+  });
   for (let nextAt = 1000; nextAt <= untilS * 1000 && !aborted; nextAt += 1000) {
     await new Promise((r) => setTimeout(r, Math.max(0, nextAt - loop.elapsedMs())));
     if (aborted) break;
@@ -524,10 +578,22 @@ export async function runStep(rig: LoadRig, rate: number, durationS: number): Pr
   const backlogEnd = backlog.at(-1)?.y ?? 0;
   const drain = await waitDrained(rig.db, 180_000);
   const r: StepResult = {
-    rate, duration_s: durationS, answers: s.completed, non_202: non202,
-    p50_ms: round(percentile(sorted, 0.5), 1), p99_ms: round(percentile(sorted, 0.99), 1), max_ms: round(sorted.at(-1) ?? 0, 1),
-    backlog_slope_per_s: round(growth, 2), backlog_end: backlogEnd, backlog_max: Math.max(0, ...backlog.map((p) => p.y)), drain_s: drain,
-    server_rss_mb: rss, load_average_1m: load, aborted: s.aborted, pass: true, why: [],
+    rate,
+    duration_s: durationS,
+    answers: s.completed,
+    non_202: non202,
+    p50_ms: round(percentile(sorted, 0.5), 1),
+    p99_ms: round(percentile(sorted, 0.99), 1),
+    max_ms: round(sorted.at(-1) ?? 0, 1),
+    backlog_slope_per_s: round(growth, 2),
+    backlog_end: backlogEnd,
+    backlog_max: Math.max(0, ...backlog.map((p) => p.y)),
+    drain_s: drain,
+    server_rss_mb: rss,
+    load_average_1m: load,
+    aborted: s.aborted,
+    pass: true,
+    why: [],
   };
   if (s.aborted) r.why.push(s.aborted);
   if (non202 > 0) r.why.push(`${non202} answers not 202 (${JSON.stringify(s.statuses)} ${JSON.stringify(s.errors)})`);
@@ -538,12 +604,17 @@ export async function runStep(rig: LoadRig, rate: number, durationS: number): Pr
   return r;
 }
 
-export async function searchRate(rig: LoadRig, opts: { startRate: number; stepS: number; log: (s: string) => void }): Promise<{ chosen: number | null; steps: StepResult[] }> {
+export async function searchRate(
+  rig: LoadRig,
+  opts: { startRate: number; stepS: number; log: (s: string) => void },
+): Promise<{ chosen: number | null; steps: StepResult[] }> {
   const steps: StepResult[] = [];
   const attempt = async (rate: number, n: number) => {
     const r = await runStep(rig, rate, opts.stepS);
     steps.push({ ...r, attempt: n });
-    opts.log(`  ${String(rate).padStart(5)}/s${n > 1 ? ' (again)' : ''}  p50 ${r.p50_ms} ms  p99 ${r.p99_ms} ms  max ${r.max_ms} ms  non-202 ${r.non_202}  backlog end ${r.backlog_end} slope ${r.backlog_slope_per_s}/s drain ${r.drain_s ?? '∞'} s  load ${r.load_average_1m}  ${r.pass ? 'pass' : `FAIL: ${r.why.join('; ')}`}`);
+    opts.log(
+      `  ${String(rate).padStart(5)}/s${n > 1 ? ' (again)' : ''}  p50 ${r.p50_ms} ms  p99 ${r.p99_ms} ms  max ${r.max_ms} ms  non-202 ${r.non_202}  backlog end ${r.backlog_end} slope ${r.backlog_slope_per_s}/s drain ${r.drain_s ?? '∞'} s  load ${r.load_average_1m}  ${r.pass ? 'pass' : `FAIL: ${r.why.join('; ')}`}`,
+    );
     return r;
   };
   // A step that failed on p99 alone is run once more: on a shared machine another process's burst can
@@ -675,13 +746,26 @@ export function numberingProblem(numbering: { encf: string; consecutive: number 
   return null;
 }
 
-export async function sustain(rig: LoadRig, opts: { rate: number; durationS: number; warmupS: number; rssSlopeLimit: number; heapSlopeLimit: number; heapSnapshotsAt?: number[]; log: (s: string) => void }): Promise<SustainResult> {
+export async function sustain(
+  rig: LoadRig,
+  opts: {
+    rate: number;
+    durationS: number;
+    warmupS: number;
+    rssSlopeLimit: number;
+    heapSlopeLimit: number;
+    heapSnapshotsAt?: number[];
+    log: (s: string) => void;
+  },
+): Promise<SustainResult> {
   // Warm-up at the same rate (JIT, connections, the authority token), reported apart; its documents count
   // in the correctness checks.
   const warm = opts.warmupS > 0 ? await openLoop({ url: rig.url, token: rig.token, rate: opts.rate, durationS: opts.warmupS }).done : null;
   if (warm) {
     const ws = sortedCopy(warm.latencies);
-    opts.log(`warm-up ${opts.warmupS} s: ${warm.completed} answers, p50 ${round(percentile(ws, 0.5), 1)} ms, p99 ${round(percentile(ws, 0.99), 1)} ms, max ${round(ws.at(-1) ?? 0, 1)} ms (not counted)`);
+    opts.log(
+      `warm-up ${opts.warmupS} s: ${warm.completed} answers, p50 ${round(percentile(ws, 0.5), 1)} ms, p99 ${round(percentile(ws, 0.99), 1)} ms, max ${round(ws.at(-1) ?? 0, 1)} ms (not counted)`,
+    );
   }
   const runOffsetMs = performance.now() - rig.serverSpawnedAtMs;
   const loop = openLoop({ url: rig.url, token: rig.token, rate: opts.rate, durationS: opts.durationS });
@@ -704,7 +788,9 @@ export async function sustain(rig: LoadRig, opts: { rate: number; durationS: num
       load_average_1m: loadAverage(),
     };
     windows.push(w);
-    opts.log(`| ${w.t_s} | ${w.answers_per_s} | ${w.p50_ms} | ${w.p99_ms} | ${w.max_ms} | ${w.errors} | ${w.backlog} | ${w.server_rss_mb ?? 'n/a'} | ${w.load_average_1m} |`);
+    opts.log(
+      `| ${w.t_s} | ${w.answers_per_s} | ${w.p50_ms} | ${w.p99_ms} | ${w.max_ms} | ${w.errors} | ${w.backlog} | ${w.server_rss_mb ?? 'n/a'} | ${w.load_average_1m} |`,
+    );
   };
   opts.log('| t s | answers/s | p50 ms | p99 ms | max ms | errors | backlog | server RSS MB | load avg |');
   opts.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
@@ -735,15 +821,20 @@ export async function sustain(rig: LoadRig, opts: { rate: number; durationS: num
   const after = rssPoints.filter((p) => p.x >= RSS_WARMUP_S);
   const rssSlope = slope(after) * 60;
   const firstAfter = windows.find((w) => w.t_s >= RSS_WARMUP_S + WINDOW_S) ?? null;
-  const all202 = ok202 === s.scheduled && s.completed === s.scheduled && !s.aborted
-    && (!warm || (warm202 === warm.scheduled && warm.completed === warm.scheduled && !warm.aborted));
+  const all202 =
+    ok202 === s.scheduled &&
+    s.completed === s.scheduled &&
+    !s.aborted &&
+    (!warm || (warm202 === warm.scheduled && warm.completed === warm.scheduled && !warm.aborted));
   const allAccepted = (finalStatuses.accepted_authority ?? 0) === warm202 + ok202 && Object.keys(finalStatuses).length === 1;
   const errorsLogged = serverErrors(rig.serverLog).errors;
   const rssValues = rssPoints.map((p) => p.y);
   // Both slopes still hold the climb to the plateau in a short run: judge only runs long enough.
   const judged = opts.durationS >= MEMORY_MIN_RUN_S;
   let heap: SustainResult['heap_after_full_gc'] = null;
-  const gcs = fullGcs(rig.serverLog).map((g) => ({ ...g, t: (g.atMs - runOffsetMs) / 1000 })).filter((g) => g.t <= opts.durationS);
+  const gcs = fullGcs(rig.serverLog)
+    .map((g) => ({ ...g, t: (g.atMs - runOffsetMs) / 1000 }))
+    .filter((g) => g.t <= opts.durationS);
   if (gcs.length > 0) {
     const afterGc = gcs.filter((g) => g.t >= RSS_WARMUP_S);
     const hs = afterGc.map((g) => g.heapAfterMb);
@@ -764,10 +855,19 @@ export async function sustain(rig: LoadRig, opts: { rate: number; durationS: num
   const result: SustainResult = {
     adapter: rig.adapter,
     rate: opts.rate,
-    warmup: warm ? (() => {
-      const ws = sortedCopy(warm.latencies);
-      return { duration_s: opts.warmupS, answers: warm.completed, statuses: warm.statuses, p50_ms: round(percentile(ws, 0.5), 1), p99_ms: round(percentile(ws, 0.99), 1), max_ms: round(ws.at(-1) ?? 0, 1) };
-    })() : null,
+    warmup: warm
+      ? (() => {
+          const ws = sortedCopy(warm.latencies);
+          return {
+            duration_s: opts.warmupS,
+            answers: warm.completed,
+            statuses: warm.statuses,
+            p50_ms: round(percentile(ws, 0.5), 1),
+            p99_ms: round(percentile(ws, 0.99), 1),
+            max_ms: round(ws.at(-1) ?? 0, 1),
+          };
+        })()
+      : null,
     duration_s: opts.durationS,
     scheduled: s.scheduled,
     answers: s.completed,
@@ -841,7 +941,9 @@ async function main(): Promise<void> {
   const heapSnapshotDir = process.env.LOAD_HEAP_SNAPSHOTS ? resolve(process.env.LOAD_HEAP_SNAPSHOTS) : undefined;
   if (heapSnapshotDir) mkdirSync(heapSnapshotDir, { recursive: true });
   const log = (s: string) => console.log(s);
-  log(`Sustained issuing, open loop, ${adapter}; server + worker in one process, DGII simulator in another (${machineLine()}); load average at start ${loadAverage()}`);
+  log(
+    `Sustained issuing, open loop, ${adapter}; server + worker in one process, DGII simulator in another (${machineLine()}); load average at start ${loadAverage()}`,
+  );
 
   let search: { chosen: number | null; steps: StepResult[] } | null = null;
   let rate = fixedRate;
@@ -864,7 +966,13 @@ async function main(): Promise<void> {
   let sustained: SustainResult | null = null;
   if (durationS > 0) {
     log(`\nSustained: ${rate}/s for ${durationS} s (windows of ${WINDOW_S} s)`);
-    const rig = await startRig({ adapter, label: 'load_sustain', traceGc, ...(cpuProfDir ? { cpuProfDir } : {}), ...(heapSnapshotDir ? { heapSnapshotDir } : {}) });
+    const rig = await startRig({
+      adapter,
+      label: 'load_sustain',
+      traceGc,
+      ...(cpuProfDir ? { cpuProfDir } : {}),
+      ...(heapSnapshotDir ? { heapSnapshotDir } : {}),
+    });
     let exit: number | null = null;
     try {
       // Snapshots (they stop the server for a second or two) after the RSS warm-up and near the end.
@@ -876,15 +984,29 @@ async function main(): Promise<void> {
     if (exit !== 0) log(`server exited with ${exit}`);
     const r = sustained;
     const loads = r.windows.map((w) => w.load_average_1m);
-    log(`\n| rate | s | answers | p50 ms | p99 ms | p99.9 ms | max ms | all 202 | all accepted | e-NCF consecutive | errors logged | backlog max | drain s | load avg min–max |`);
+    log(
+      `\n| rate | s | answers | p50 ms | p99 ms | p99.9 ms | max ms | all 202 | all accepted | e-NCF consecutive | errors logged | backlog max | drain s | load avg min–max |`,
+    );
     log('|---:|---:|---:|---:|---:|---:|---:|---|---|---|---:|---:|---:|---|');
-    log(`| ${r.rate} | ${r.duration_s} | ${r.answers} | ${r.p50_ms} | ${r.p99_ms} | ${r.p999_ms} | ${r.max_ms} | ${r.all_202} | ${r.all_accepted} | ${r.numbering_consecutive} | ${r.server_error_log_lines.length} | ${r.backlog_max} | ${r.drain_s ?? 'n/a'} | ${loads.length ? `${Math.min(...loads)}–${Math.max(...loads)}` : 'n/a'} |`);
+    log(
+      `| ${r.rate} | ${r.duration_s} | ${r.answers} | ${r.p50_ms} | ${r.p99_ms} | ${r.p999_ms} | ${r.max_ms} | ${r.all_202} | ${r.all_accepted} | ${r.numbering_consecutive} | ${r.server_error_log_lines.length} | ${r.backlog_max} | ${r.drain_s ?? 'n/a'} | ${loads.length ? `${Math.min(...loads)}–${Math.max(...loads)}` : 'n/a'} |`,
+    );
     const h = r.heap_after_full_gc;
-    log(`\n| server RSS first / after ${RSS_WARMUP_S} s / last MB | RSS min–max MB | RSS slope MB/min | heap after full GC first / last MB (n) | heap slope MB/min | max full-GC pause ms | memory flat |`);
+    log(
+      `\n| server RSS first / after ${RSS_WARMUP_S} s / last MB | RSS min–max MB | RSS slope MB/min | heap after full GC first / last MB (n) | heap slope MB/min | max full-GC pause ms | memory flat |`,
+    );
     log('|---|---|---:|---|---:|---:|---|');
-    log(`| ${r.rss.first_window_mb} / ${r.rss.first_window_after_warmup_mb} / ${r.rss.last_window_mb} | ${r.rss.min_mb}–${r.rss.max_mb} | ${r.rss.slope_mb_per_min} | ${h ? `${h.first_after_warmup_mb} / ${h.last_mb} (${h.collections})` : 'n/a'} | ${h?.slope_mb_per_min ?? 'n/a'} | ${h?.max_pause_ms ?? 'n/a'} | ${r.verdict.memory_flat ?? `n/a (run shorter than ${MEMORY_MIN_RUN_S} s)`} |`);
-    if (!r.verdict.correct) console.error(`correctness: ${JSON.stringify({ statuses: r.statuses, errors: r.transport_errors, aborted: r.aborted, final: r.final_statuses, numbering: r.numbering_problem, logged: r.server_error_log_lines.slice(0, 3) })}`);
-    if (r.verdict.memory_flat === false) console.error(`memory not flat: RSS slope ${r.rss.slope_mb_per_min} MB/min (limit ${rssSlopeLimit}), heap slope ${h?.slope_mb_per_min ?? 'n/a'} MB/min (limit ${heapSlopeLimit})`);
+    log(
+      `| ${r.rss.first_window_mb} / ${r.rss.first_window_after_warmup_mb} / ${r.rss.last_window_mb} | ${r.rss.min_mb}–${r.rss.max_mb} | ${r.rss.slope_mb_per_min} | ${h ? `${h.first_after_warmup_mb} / ${h.last_mb} (${h.collections})` : 'n/a'} | ${h?.slope_mb_per_min ?? 'n/a'} | ${h?.max_pause_ms ?? 'n/a'} | ${r.verdict.memory_flat ?? `n/a (run shorter than ${MEMORY_MIN_RUN_S} s)`} |`,
+    );
+    if (!r.verdict.correct)
+      console.error(
+        `correctness: ${JSON.stringify({ statuses: r.statuses, errors: r.transport_errors, aborted: r.aborted, final: r.final_statuses, numbering: r.numbering_problem, logged: r.server_error_log_lines.slice(0, 3) })}`,
+      );
+    if (r.verdict.memory_flat === false)
+      console.error(
+        `memory not flat: RSS slope ${r.rss.slope_mb_per_min} MB/min (limit ${rssSlopeLimit}), heap slope ${h?.slope_mb_per_min ?? 'n/a'} MB/min (limit ${heapSlopeLimit})`,
+      );
     if (!r.verdict.p99_under_target) console.error(`p99 ${r.p99_ms} ms over the ${durationS} s is not under ${P99_TARGET_MS} ms`);
     if (!r.verdict.correct || r.verdict.memory_flat === false) process.exitCode = 1;
   }

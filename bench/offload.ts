@@ -54,7 +54,12 @@ async function probe(url: string, auth: Record<string, string>, until: () => boo
 
 const dataDir = mkdtempSync(join(tmpdir(), 'ecf-bench-offload-'));
 const storage = await openStorage({ dataDir });
-const issuer = await storage.createIssuer({ rnc: RNC, name: 'Emisor SRL', profile: { razon_social: 'Emisor SRL', direccion: 'Calle 1' }, signingMode: 'provider' });
+const issuer = await storage.createIssuer({
+  rnc: RNC,
+  name: 'Emisor SRL',
+  profile: { razon_social: 'Emisor SRL', direccion: 'Calle 1' },
+  signingMode: 'provider',
+});
 const token = generateToken();
 await storage.addToken(issuer.id, hashToken(token));
 await storage.addSequence(issuer.id, { tipo: '32', from: 1, to: 1000, expiresOn: null });
@@ -65,48 +70,109 @@ const accepted: string[] = [];
 for (let i = 0; i < PARALLEL; i++) {
   const fecha = formatDateDO(new Date());
   const rec = await storage.reserveAndInsert(issuer.id, '32', new Date().toISOString().slice(0, 10), (encf) => ({
-    source: 'json', unsignedXml: buildEcfXml('32', doc, { ...linesContext('32'), emisor: { rnc: RNC, razon_social: 'Emisor SRL', direccion: 'Calle 1' }, encf, fecha_emision: fecha }),
-    summary: true, issuedAt: fecha, totalAmount: '1.00', totalItbis: '0.00',
+    source: 'json',
+    unsignedXml: buildEcfXml('32', doc, {
+      ...linesContext('32'),
+      emisor: { rnc: RNC, razon_social: 'Emisor SRL', direccion: 'Calle 1' },
+      encf,
+      fecha_emision: fecha,
+    }),
+    summary: true,
+    issuedAt: fecha,
+    totalAmount: '1.00',
+    totalItbis: '0.00',
   }));
-  await storage.updateDocument(rec!.id, { status: 'accepted_authority', transmission: 'sent', signedXml: await signEcf(rec!.unsignedXml, signer, () => new Date()) });
+  await storage.updateDocument(rec!.id, {
+    status: 'accepted_authority',
+    transmission: 'sent',
+    signedXml: await signEcf(rec!.unsignedXml, signer, () => new Date()),
+  });
   accepted.push(rec!.encf);
 }
 await storage.close();
 
-const server = await startServerProcess({
-  PORT: '0', HOST: '127.0.0.1', ECF_DATA_DIR: dataDir, ECF_XSD_DIR: XSD_DIR, ECF_CERT_KEY: randomBytes(32).toString('hex'), LOG_LEVEL: 'warn',
-  ECF_MAX_JSON_BYTES: '64MB', NODE_ENV: undefined, ECF_AUTHORITY: undefined,
-}, join(dataDir, 'server.log'), { stopTimeoutMs: 120_000 });
+const server = await startServerProcess(
+  {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    ECF_DATA_DIR: dataDir,
+    ECF_XSD_DIR: XSD_DIR,
+    ECF_CERT_KEY: randomBytes(32).toString('hex'),
+    LOG_LEVEL: 'warn',
+    ECF_MAX_JSON_BYTES: '64MB',
+    NODE_ENV: undefined,
+    ECF_AUTHORITY: undefined,
+  },
+  join(dataDir, 'server.log'),
+  { stopTimeoutMs: 120_000 },
+);
 const auth = { authorization: `Bearer ${token}` };
 const cheap = `${server.url}/api/v1/statuses`;
 const results: Record<string, unknown> = { lines: LINES, parallel: PARALLEL, offload_processes: process.env.ECF_OFFLOAD_PROCESSES ?? 'default' };
 try {
-  const idle = await probe(cheap, auth, ((n) => () => n++ >= 50)(0));
+  const idle = await probe(
+    cheap,
+    auth,
+    (
+      (n) => () =>
+        n++ >= 50
+    )(0),
+  );
   results.idle = { p50_ms: pct(idle, 50), p99_ms: pct(idle, 99) };
 
   for (const round_ of ['pdf_first', 'pdf_cached']) {
     let finished = 0;
     const t = performance.now();
-    const heavy = accepted.map((e) => fetch(`${server.url}/api/v1/documents/${e}/pdf`, { headers: auth }).then(async (r) => { await r.arrayBuffer(); return r.status as number | string; }, () => 'reset').finally(() => { finished++; }));
+    const heavy = accepted.map((e) =>
+      fetch(`${server.url}/api/v1/documents/${e}/pdf`, { headers: auth })
+        .then(
+          async (r) => {
+            await r.arrayBuffer();
+            return r.status as number | string;
+          },
+          () => 'reset',
+        )
+        .finally(() => {
+          finished++;
+        }),
+    );
     const lat = await probe(cheap, auth, () => finished === PARALLEL);
     const statuses = await Promise.all(heavy);
-    results[round_] = { seconds: round((performance.now() - t) / 1000, 2), statuses, gets: lat.length, p50_ms: pct(lat, 50), p99_ms: pct(lat, 99), max_ms: pct(lat, 100) };
+    results[round_] = {
+      seconds: round((performance.now() - t) / 1000, 2),
+      statuses,
+      gets: lat.length,
+      p50_ms: pct(lat, 50),
+      p99_ms: pct(lat, 99),
+      max_ms: pct(lat, 100),
+    };
   }
 
   const body = JSON.stringify(doc);
   const t = performance.now();
-  const issued = await Promise.all(Array.from({ length: PARALLEL }, () => fetch(`${server.url}/api/v1/documents/32`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body }).then(async (r) => (await r.json()).document?.e_ncf as string, () => null)));
+  const issued = await Promise.all(
+    Array.from({ length: PARALLEL }, () =>
+      fetch(`${server.url}/api/v1/documents/32`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body }).then(
+        async (r) => (await r.json()).document?.e_ncf as string,
+        () => null,
+      ),
+    ),
+  );
   let settled = false;
   const watcher = (async () => {
     const deadline = Date.now() + WINDOW_S * 1000;
     while (Date.now() < deadline) {
-      const states = await Promise.all(issued.filter((e) => e !== null).map(async (e) => {
-        try {
-          return (await (await fetch(`${server.url}/api/v1/documents/${e}`, { headers: auth })).json()).document?.status as string;
-        } catch {
-          return 'received';
-        }
-      }));
+      const states = await Promise.all(
+        issued
+          .filter((e) => e !== null)
+          .map(async (e) => {
+            try {
+              return (await (await fetch(`${server.url}/api/v1/documents/${e}`, { headers: auth })).json()).document?.status as string;
+            } catch {
+              return 'received';
+            }
+          }),
+      );
       if (states.every((s) => s !== 'received')) break;
       await new Promise((r) => setTimeout(r, 500));
     }
@@ -114,9 +180,22 @@ try {
   })();
   const lat = await probe(cheap, auth, () => settled);
   await watcher;
-  results.issue_and_process = { seconds: round((performance.now() - t) / 1000, 2), gets: lat.length, p50_ms: pct(lat, 50), p99_ms: pct(lat, 99), max_ms: pct(lat, 100) };
+  results.issue_and_process = {
+    seconds: round((performance.now() - t) / 1000, 2),
+    gets: lat.length,
+    p50_ms: pct(lat, 50),
+    p99_ms: pct(lat, 99),
+    max_ms: pct(lat, 100),
+  };
 } finally {
-  console.log((await import('node:fs')).readFileSync(join(dataDir, 'server.log'), 'utf8').split('\n').filter((l) => /"level":(40|50|60)|Error|exit/.test(l)).slice(-5).join('\n'));
+  console.log(
+    (await import('node:fs'))
+      .readFileSync(join(dataDir, 'server.log'), 'utf8')
+      .split('\n')
+      .filter((l) => /"level":(40|50|60)|Error|exit/.test(l))
+      .slice(-5)
+      .join('\n'),
+  );
   await server.stop();
   rmSync(dataDir, { recursive: true, force: true });
 }

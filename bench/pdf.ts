@@ -13,7 +13,16 @@ import { CHILD_CASE, measureAsync, printTable, reportCase, round, rssMb, runInCh
 
 const env = { environment: 'ecf' as const };
 
-interface PdfCase { key: string; name: string; tipo: '31' | '32'; lines: number; price: number; parsed?: boolean; minMs: number; warmup: number }
+interface PdfCase {
+  key: string;
+  name: string;
+  tipo: '31' | '32';
+  lines: number;
+  price: number;
+  parsed?: boolean;
+  minMs: number;
+  warmup: number;
+}
 const CASES: PdfCase[] = [
   { key: '31x10', name: '31, 10 lines (signed XML in)', tipo: '31', lines: 10, price: 125.5, minMs: 2000, warmup: 5 },
   { key: '32x1000', name: '32, 1,000 lines (signed XML in)', tipo: '32', lines: 1000, price: 10, minMs: 4000, warmup: 2 },

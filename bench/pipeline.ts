@@ -40,11 +40,25 @@ const WARMUP = quick(100, 10);
 const BIG_MIN_MS = quick(3000, 0);
 
 const BUYER = { rnc: '131880738', razon_social: 'Cliente Ejemplo, S.A.' };
-interface BigCase { key: string; title: string; tipo: EcfType; lines: number; line: Record<string, unknown>; fields?: Record<string, unknown> }
+interface BigCase {
+  key: string;
+  title: string;
+  tipo: EcfType;
+  lines: number;
+  line: Record<string, unknown>;
+  fields?: Record<string, unknown>;
+}
 const BIG: BigCase[] = [
   { key: '31_1000_lines', title: 'type 31, 1,000 lines', tipo: '31', lines: 1000, line: { cantidad: 1, precio_unitario: 150.5 } },
   { key: '32_10000_lines', title: 'type 32, 10,000 lines (below RD$250,000)', tipo: '32', lines: 10000, line: { cantidad: 1, precio_unitario: 10 } },
-  { key: '32_1000_lines_over_threshold', title: 'type 32, 1,000 lines, RD$250,000 or more', tipo: '32', lines: 1000, line: { cantidad: 1, precio_unitario: 250 }, fields: { comprador: BUYER } },
+  {
+    key: '32_1000_lines_over_threshold',
+    title: 'type 32, 1,000 lines, RD$250,000 or more',
+    tipo: '32',
+    lines: 1000,
+    line: { cantidad: 1, precio_unitario: 250 },
+    fields: { comprador: BUYER },
+  },
 ];
 /** Public e-CF packages a user might compare with; probed, never installed. */
 const ECF_PEERS = ['dgii-ecf', '@dgii/ecf', 'ecf-dgii'];
@@ -63,7 +77,11 @@ function assertValid(tipo: EcfType, doc: unknown, fechaEmision: string): void {
 /** What signEcf adds before signing: FechaHoraFirma as the root's last child (for the peer, which does not). */
 const stamp = (xml: string) => xml.replace(/<\/ECF>\s*$/, `<FechaHoraFirma>${formatDateTimeDO(SIGNED_AT)}</FechaHoraFirma></ECF>`);
 
-interface Side { name: string; perRound: number; fn: () => unknown }
+interface Side {
+  name: string;
+  perRound: number;
+  fn: () => unknown;
+}
 
 /**
  * Times every side `perRound` calls per round, for `rounds` rounds, rotating which side goes first; returns
@@ -109,11 +127,18 @@ async function typeCase(tipo: EcfType): Promise<void> {
   const signedBytes = Buffer.byteLength(await signEcf(buildEcfXml(tipo, doc, ctx), signer, clock));
   const before = rssMb();
   const perRound = { floor: quick(100, 20), pipeline: quick(60, 10) };
-  const times = await interleave([
-    { name: 'floor', perRound: perRound.floor, fn: () => rsaSign('sha256', DIGEST, key) },
-    { name: 'pipeline', perRound: perRound.pipeline, fn: () => signEcf(buildEcfXml(tipo, doc, ctx), signer, clock) },
-  ], ROUNDS, WARMUP);
-  reportCase({ tipo, lines: 10, signed_bytes: signedBytes, rounds: ROUNDS, iterations: ROUNDS * perRound.pipeline, ...againstFloor(times, 'pipeline') }, before);
+  const times = await interleave(
+    [
+      { name: 'floor', perRound: perRound.floor, fn: () => rsaSign('sha256', DIGEST, key) },
+      { name: 'pipeline', perRound: perRound.pipeline, fn: () => signEcf(buildEcfXml(tipo, doc, ctx), signer, clock) },
+    ],
+    ROUNDS,
+    WARMUP,
+  );
+  reportCase(
+    { tipo, lines: 10, signed_bytes: signedBytes, rounds: ROUNDS, iterations: ROUNDS * perRound.pipeline, ...againstFloor(times, 'pipeline') },
+    before,
+  );
 }
 
 /** Child: one large document, validate + build + sign, timed whole and by step. */
@@ -137,11 +162,21 @@ async function bigCase(b: BigCase): Promise<void> {
   } while (performance.now() - start < BIG_MIN_MS || build.length < quick(3, 1));
   const total = build.map((x, i) => x + sign[i]!);
   const mean = (xs: number[]) => xs.reduce((a, x) => a + x, 0) / xs.length;
-  reportCase({
-    title: b.title, tipo: b.tipo, lines: b.lines, monto_total: (doc.totales as { monto_total: number }).monto_total, signed_bytes: Buffer.byteLength(signed),
-    iterations: total.length, ms_per_doc: round(mean(total), 2), docs_per_second: round(1000 / mean(total), 2),
-    validate_build_ms: round(mean(build), 2), sign_ms: round(mean(sign), 2),
-  }, before);
+  reportCase(
+    {
+      title: b.title,
+      tipo: b.tipo,
+      lines: b.lines,
+      monto_total: (doc.totales as { monto_total: number }).monto_total,
+      signed_bytes: Buffer.byteLength(signed),
+      iterations: total.length,
+      ms_per_doc: round(mean(total), 2),
+      docs_per_second: round(1000 / mean(total), 2),
+      validate_build_ms: round(mean(build), 2),
+      sign_ms: round(mean(sign), 2),
+    },
+    before,
+  );
 }
 
 /** Child: the signing step of ecf-kit beside xml-crypto's, on the same built 10-line 31, with the floor. */
@@ -157,18 +192,27 @@ async function peersCase(): Promise<void> {
   const sameOutput = ours === theirs;
   if (!sameOutput) throw new Error('ecf-kit and xml-crypto produced different signed documents for the same input');
   const before = rssMb();
-  const times = await interleave([
-    { name: 'floor', perRound: quick(100, 20), fn: () => rsaSign('sha256', DIGEST, key) },
-    { name: 'ours_sign', perRound: quick(60, 10), fn: () => signEcf(built, signer, clock) },
-    { name: 'peer_sign', perRound: quick(10, 3), fn: () => signWithXmlCrypto(stamp(built), keyPem, certificatePem) },
-    { name: 'ours_pipeline', perRound: quick(60, 10), fn: () => signEcf(buildEcfXml('31', doc, ctx), signer, clock) },
-    { name: 'peer_pipeline', perRound: quick(10, 3), fn: () => signWithXmlCrypto(stamp(buildEcfXml('31', doc, ctx)), keyPem, certificatePem) },
-  ], ROUNDS, quick(20, 3));
-  reportCase({
-    same_signed_document: sameOutput,
-    ours_sign: againstFloor(times, 'ours_sign'), peer_sign: againstFloor(times, 'peer_sign'),
-    ours_pipeline: againstFloor(times, 'ours_pipeline'), peer_pipeline: againstFloor(times, 'peer_pipeline'),
-  }, before);
+  const times = await interleave(
+    [
+      { name: 'floor', perRound: quick(100, 20), fn: () => rsaSign('sha256', DIGEST, key) },
+      { name: 'ours_sign', perRound: quick(60, 10), fn: () => signEcf(built, signer, clock) },
+      { name: 'peer_sign', perRound: quick(10, 3), fn: () => signWithXmlCrypto(stamp(built), keyPem, certificatePem) },
+      { name: 'ours_pipeline', perRound: quick(60, 10), fn: () => signEcf(buildEcfXml('31', doc, ctx), signer, clock) },
+      { name: 'peer_pipeline', perRound: quick(10, 3), fn: () => signWithXmlCrypto(stamp(buildEcfXml('31', doc, ctx)), keyPem, certificatePem) },
+    ],
+    ROUNDS,
+    quick(20, 3),
+  );
+  reportCase(
+    {
+      same_signed_document: sameOutput,
+      ours_sign: againstFloor(times, 'ours_sign'),
+      peer_sign: againstFloor(times, 'peer_sign'),
+      ours_pipeline: againstFloor(times, 'ours_pipeline'),
+      peer_pipeline: againstFloor(times, 'peer_pipeline'),
+    },
+    before,
+  );
 }
 
 function installedVersion(name: string): string | null {
@@ -210,26 +254,39 @@ const xsd = existsSync(xsdDir) ? createSchemaValidator(xsdDir) : null;
   };
   for (const tipo of ECF_TYPES) await check(tipo, linesDoc(tipo, 10), 10);
   for (const b of BIG) await check(b.tipo, linesDoc(b.tipo, b.lines, b.line, b.fields), b.lines);
-  console.log(xsd ? `documents checked: SDK validation and, signed, the official XSD (${xsdDir})` : `documents checked: SDK validation only (no XSD directory at ${xsdDir})`);
+  console.log(
+    xsd
+      ? `documents checked: SDK validation and, signed, the official XSD (${xsdDir})`
+      : `documents checked: SDK validation only (no XSD directory at ${xsdDir})`,
+  );
 }
 // A 32 at or above the threshold may not have 10,000 lines (at most 1,000): shown, not timed.
-const over10k = safeValidateEcf('32', linesDoc('32', 10000, { cantidad: 1, precio_unitario: 25 }, { comprador: BUYER }), { fechaEmision: linesContext('32').fecha_emision });
+const over10k = safeValidateEcf('32', linesDoc('32', 10000, { cantidad: 1, precio_unitario: 25 }, { comprador: BUYER }), {
+  fechaEmision: linesContext('32').fecha_emision,
+});
 const over10kIssues = over10k.success ? [] : over10k.issues.map((i) => i.ruleId ?? i.code);
-console.log(`type 32, 10,000 lines, RD$250,000 or more: ${over10k.success ? 'valid (unexpected)' : `rejected by validation (${over10kIssues.join(', ')}), not timed; the 1,000-line case stands for it`}`);
+console.log(
+  `type 32, 10,000 lines, RD$250,000 or more: ${over10k.success ? 'valid (unexpected)' : `rejected by validation (${over10kIssues.join(', ')}), not timed; the 1,000-line case stands for it`}`,
+);
 
 const byType: Record<string, TypeFigures> = {};
 for (const tipo of ECF_TYPES) byType[tipo] = runInChild<TypeFigures>(import.meta.url, `type:${tipo}`);
 const big: Record<string, Record<string, unknown> & MemoryFigures> = {};
 for (const b of BIG) big[b.key] = runInChild(import.meta.url, `big:${b.key}`);
-type PeerFigures = { same_signed_document: boolean } & Record<'ours_sign' | 'peer_sign' | 'ours_pipeline' | 'peer_pipeline', ReturnType<typeof againstFloor>> & MemoryFigures;
+type PeerFigures = { same_signed_document: boolean } & Record<'ours_sign' | 'peer_sign' | 'ours_pipeline' | 'peer_pipeline', ReturnType<typeof againstFloor>> &
+  MemoryFigures;
 const xmlCryptoVersion = installedVersion('xml-crypto');
 const peerRun = xmlCryptoVersion ? runInChild<PeerFigures>(import.meta.url, 'peers') : null;
 
-console.log(`\nvalidate + build + sign, 10 lines, each type in its own process, against the RSA-2048 floor in the same process (${ROUNDS} interleaved rounds; ${machineLine()})`);
+console.log(
+  `\nvalidate + build + sign, 10 lines, each type in its own process, against the RSA-2048 floor in the same process (${ROUNDS} interleaved rounds; ${machineLine()})`,
+);
 console.log('| type | ms/doc | docs/s | floor ms | ratio to floor | round ratio median (min–max) | peak RSS MB |');
 console.log('|---|---:|---:|---:|---:|---:|---:|');
 for (const [tipo, r] of Object.entries(byType)) {
-  console.log(`| ${tipo} ${ECF_TYPE_INFO[tipo as EcfType].nameEn} | ${r.ms_per_doc} | ${r.docs_per_second} | ${r.floor_ms} | ${r.ratio_to_floor}× | ${r.round_ratio.median}× (${r.round_ratio.min}–${r.round_ratio.max}) | ${r.peak_rss_mb} |`);
+  console.log(
+    `| ${tipo} ${ECF_TYPE_INFO[tipo as EcfType].nameEn} | ${r.ms_per_doc} | ${r.docs_per_second} | ${r.floor_ms} | ${r.ratio_to_floor}× | ${r.round_ratio.median}× (${r.round_ratio.min}–${r.round_ratio.max}) | ${r.peak_rss_mb} |`,
+  );
 }
 const worst = Math.max(...Object.values(byType).map((r) => r.ratio_to_floor));
 console.log(`highest ratio to floor: ${worst}× (target ≤ ${TARGET_RATIO_MAX}×: ${worst <= TARGET_RATIO_MAX ? 'met' : 'NOT met'})`);
@@ -239,25 +296,37 @@ console.log('| document | ms/doc | validate + build ms | sign ms | signed KiB | 
 console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
 for (const b of BIG) {
   const r = big[b.key]!;
-  console.log(`| ${b.title} | ${r.ms_per_doc} | ${r.validate_build_ms} | ${r.sign_ms} | ${round(Number(r.signed_bytes) / 1024, 1)} | ${r.iterations} | ${r.peak_rss_mb} | ${r.rss_before_mb} |`);
+  console.log(
+    `| ${b.title} | ${r.ms_per_doc} | ${r.validate_build_ms} | ${r.sign_ms} | ${round(Number(r.signed_bytes) / 1024, 1)} | ${r.iterations} | ${r.peak_rss_mb} | ${r.rss_before_mb} |`,
+  );
 }
 
 const peers: Record<string, Record<string, unknown>> = {};
 if (peerRun && xmlCryptoVersion) {
   peers['xml-crypto'] = {
-    installed: true, version: xmlCryptoVersion, timed: true,
+    installed: true,
+    version: xmlCryptoVersion,
+    timed: true,
     step: 'signing (enveloped XMLDSig: C14N, SHA-256 digest, RSA-SHA256) of the same built 10-line 31, FechaHoraFirma stamped',
     same_signed_document: peerRun.same_signed_document,
-    sign: peerRun.peer_sign, ecf_kit_sign: peerRun.ours_sign,
-    pipeline_with_peer_signing: peerRun.peer_pipeline, ecf_kit_pipeline: peerRun.ours_pipeline,
-    peak_rss_mb: peerRun.peak_rss_mb, rss_before_mb: peerRun.rss_before_mb, memory_scope: peerRun.memory_scope,
+    sign: peerRun.peer_sign,
+    ecf_kit_sign: peerRun.ours_sign,
+    pipeline_with_peer_signing: peerRun.peer_pipeline,
+    ecf_kit_pipeline: peerRun.ours_pipeline,
+    peak_rss_mb: peerRun.peak_rss_mb,
+    rss_before_mb: peerRun.rss_before_mb,
+    memory_scope: peerRun.memory_scope,
   };
-  console.log(`\nPeer for signing: xml-crypto ${xmlCryptoVersion} (same signed bytes as ecf-kit: ${peerRun.same_signed_document}), one process, ${ROUNDS} interleaved rounds`);
+  console.log(
+    `\nPeer for signing: xml-crypto ${xmlCryptoVersion} (same signed bytes as ecf-kit: ${peerRun.same_signed_document}), one process, ${ROUNDS} interleaved rounds`,
+  );
   console.log('| step | ms/doc | docs/s | ratio to floor |');
   console.log('|---|---:|---:|---:|');
   const rows: [string, ReturnType<typeof againstFloor>][] = [
-    ['sign, ecf-kit (signEcf)', peerRun.ours_sign], [`sign, xml-crypto ${xmlCryptoVersion} (computeSignature)`, peerRun.peer_sign],
-    ['validate + build + sign, ecf-kit', peerRun.ours_pipeline], [`validate + build (ecf-kit) + sign (xml-crypto ${xmlCryptoVersion})`, peerRun.peer_pipeline],
+    ['sign, ecf-kit (signEcf)', peerRun.ours_sign],
+    [`sign, xml-crypto ${xmlCryptoVersion} (computeSignature)`, peerRun.peer_sign],
+    ['validate + build + sign, ecf-kit', peerRun.ours_pipeline],
+    [`validate + build (ecf-kit) + sign (xml-crypto ${xmlCryptoVersion})`, peerRun.peer_pipeline],
   ];
   for (const [name, r] of rows) console.log(`| ${name} | ${r.ms_per_doc} | ${r.docs_per_second} | ${r.ratio_to_floor}× |`);
   console.log(`floor in that process: ${peerRun.ours_sign.floor_ms} ms; peak RSS ${peerRun.peak_rss_mb} MB`);
@@ -267,9 +336,7 @@ if (peerRun && xmlCryptoVersion) {
 }
 for (const name of ECF_PEERS) {
   const version = installedVersion(name);
-  peers[name] = version
-    ? { installed: true, version, timed: false, note: 'installed, but ecf-kit knows no equivalent API to time' }
-    : { installed: false };
+  peers[name] = version ? { installed: true, version, timed: false, note: 'installed, but ecf-kit knows no equivalent API to time' } : { installed: false };
   console.log(`peer ${name}: ${version ? `installed (${version}), no known API to time` : 'not installed, not timed'}`);
 }
 
@@ -290,9 +357,15 @@ writeResults('pipeline.json', {
   by_type: byType,
   big_documents: {
     ...big,
-    '32_10000_lines_over_threshold': { timed: false, valid: over10k.success, issues: over10kIssues, note: 'a type 32 of RD$250,000 or more admits at most 1,000 lines' },
+    '32_10000_lines_over_threshold': {
+      timed: false,
+      valid: over10k.success,
+      issues: over10kIssues,
+      note: 'a type 32 of RD$250,000 or more admits at most 1,000 lines',
+    },
   },
   peers,
-  method: 'floor = node:crypto RSA-2048 SHA-256 signature of a 32-byte digest, timed in the same process in alternating rounds; ms_per_doc and floor_ms are per-round medians; ratio_to_floor = ms_per_doc / floor_ms',
+  method:
+    'floor = node:crypto RSA-2048 SHA-256 signature of a 32-byte digest, timed in the same process in alternating rounds; ms_per_doc and floor_ms are per-round medians; ratio_to_floor = ms_per_doc / floor_ms',
   xsd_checked: xsd !== null,
 });

@@ -11,7 +11,12 @@ if (CHILD_CASE === '32x10000') {
   const d32 = doc32(10000);
   const c32 = context('32');
   const before = rssMb();
-  const { peak_rss_mb: _p, rss_before_mb: _b, memory_scope: _s, ...timing } = measure('validate + build, 10,000-line 32', () => buildEcfXml('32', d32, c32), { minMs: 3000, warmup: 2 });
+  const {
+    peak_rss_mb: _p,
+    rss_before_mb: _b,
+    memory_scope: _s,
+    ...timing
+  } = measure('validate + build, 10,000-line 32', () => buildEcfXml('32', d32, c32), { minMs: 3000, warmup: 2 });
   reportCase(timing, before);
   process.exit(0);
 }
@@ -33,7 +38,9 @@ rows.push(big);
 printTable('SDK core (one core)', rows);
 const target31 = rows[0]!.ops_per_second >= 2000;
 const target32 = big.ms_per_op < 1000;
-console.log(`targets: 10-line 31 ≥ 2,000 docs/s: ${target31 ? 'met' : 'NOT met'}; 10,000-line 32 < 1 s: ${target32 ? 'met' : 'NOT met'} (${round(big.ms_per_op, 1)} ms)`);
+console.log(
+  `targets: 10-line 31 ≥ 2,000 docs/s: ${target31 ? 'met' : 'NOT met'}; 10,000-line 32 < 1 s: ${target32 ? 'met' : 'NOT met'} (${round(big.ms_per_op, 1)} ms)`,
+);
 const memory = (m: Measurement) => ({ peak_rss_mb: m.peak_rss_mb, rss_before_mb: m.rss_before_mb, memory_scope: m.memory_scope });
 writeResults('sdk.json', {
   validate_build_31_10_lines: { docs_per_second: rows[0]!.ops_per_second, ms_per_doc: rows[0]!.ms_per_op, ...memory(rows[0]!) },

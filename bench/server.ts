@@ -42,7 +42,13 @@ interface AutocannonResult {
   requests: { average: number; total: number };
 }
 type Autocannon = (opts: {
-  url: string; connections: number; duration?: number; amount?: number; method: string; headers: Record<string, string>; body: string;
+  url: string;
+  connections: number;
+  duration?: number;
+  amount?: number;
+  method: string;
+  headers: Record<string, string>;
+  body: string;
 }) => Promise<AutocannonResult>;
 export const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
@@ -96,13 +102,32 @@ export function urlWithSchema(url: string, schema: string): string {
  * A data directory and, for PostgreSQL, a fresh schema, provisioned; returns the server environment for it,
  * the token and a cleanup.
  */
-export async function prepare(adapter: 'sqlite' | 'postgres', label: string): Promise<{ env: Record<string, string | undefined>; token: string; dataDir: string; databaseUrl: string | null; cleanup(): Promise<void> }> {
+export async function prepare(
+  adapter: 'sqlite' | 'postgres',
+  label: string,
+): Promise<{ env: Record<string, string | undefined>; token: string; dataDir: string; databaseUrl: string | null; cleanup(): Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), `ecf-bench-${label}-`));
-  const base = { PORT: '0', HOST: '127.0.0.1', ECF_DATA_DIR: dataDir, ECF_XSD_DIR: XSD_DIR, ECF_CERT_KEY: randomBytes(32).toString('hex'), NODE_ENV: undefined, ECF_PROVIDER_P12: undefined, ECF_PROVIDER_P12_PASSWORD: undefined, LOG_LEVEL: 'info' };
+  const base = {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    ECF_DATA_DIR: dataDir,
+    ECF_XSD_DIR: XSD_DIR,
+    ECF_CERT_KEY: randomBytes(32).toString('hex'),
+    NODE_ENV: undefined,
+    ECF_PROVIDER_P12: undefined,
+    ECF_PROVIDER_P12_PASSWORD: undefined,
+    LOG_LEVEL: 'info',
+  };
   if (adapter === 'sqlite') {
     const storage = await openStorage({ dataDir });
     const token = await provision(storage).finally(() => storage.close());
-    return { env: { ...base, DATABASE_URL: undefined }, token, dataDir, databaseUrl: null, cleanup: async () => rmSync(dataDir, { recursive: true, force: true }) };
+    return {
+      env: { ...base, DATABASE_URL: undefined },
+      token,
+      dataDir,
+      databaseUrl: null,
+      cleanup: async () => rmSync(dataDir, { recursive: true, force: true }),
+    };
   }
   const schema = `ecf_bench_${label}_${process.pid}_${Date.now().toString(36)}`;
   const storage = createPostgresStorage({ connectionString: PG_URL, schema, maxConnections: 2 });
@@ -110,7 +135,10 @@ export async function prepare(adapter: 'sqlite' | 'postgres', label: string): Pr
   const token = await provision(storage).finally(() => storage.close());
   const databaseUrl = urlWithSchema(PG_URL, schema);
   return {
-    env: { ...base, DATABASE_URL: databaseUrl }, token, dataDir, databaseUrl,
+    env: { ...base, DATABASE_URL: databaseUrl },
+    token,
+    dataDir,
+    databaseUrl,
     cleanup: async () => {
       rmSync(dataDir, { recursive: true, force: true });
       await withPg(PG_URL, (c) => c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`));
@@ -145,14 +173,22 @@ async function benchAdapter(adapter: 'sqlite' | 'postgres'): Promise<ServerFigur
   try {
     server = await startServerProcess({ ...prep.env, ECF_WORKER: 'off', ECF_AUTHORITY: await deadUrl() }, join(prep.dataDir, 'server.log'));
     const request = {
-      url: `${server.url}/api/v1/documents/31`, method: 'POST', body: JSON.stringify(doc31(10)),
+      url: `${server.url}/api/v1/documents/31`,
+      method: 'POST',
+      body: JSON.stringify(doc31(10)),
       headers: { authorization: `Bearer ${prep.token}`, 'content-type': 'application/json', accept: 'application/json' },
     };
     const warm = await autocannon({ ...request, connections: CONNECTIONS, duration: WARMUP_S });
-    if (warm['2xx'] === 0) throw new Error(`warm-up got no 2xx: ${JSON.stringify(warm.statusCodeStats)}\n${readFileSync(join(prep.dataDir, 'server.log'), 'utf8').slice(-2000)}`);
+    if (warm['2xx'] === 0)
+      throw new Error(`warm-up got no 2xx: ${JSON.stringify(warm.statusCodeStats)}\n${readFileSync(join(prep.dataDir, 'server.log'), 'utf8').slice(-2000)}`);
     const load = loadAverage();
     const r = await autocannon({ ...request, connections: CONNECTIONS, duration: DURATION_S });
-    const non202 = Object.entries(r.statusCodeStats).filter(([code]) => code !== '202').reduce((n, [, s]) => n + s.count, 0) + r.errors + r.timeouts;
+    const non202 =
+      Object.entries(r.statusCodeStats)
+        .filter(([code]) => code !== '202')
+        .reduce((n, [, s]) => n + s.count, 0) +
+      r.errors +
+      r.timeouts;
     return {
       adapter,
       connections: CONNECTIONS,
@@ -187,9 +223,14 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   results.push(await benchAdapter('sqlite'));
   if (await postgresReachable(PG_URL)) results.push(await benchAdapter('postgres'));
   else console.log(`PostgreSQL not reachable at ${PG_URL}: skipped`);
-  printServerTable(`POST /api/v1/documents/31, 10-line JSON, ${CONNECTIONS} connections, ${DURATION_S} s (server in its own process; ${machineLine()})`,
-    results.map((r) => ({ adapter: r.adapter, cells: [r.requests_per_second, r.p50_ms, r.p99_ms, r.mean_ms, r.max_ms, r.requests, r.non_202, r.peak_rss_mb, r.load_average_1m] })),
-    ['requests/s', 'p50 ms', 'p99 ms', 'mean ms', 'max ms', '202s', 'non-202', 'peak RSS MB', 'load avg']);
+  printServerTable(
+    `POST /api/v1/documents/31, 10-line JSON, ${CONNECTIONS} connections, ${DURATION_S} s (server in its own process; ${machineLine()})`,
+    results.map((r) => ({
+      adapter: r.adapter,
+      cells: [r.requests_per_second, r.p50_ms, r.p99_ms, r.mean_ms, r.max_ms, r.requests, r.non_202, r.peak_rss_mb, r.load_average_1m],
+    })),
+    ['requests/s', 'p50 ms', 'p99 ms', 'mean ms', 'max ms', '202s', 'non-202', 'peak RSS MB', 'load avg'],
+  );
   const failed = results.filter((r) => r.non_202 > 0);
   if (failed.length) console.error(`non-202 answers: ${failed.map((r) => `${r.adapter} ${r.non_202}`).join(', ')}`);
   writeResults('server.json', { post_31_10_lines: Object.fromEntries(results.map((r) => [r.adapter, r])) });

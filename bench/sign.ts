@@ -103,7 +103,9 @@ console.log(`document: ${Buffer.byteLength(doc)} bytes, ${doc.split('<Item>').le
 printTable('Signing and verification, one core', rows);
 const ratio = fast.ms_per_op / floor.ms_per_op;
 const speedup = reference.ms_per_op / fast.ms_per_op;
-console.log(`fast path / floor: ${round(ratio, 2)}× (separate runs); interleaved rounds: median ${interleaved.median}× (${interleaved.min}–${interleaved.max}×)`);
+console.log(
+  `fast path / floor: ${round(ratio, 2)}× (separate runs); interleaved rounds: median ${interleaved.median}× (${interleaved.min}–${interleaved.max}×)`,
+);
 console.log(`xml-crypto / fast path: ${round(speedup, 1)}×`);
 console.log(`big document: ${Buffer.byteLength(big32)} bytes, ${bigLines} detail lines`);
 printTable('Verification of a large e-CF 32, one core', bigRows);

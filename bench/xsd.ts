@@ -29,7 +29,12 @@ const doc1000 = ecf43({ items: 1000 });
 const bad1000 = ecf43({ items: 1000, badItem: 500 });
 const all1000 = ecf32({ items: 1000 }).replace(/<IndicadorFacturacion>4</g, '<IndicadorFacturacion>9<');
 const doc10000 = ecf32({ items: 10_000 });
-for (const [xml, id, valid] of [[doc10, 'ECF-43', true], [bad10, 'ECF-43', false], [doc1000, 'ECF-43', true], [doc10000, 'ECF-32', true]] as const) {
+for (const [xml, id, valid] of [
+  [doc10, 'ECF-43', true],
+  [bad10, 'ECF-43', false],
+  [doc1000, 'ECF-43', true],
+  [doc10000, 'ECF-32', true],
+] as const) {
   if (v.validate(xml, id, { relaxed32: true }).valid !== valid) throw new Error('bench document has the wrong verdict');
 }
 
@@ -46,21 +51,30 @@ const rows = [
 type Opaque = object;
 const b = lx as unknown as {
   withStructuredErrors<T>(fn: (e: unknown[]) => T): T;
-  xmlSchemaNewMemParserCtxt(buf: Buffer, n: number): Opaque; xmlSchemaParse(c: Opaque): Opaque; xmlSchemaFreeParserCtxt(c: Opaque): void;
-  xmlSchemaNewValidCtxt(s: Opaque): Opaque; xmlReadMemory(buf: Buffer, n: number, url: null, enc: Buffer, opts: number): Opaque;
+  xmlSchemaNewMemParserCtxt(buf: Buffer, n: number): Opaque;
+  xmlSchemaParse(c: Opaque): Opaque;
+  xmlSchemaFreeParserCtxt(c: Opaque): void;
+  xmlSchemaNewValidCtxt(s: Opaque): Opaque;
+  xmlReadMemory(buf: Buffer, n: number, url: null, enc: Buffer, opts: number): Opaque;
   xmlSchemaValidateDoc(c: Opaque, d: Opaque): number;
 };
 const xsdText = loadXsdSet(dir).files['ECF-43'].text;
 const xsdBuf = Buffer.from(xsdText);
 const vctxt = b.withStructuredErrors(() => {
-  const p = b.xmlSchemaNewMemParserCtxt(xsdBuf, xsdBuf.length); const s = b.xmlSchemaParse(p); b.xmlSchemaFreeParserCtxt(p); return b.xmlSchemaNewValidCtxt(s);
+  const p = b.xmlSchemaNewMemParserCtxt(xsdBuf, xsdBuf.length);
+  const s = b.xmlSchemaParse(p);
+  b.xmlSchemaFreeParserCtxt(p);
+  return b.xmlSchemaNewValidCtxt(s);
 });
 const UTF8 = Buffer.from('UTF-8\0', 'latin1');
 const xsdDoc = libxmljs.parseXml(xsdText);
 const alternatives = [
-  measure('alt: tree (xmlReadMemory + xmlSchemaValidateDoc), 10-line', () => b.withStructuredErrors(() => {
-    const x = Buffer.from(doc10); return b.xmlSchemaValidateDoc(vctxt, b.xmlReadMemory(x, x.length, null, UTF8, 0));
-  })),
+  measure('alt: tree (xmlReadMemory + xmlSchemaValidateDoc), 10-line', () =>
+    b.withStructuredErrors(() => {
+      const x = Buffer.from(doc10);
+      return b.xmlSchemaValidateDoc(vctxt, b.xmlReadMemory(x, x.length, null, UTF8, 0));
+    }),
+  ),
   measure('alt: libxmljs parseXml().validate(xsdDoc), 10-line', () => libxmljs.parseXml(doc10).validate(xsdDoc), { minMs: 1000 }),
 ];
 

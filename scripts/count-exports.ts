@@ -41,7 +41,9 @@ for (const [subpath, file] of Object.entries(ENTRIES)) {
   const mod = (await import(pathToFileURL(resolve(root, file)).href)) as Record<string, unknown>;
   const values = Object.keys(mod).sort();
   total += values.length + typeOnly.length;
-  rows.push(`${subpath.padEnd(12)} ${String(values.length).padStart(4)} runtime  ${String(typeOnly.length).padStart(4)} type-only  ${String(values.length + typeOnly.length).padStart(4)} total`);
+  rows.push(
+    `${subpath.padEnd(12)} ${String(values.length).padStart(4)} runtime  ${String(typeOnly.length).padStart(4)} type-only  ${String(values.length + typeOnly.length).padStart(4)} total`,
+  );
   if (showNames) rows.push(`  runtime: ${values.join(', ')}`, `  types:   ${typeOnly.join(', ')}`);
 }
 console.log(rows.join('\n'));

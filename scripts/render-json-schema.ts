@@ -33,7 +33,11 @@ function valueSchema(f: JsonField): Schema {
     case 'date':
       return { type: 'string', pattern: '^(0[1-9]|[12][0-9]|3[01])-(0[1-9]|1[0-2])-(19|20)[0-9]{2}$', description: 'dd-MM-yyyy' };
     case 'datetime':
-      return { type: 'string', pattern: '^(0[1-9]|[12][0-9]|3[01])-(0[1-9]|1[0-2])-(19|20)[0-9]{2} ([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]$', description: 'dd-MM-yyyy HH:mm:ss' };
+      return {
+        type: 'string',
+        pattern: '^(0[1-9]|[12][0-9]|3[01])-(0[1-9]|1[0-2])-(19|20)[0-9]{2} ([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]$',
+        description: 'dd-MM-yyyy HH:mm:ss',
+      };
     case 'country':
       return { type: 'string', pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2 code' };
     default: {
@@ -65,7 +69,8 @@ export function buildJsonSchemas(table: DocTable): Record<string, Schema> {
       $schema: 'https://json-schema.org/draft/2020-12/schema',
       $id: `https://ecf-kit.dev/schemas/ecf-${t}.schema.json`,
       title: `Canonical JSON of an e-CF type ${t} (request body of POST /api/v1/documents/${t})`,
-      description: 'Generated from the official DGII XSD by scripts/gen-spec.ts. Business rules (totals, per-type particularities) are checked by validateEcf, not by this schema.',
+      description:
+        'Generated from the official DGII XSD by scripts/gen-spec.ts. Business rules (totals, per-type particularities) are checked by validateEcf, not by this schema.',
       ...objectSchema(jsonFields(xmlTree(table, t), 'doc')),
     };
   }

@@ -31,5 +31,7 @@ export const nodeIo: CliIo = {
 
 const isMain = process.argv[1] && /(^|[\\/])main\.(ts|js|cjs)$/.test(process.argv[1]);
 if (isMain) {
-  runCli(process.argv.slice(2), nodeIo).then((code) => { process.exitCode = code; });
+  runCli(process.argv.slice(2), nodeIo).then((code) => {
+    process.exitCode = code;
+  });
 }

@@ -17,8 +17,21 @@ export interface Logger {
 
 /** Names of the schemas in the official DGII set. */
 export type SchemaId =
-  | 'ECF-31' | 'ECF-32' | 'ECF-33' | 'ECF-34' | 'ECF-41' | 'ECF-43' | 'ECF-44' | 'ECF-45' | 'ECF-46' | 'ECF-47'
-  | 'RFCE' | 'ARECF' | 'ACECF' | 'ANECF' | 'Semilla';
+  | 'ECF-31'
+  | 'ECF-32'
+  | 'ECF-33'
+  | 'ECF-34'
+  | 'ECF-41'
+  | 'ECF-43'
+  | 'ECF-44'
+  | 'ECF-45'
+  | 'ECF-46'
+  | 'ECF-47'
+  | 'RFCE'
+  | 'ARECF'
+  | 'ACECF'
+  | 'ANECF'
+  | 'Semilla';
 
 /** One XSD violation, located by element path (`/ECF/DetallesItems/Item[5]/IndicadorFacturacion`). */
 export interface SchemaViolation {

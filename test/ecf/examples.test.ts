@@ -18,7 +18,9 @@ const examples = loadExamples();
 const tsx = join(repoRoot, 'node_modules/.bin/tsx');
 
 describe('examples/*.ts run', () => {
-  const scripts = readdirSync(examplesDir).filter((f) => f.endsWith('.ts')).sort();
+  const scripts = readdirSync(examplesDir)
+    .filter((f) => f.endsWith('.ts'))
+    .sort();
 
   it('there is at least one runnable example', () => {
     expect(scripts).toContain('build.ts');
@@ -26,7 +28,12 @@ describe('examples/*.ts run', () => {
 
   for (const f of scripts) {
     it(`${f} exits 0 and prints XML`, () => {
-      const out = execFileSync(tsx, [join(examplesDir, f)], { cwd: repoRoot, encoding: 'utf8', timeout: 60_000, env: { ...process.env, NODE_NO_WARNINGS: '1' } });
+      const out = execFileSync(tsx, [join(examplesDir, f)], {
+        cwd: repoRoot,
+        encoding: 'utf8',
+        timeout: 60_000,
+        env: { ...process.env, NODE_NO_WARNINGS: '1' },
+      });
       expect(out).toMatch(/<ECF>[\s\S]*<\/ECF>/);
     });
   }
@@ -40,7 +47,19 @@ describe('examples/issuer*.json', () => {
 
   it('issuer.full.json fills every field of the issuer profile', () => {
     const keys = Object.keys(exampleIssuer(true)).sort();
-    expect(keys).toEqual(['actividad_economica', 'correo', 'direccion', 'municipio', 'nombre_comercial', 'provincia', 'razon_social', 'rnc', 'sucursal', 'telefonos', 'web_site']);
+    expect(keys).toEqual([
+      'actividad_economica',
+      'correo',
+      'direccion',
+      'municipio',
+      'nombre_comercial',
+      'provincia',
+      'razon_social',
+      'rnc',
+      'sucursal',
+      'telefonos',
+      'web_site',
+    ]);
   });
 });
 

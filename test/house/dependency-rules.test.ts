@@ -22,13 +22,17 @@ async function broken(files: Record<string, string>): Promise<string[]> {
     mkdirSync(dirname(join(dir, path)), { recursive: true });
     writeFileSync(join(dir, path), text);
   }
-  const result = await cruise(['src'], {
-    baseDir: dir,
-    ruleSet: { forbidden: config.forbidden },
-    validate: true,
-    tsPreCompilationDeps: true,
-    doNotFollow: { path: 'node_modules' },
-  }, { extensions: ['.ts', '.js'] });
+  const result = await cruise(
+    ['src'],
+    {
+      baseDir: dir,
+      ruleSet: { forbidden: config.forbidden },
+      validate: true,
+      tsPreCompilationDeps: true,
+      doNotFollow: { path: 'node_modules' },
+    },
+    { extensions: ['.ts', '.js'] },
+  );
   const output = result.output as ICruiseResult;
   return [...new Set(output.summary.violations.map((v) => v.rule.name))].sort();
 }
@@ -39,52 +43,64 @@ afterAll(() => {
 
 describe('dependency rules', () => {
   it('a tree that keeps the rules is clean', async () => {
-    expect(await broken({
-      'src/shared/errors/base.ts': 'export class KitError extends Error {}\n',
-      'src/ecf/spec/model.ts': "import { KitError } from '../../shared/errors/base.js';\nexport const x = KitError;\n",
-      'src/ecf/index.ts': "export { x } from './spec/model.js';\n",
-      'src/ecf/server/index.ts': "import { x } from '../index.js';\nimport { readFileSync } from 'node:fs';\nexport const y = [x, readFileSync];\n",
-      'src/ecf/cli/index.ts': "import { y } from '../server/index.js';\nexport const commands = [y];\n",
-      'src/cli/main.ts': "import { commands } from '../ecf/cli/index.js';\nexport const all = commands;\n",
-    })).toEqual([]);
+    expect(
+      await broken({
+        'src/shared/errors/base.ts': 'export class KitError extends Error {}\n',
+        'src/ecf/spec/model.ts': "import { KitError } from '../../shared/errors/base.js';\nexport const x = KitError;\n",
+        'src/ecf/index.ts': "export { x } from './spec/model.js';\n",
+        'src/ecf/server/index.ts': "import { x } from '../index.js';\nimport { readFileSync } from 'node:fs';\nexport const y = [x, readFileSync];\n",
+        'src/ecf/cli/index.ts': "import { y } from '../server/index.js';\nexport const commands = [y];\n",
+        'src/cli/main.ts': "import { commands } from '../ecf/cli/index.js';\nexport const all = commands;\n",
+      }),
+    ).toEqual([]);
   });
 
   it('the kernel imports no product', async () => {
-    expect(await broken({
-      'src/ecf/spec/model.ts': 'export const x = 1;\n',
-      'src/shared/money/decimal.ts': "import { x } from '../../ecf/spec/model.js';\nexport const y = x;\n",
-    })).toEqual(['shared-imports-no-product']);
+    expect(
+      await broken({
+        'src/ecf/spec/model.ts': 'export const x = 1;\n',
+        'src/shared/money/decimal.ts': "import { x } from '../../ecf/spec/model.js';\nexport const y = x;\n",
+      }),
+    ).toEqual(['shared-imports-no-product']);
   });
 
   it('the products never import each other', async () => {
-    expect(await broken({
-      'src/dian/ubl/build.ts': 'export const x = 1;\n',
-      'src/ecf/spec/model.ts': "import { x } from '../../dian/ubl/build.js';\nexport const y = x;\n",
-      'src/dian/codes/cufe.ts': "import { y } from '../../ecf/spec/model.js';\nexport const z = y;\n",
-    })).toEqual(['dian-not-ecf', 'ecf-not-dian']);
+    expect(
+      await broken({
+        'src/dian/ubl/build.ts': 'export const x = 1;\n',
+        'src/ecf/spec/model.ts': "import { x } from '../../dian/ubl/build.js';\nexport const y = x;\n",
+        'src/dian/codes/cufe.ts': "import { y } from '../../ecf/spec/model.js';\nexport const z = y;\n",
+      }),
+    ).toEqual(['dian-not-ecf', 'ecf-not-dian']);
   });
 
   it('the pure core imports no Node-only module and no I/O part', async () => {
-    expect(await broken({
-      'src/ecf/dgii/http.ts': 'export const get = 1;\n',
-      'src/ecf/validate/rule.ts': "import { readFileSync } from 'node:fs';\nexport const r = readFileSync;\n",
-      'src/ecf/xml/render.ts': "import { get } from '../dgii/http.js';\nexport const g = get;\n",
-    })).toEqual(['pure-core-no-node', 'pure-core-stays-pure']);
+    expect(
+      await broken({
+        'src/ecf/dgii/http.ts': 'export const get = 1;\n',
+        'src/ecf/validate/rule.ts': "import { readFileSync } from 'node:fs';\nexport const r = readFileSync;\n",
+        'src/ecf/xml/render.ts': "import { get } from '../dgii/http.js';\nexport const g = get;\n",
+      }),
+    ).toEqual(['pure-core-no-node', 'pure-core-stays-pure']);
   });
 
   it('the server and the CLI reach the product only through its public entries', async () => {
-    expect(await broken({
-      'src/ecf/spec/formats.ts': 'export const parse = 1;\n',
-      'src/ecf/server/routes.ts': "import { parse } from '../spec/formats.js';\nexport const p = parse;\n",
-      'src/ecf/cli/admin.ts': "import { parse } from '../spec/formats.js';\nexport const q = parse;\n",
-    })).toEqual(['ecf-cli-through-entries', 'ecf-server-through-entries']);
+    expect(
+      await broken({
+        'src/ecf/spec/formats.ts': 'export const parse = 1;\n',
+        'src/ecf/server/routes.ts': "import { parse } from '../spec/formats.js';\nexport const p = parse;\n",
+        'src/ecf/cli/admin.ts': "import { parse } from '../spec/formats.js';\nexport const q = parse;\n",
+      }),
+    ).toEqual(['ecf-cli-through-entries', 'ecf-server-through-entries']);
   });
 
   it('the dispatcher knows a product only by its command list, and cycles are refused', async () => {
-    expect(await broken({
-      'src/ecf/xml/a.ts': "import { b } from './b.js';\nexport const a = () => b;\n",
-      'src/ecf/xml/b.ts': "import { a } from './a.js';\nexport const b = () => a;\n",
-      'src/cli/main.ts': "import { a } from '../ecf/xml/a.js';\nexport const m = a;\n",
-    })).toEqual(['dispatcher-registers-commands-only', 'no-circular']);
+    expect(
+      await broken({
+        'src/ecf/xml/a.ts': "import { b } from './b.js';\nexport const a = () => b;\n",
+        'src/ecf/xml/b.ts': "import { a } from './a.js';\nexport const b = () => a;\n",
+        'src/cli/main.ts': "import { a } from '../ecf/xml/a.js';\nexport const m = a;\n",
+      }),
+    ).toEqual(['dispatcher-registers-commands-only', 'no-circular']);
   });
 });

@@ -92,7 +92,9 @@ const loads = new Map<string, Promise<Loaded>>();
 function node(script: string): Promise<Loaded> {
   let p = loads.get(script);
   if (!p) {
-    p = run(process.execPath, [join(project, script)], { cwd: project, timeout: 60_000, maxBuffer: 16 << 20 }).then(({ stdout }) => JSON.parse(stdout) as Loaded);
+    p = run(process.execPath, [join(project, script)], { cwd: project, timeout: 60_000, maxBuffer: 16 << 20 }).then(
+      ({ stdout }) => JSON.parse(stdout) as Loaded,
+    );
     loads.set(script, p);
   }
   return p;
@@ -107,7 +109,9 @@ beforeAll(async () => {
   const tsupDir = join(repoRoot, 'node_modules/tsup');
   const tsupBin = (JSON.parse(readFileSync(join(tsupDir, 'package.json'), 'utf8')) as { bin: Record<string, string> }).bin.tsup!;
   await run(process.execPath, [join(tsupDir, tsupBin), '--out-dir', join(stage, 'dist'), '--silent'], {
-    cwd: repoRoot, timeout: 150_000, maxBuffer: 64 << 20,
+    cwd: repoRoot,
+    timeout: 150_000,
+    maxBuffer: 64 << 20,
   });
   for (const f of ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', ...pkg.files.filter((f) => f !== 'dist')]) {
     if (existsSync(join(repoRoot, f))) cpSync(join(repoRoot, f), join(stage, f), { recursive: true });
@@ -116,7 +120,10 @@ beforeAll(async () => {
   // 2. Pack (offline, no lifecycle scripts) and extract into the temporary project.
   const packs = join(work, 'packs');
   mkdirSync(packs);
-  const { stdout } = await run('npm', ['pack', '--pack-destination', packs, '--offline', '--ignore-scripts', '--json', '--loglevel=error'], { cwd: stage, timeout: 60_000 });
+  const { stdout } = await run('npm', ['pack', '--pack-destination', packs, '--offline', '--ignore-scripts', '--json', '--loglevel=error'], {
+    cwd: stage,
+    timeout: 60_000,
+  });
   const tarball = join(packs, (JSON.parse(stdout) as { filename: string }[])[0]!.filename);
   project = join(work, 'project');
   installed = join(project, 'node_modules', 'ecf-kit');
@@ -164,7 +171,10 @@ describe('the packed package, installed in a consumer project', () => {
     expect(existsSync(join(installed, 'dist/offload-child.cjs'))).toBe(true);
   });
 
-  for (const [system, file] of [['ESM import()', 'load.mjs'], ['CJS require()', 'load.cjs']] as const) {
+  for (const [system, file] of [
+    ['ESM import()', 'load.mjs'],
+    ['CJS require()', 'load.cjs'],
+  ] as const) {
     it(`loads every subpath with ${system}, each with named exports`, async () => {
       const loaded = await node(file);
       expect(Object.keys(loaded).sort()).toEqual([...SUBPATHS].sort());
@@ -184,14 +194,20 @@ describe('the packed package, installed in a consumer project', () => {
   it('a CJS consumer runs a task on the offload pool (createRuntime with one process)', async () => {
     const data = join(work, 'data');
     const { stdout } = await run(process.execPath, [join(project, 'pool.cjs')], {
-      cwd: project, timeout: 60_000, env: { ...process.env, ECF_DATA_DIR: data, ECF_XSD_DIR: xsdDir(), DATABASE_URL: '' },
+      cwd: project,
+      timeout: 60_000,
+      env: { ...process.env, ECF_DATA_DIR: data, ECF_XSD_DIR: xsdDir(), DATABASE_URL: '' },
     });
     expect(JSON.parse(stdout)).toEqual({ pids: 1, valid: false });
   });
 
   for (const ext of ['.js', '.cjs']) {
     it(`the offload child entry (dist/offload-child${ext}) starts and answers a task`, async () => {
-      const child = fork(join(installed, `dist/offload-child${ext}`), [], { cwd: project, serialization: 'advanced', stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+      const child = fork(join(installed, `dist/offload-child${ext}`), [], {
+        cwd: project,
+        serialization: 'advanced',
+        stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+      });
       try {
         const answer = await new Promise<{ id?: number; ok?: boolean }>((resolve, reject) => {
           const timer = setTimeout(() => reject(new Error('no answer from the offload child')), 30_000);
@@ -199,7 +215,10 @@ describe('the packed package, installed in a consumer project', () => {
           child.on('exit', (code) => reject(new Error(`offload child exited (${code})`)));
           child.on('message', (m: { ready?: boolean; id?: number; ok?: boolean }) => {
             if (m.ready) child.send({ id: 1, task: 'nope', input: {} });
-            else { clearTimeout(timer); resolve(m); }
+            else {
+              clearTimeout(timer);
+              resolve(m);
+            }
           });
         });
         expect(answer).toMatchObject({ id: 1, ok: false });

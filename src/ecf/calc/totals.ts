@@ -221,7 +221,9 @@ export function computeTotals(tipo: EcfType, doc: Record<string, unknown>): Comp
   const noFacturable = lines[0]!.count > 0 ? lines[0]!.sum : null;
 
   // Declared additional taxes (totales.impuestos_adicionales) and the ISC part of the ITBIS base.
-  const declaredTaxes: Json[] = Array.isArray(d.totales?.impuestos_adicionales) ? d.totales.impuestos_adicionales.filter((t: unknown) => t && typeof t === 'object') : [];
+  const declaredTaxes: Json[] = Array.isArray(d.totales?.impuestos_adicionales)
+    ? d.totales.impuestos_adicionales.filter((t: unknown) => t && typeof t === 'object')
+    : [];
   const iscInBase: Record<number, Dec> = { 1: ZERO, 2: ZERO };
   const codeIndicator = new Map<string, number>();
   items.forEach((it) => {
@@ -302,12 +304,7 @@ export function computeTotals(tipo: EcfType, doc: Record<string, unknown>): Comp
   }
   const additionalAllowed = allowed.has('monto_impuesto_adicional');
   if (additionalAllowed && additional > 0n) put('monto_impuesto_adicional', additional);
-  const montoTotal = sum([
-    exact.monto_gravado_total ?? ZERO,
-    exact.monto_exento ?? ZERO,
-    exact.total_itbis ?? ZERO,
-    additionalAllowed ? additional : ZERO,
-  ]);
+  const montoTotal = sum([exact.monto_gravado_total ?? ZERO, exact.monto_exento ?? ZERO, exact.total_itbis ?? ZERO, additionalAllowed ? additional : ZERO]);
   put('monto_total', montoTotal);
   put('monto_no_facturable', noFacturable);
   const t = (d.totales ?? {}) as Json;

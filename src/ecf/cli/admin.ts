@@ -23,7 +23,6 @@ export class AdminError extends EcfError {
   }
 }
 
-
 function dataDir(io: CliIo): string {
   return resolve(io.env.ECF_DATA_DIR || './data');
 }
@@ -90,7 +89,8 @@ async function readProfile(io: CliIo, file: string, rnc: string): Promise<Record
   } catch (e) {
     throw new AdminError(`profile ${file} is not valid JSON: ${e instanceof Error ? e.message : String(e)}`);
   }
-  if (typeof profile !== 'object' || profile === null || Array.isArray(profile)) throw new AdminError(`profile ${file} must be a JSON object (the issuer profile: rnc, razon_social, direccion, …)`);
+  if (typeof profile !== 'object' || profile === null || Array.isArray(profile))
+    throw new AdminError(`profile ${file} must be a JSON object (the issuer profile: rnc, razon_social, direccion, …)`);
   const p = { ...(profile as Record<string, unknown>) };
   if (p.rnc === undefined) p.rnc = rnc;
   if (p.rnc !== rnc) throw new AdminError(`profile ${file} is for RNC ${JSON.stringify(p.rnc)}, not ${rnc}`);
@@ -168,9 +168,7 @@ const issuerAdd = command({
     if (!name) throw new UsageError('--name must not be blank');
     const signingMode = signingFlag(flags, 'provider')!;
     if (flags.profile === true) throw new UsageError('--profile needs a file');
-    const profile = typeof flags.profile === 'string'
-      ? await readProfile(io, flags.profile, rnc)
-      : { rnc, razon_social: name };
+    const profile = typeof flags.profile === 'string' ? await readProfile(io, flags.profile, rnc) : { rnc, razon_social: name };
     const { generateToken, hashToken } = await import('../server/index.js');
     await withStorage(io, async (storage) => {
       if (await storage.getIssuerByRnc(rnc)) throw new AdminError(`issuer exists: RNC ${rnc} is already registered`);
@@ -179,7 +177,9 @@ const issuerAdd = command({
       await storage.addToken(issuer.id, hashToken(token), 'initial');
       print(io, { issuer: { id: issuer.id, rnc: issuer.rnc, name: issuer.name, signing_mode: issuer.signingMode }, token });
       if (profile.direccion === undefined) {
-        io.stderr('note: no --profile given; documents need at least direccion in the issuer profile: set it with `ecf admin issuer update --rnc RNC --profile issuer.json`\n');
+        io.stderr(
+          'note: no --profile given; documents need at least direccion in the issuer profile: set it with `ecf admin issuer update --rnc RNC --profile issuer.json`\n',
+        );
       }
       if (signingMode === 'own') io.stderr('note: own signing: upload the certificate with `ecf admin certificate set` before issuing\n');
     });
@@ -188,7 +188,7 @@ const issuerAdd = command({
 
 const issuerUpdate = command({
   name: 'admin issuer update',
-  summary: 'Change an issuer\'s name, profile or signing mode',
+  summary: "Change an issuer's name, profile or signing mode",
   usage: 'ecf admin issuer update --rnc RNC [--name NAME] [--profile issuer.json] [--signing own|provider]',
   async body(args, io) {
     const flags = parse(args, ['rnc', 'name', 'profile', 'signing']);
@@ -247,7 +247,8 @@ const tokenRevoke = command({
   async body(args, io) {
     const flags = parse(args, ['id']);
     const raw = requireFlag(flags, 'id');
-    if (!/^\d+$/.test(raw) || !Number.isSafeInteger(Number(raw))) throw new UsageError(`--id must be a token id (a positive integer), got ${JSON.stringify(raw)}`);
+    if (!/^\d+$/.test(raw) || !Number.isSafeInteger(Number(raw)))
+      throw new UsageError(`--id must be a token id (a positive integer), got ${JSON.stringify(raw)}`);
     const id = Number(raw);
     await withStorage(io, async (storage) => {
       if (!(await storage.revokeToken(id))) throw new AdminError(`token ${id} does not exist or is already revoked`);
@@ -258,7 +259,7 @@ const tokenRevoke = command({
 
 const tokenList = command({
   name: 'admin token list',
-  summary: 'List an issuer\'s API tokens (ids, labels, revocation; never the secrets)',
+  summary: "List an issuer's API tokens (ids, labels, revocation; never the secrets)",
   usage: 'ecf admin token list --rnc RNC',
   async body(args, io) {
     const flags = parse(args, ['rnc']);
@@ -279,7 +280,8 @@ function expiryRequired(tipo: EcfType): boolean {
 
 function consecutiveFlag(flags: Record<string, string | true>, name: string): number {
   const raw = requireFlag(flags, name);
-  if (!/^\d{1,10}$/.test(raw) || Number(raw) < 1) throw new UsageError(`--${name} must be a whole number between 1 and ${MAX_CONSECUTIVE}, got ${JSON.stringify(raw)}`);
+  if (!/^\d{1,10}$/.test(raw) || Number(raw) < 1)
+    throw new UsageError(`--${name} must be a whole number between 1 and ${MAX_CONSECUTIVE}, got ${JSON.stringify(raw)}`);
   return Number(raw);
 }
 
@@ -316,7 +318,7 @@ const sequenceAdd = command({
 
 const sequenceList = command({
   name: 'admin sequence list',
-  summary: 'List an issuer\'s e-NCF sequences with their next consecutive',
+  summary: "List an issuer's e-NCF sequences with their next consecutive",
   usage: 'ecf admin sequence list --rnc RNC',
   async body(args, io) {
     const flags = parse(args, ['rnc']);
@@ -330,7 +332,7 @@ const sequenceList = command({
 
 const certificateSet = command({
   name: 'admin certificate set',
-  summary: 'Store an issuer\'s own .p12 (checked, then encrypted) and switch it to own signing',
+  summary: "Store an issuer's own .p12 (checked, then encrypted) and switch it to own signing",
   usage: 'ecf admin certificate set --rnc RNC --p12 FILE (--password PW | --password-env VAR)',
   async body(args, io) {
     const flags = parse(args, ['rnc', 'p12', 'password', 'password-env']);
@@ -361,14 +363,4 @@ const certificateSet = command({
   },
 });
 
-export const adminCommands: CliCommand[] = [
-  issuerAdd,
-  issuerUpdate,
-  issuerList,
-  tokenAdd,
-  tokenRevoke,
-  tokenList,
-  sequenceAdd,
-  sequenceList,
-  certificateSet,
-];
+export const adminCommands: CliCommand[] = [issuerAdd, issuerUpdate, issuerList, tokenAdd, tokenRevoke, tokenList, sequenceAdd, sequenceList, certificateSet];

@@ -14,7 +14,11 @@ async function readJson(io: CliIo, path: string, what: string): Promise<unknown>
 }
 
 class JsonInputError extends EcfError {
-  constructor(readonly what: string, readonly file: string, detail: string) {
+  constructor(
+    readonly what: string,
+    readonly file: string,
+    detail: string,
+  ) {
     super(`${what}: JSON mal formado en ${file}: ${detail}`, { code: 'invalid_json' });
     this.name = 'JsonInputError';
   }

@@ -64,11 +64,15 @@ async function run(client: DgiiClient, io: CliIo, call: () => Promise<unknown>, 
     return exitCode(answer);
   } catch (e) {
     if (isAuthorityError(e)) {
-      io.stdout(`${JSON.stringify({ error: { type: 'authority', code: e.code, status: e.status, message: e.message, mensajes: e.mensajes, trackId: e.trackId } }, null, 2)}\n`);
+      io.stdout(
+        `${JSON.stringify({ error: { type: 'authority', code: e.code, status: e.status, message: e.message, mensajes: e.mensajes, trackId: e.trackId } }, null, 2)}\n`,
+      );
       return 1;
     }
     if (isTransportError(e)) {
-      io.stdout(`${JSON.stringify({ error: { type: 'transport', code: e.code, status: e.status, message: e.message, retryable: e.retryable, outcomeUnknown: e.outcomeUnknown } }, null, 2)}\n`);
+      io.stdout(
+        `${JSON.stringify({ error: { type: 'transport', code: e.code, status: e.status, message: e.message, retryable: e.retryable, outcomeUnknown: e.outcomeUnknown } }, null, 2)}\n`,
+      );
       return 1;
     }
     throw e;

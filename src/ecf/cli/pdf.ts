@@ -2,12 +2,12 @@ import { parseFlags, UsageError, type CliCommand } from '../../shared/cli/comman
 import { readUtf8 } from './sign.js';
 import { choiceFlag, rejectUnknownFlags, TIMBRE_FLAGS, timbreFlags } from './timbre-flags.js';
 
-
 /** `ecf pdf`: the printed representation (PDF) of a signed e-CF, written to stdout. */
 export const pdfCommand: CliCommand = {
   name: 'pdf',
   summary: 'Render the printed representation (PDF) of a signed e-CF to stdout (QR for --env, default ecf, i.e. production)',
-  usage: 'ecf pdf [--env testecf|certecf|ecf] [--page-size letter|a4] [--logo logo.png] [--env-case lower|mixed] [--path-case pascal|lower] <signed.xml> > out.pdf',
+  usage:
+    'ecf pdf [--env testecf|certecf|ecf] [--page-size letter|a4] [--logo logo.png] [--env-case lower|mixed] [--path-case pascal|lower] <signed.xml> > out.pdf',
   async run(args, io) {
     const { flags, positional } = parseFlags(args);
     rejectUnknownFlags(flags, [...TIMBRE_FLAGS, 'page-size', 'logo']);

@@ -2,7 +2,6 @@ import { parseFlags, UsageError, type CliCommand } from '../../shared/cli/comman
 import { readUtf8 } from './sign.js';
 import { rejectUnknownFlags, TIMBRE_FLAGS, timbreFlags } from './timbre-flags.js';
 
-
 /** `ecf qr`: prints the timbre (QR) URL of a signed e-CF or RFCE. */
 export const qrCommand: CliCommand = {
   name: 'qr',

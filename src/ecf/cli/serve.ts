@@ -56,7 +56,8 @@ export async function runServe(args: string[], io: CliIo, signal?: AbortSignal):
 export const serveCommand: CliCommand = {
   name: 'serve',
   summary: 'Run the e-CF REST server (in-process DGII simulator unless --authority/ECF_AUTHORITY); --print-openapi prints its OpenAPI document',
-  usage: 'ecf serve [--port N] [--host H] [--data-dir DIR] [--xsd-dir DIR] [--database-url URL] [--authority testecf|certecf|ecf|URL] '
-    + '[--environment testecf|certecf|ecf] [--log-level LEVEL] [--no-worker] [--print-openapi]',
+  usage:
+    'ecf serve [--port N] [--host H] [--data-dir DIR] [--xsd-dir DIR] [--database-url URL] [--authority testecf|certecf|ecf|URL] ' +
+    '[--environment testecf|certecf|ecf] [--log-level LEVEL] [--no-worker] [--print-openapi]',
   run: (args, io) => runServe(args, io),
 };

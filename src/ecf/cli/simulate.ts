@@ -6,7 +6,8 @@ const KNOWN = new Set(['port', 'host', 'data', 'delay', 'seed', 'xsd']);
 function intFlag(flags: Record<string, string | true>, name: string, min: number, max: number): number | undefined {
   const v = flags[name];
   if (v === undefined) return undefined;
-  if (typeof v !== 'string' || !/^\d+$/.test(v) || Number(v) < min || Number(v) > max) throw new UsageError(`--${name} must be an integer from ${min} to ${max}`);
+  if (typeof v !== 'string' || !/^\d+$/.test(v) || Number(v) < min || Number(v) > max)
+    throw new UsageError(`--${name} must be an integer from ${min} to ${max}`);
   return Number(v);
 }
 

@@ -57,7 +57,9 @@ export const validateCommand: CliCommand = {
       }
       const schema = schemaFlag ?? xsd.detectSchemaId(xml);
       if (!schema) {
-        io.stderr(`ecf validate: ${file}: cannot tell the schema from the root element${xsd.rootElementName(xml) === 'ECF' ? ' (no known TipoeCF)' : ''}; pass --schema ID\n`);
+        io.stderr(
+          `ecf validate: ${file}: cannot tell the schema from the root element${xsd.rootElementName(xml) === 'ECF' ? ' (no known TipoeCF)' : ''}; pass --schema ID\n`,
+        );
         return 2;
       }
       let result;

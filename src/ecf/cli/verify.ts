@@ -9,7 +9,12 @@ export const verifyCommand: CliCommand = {
   usage: 'ecf verify <signed.xml>',
   async run(args, io) {
     const { flags, positional } = parseFlags(args);
-    if (Object.keys(flags).length) throw new UsageError(`unknown option(s): ${Object.keys(flags).map((k) => `--${k}`).join(', ')}`);
+    if (Object.keys(flags).length)
+      throw new UsageError(
+        `unknown option(s): ${Object.keys(flags)
+          .map((k) => `--${k}`)
+          .join(', ')}`,
+      );
     if (positional.length !== 1) throw new UsageError('expected exactly one signed XML file');
     const { verifyXml } = await import('../sign/index.js');
     const result = verifyXml(await readUtf8(io, positional[0]!));

@@ -27,7 +27,8 @@ export const xsdInstallCommand: CliCommand = {
     const xsd = await import('../xsd/index.js');
     try {
       const r = xsd.installXsd(positional[0]!, dir, { acceptChanged: force, allowMissing: force });
-      for (const c of r.changed) io.stderr(`warning: ${c.file} differs from the pinned SHA-256 (installed because of --force)\n  expected ${c.expected}\n  actual   ${c.actual}\n`);
+      for (const c of r.changed)
+        io.stderr(`warning: ${c.file} differs from the pinned SHA-256 (installed because of --force)\n  expected ${c.expected}\n  actual   ${c.actual}\n`);
       for (const m of r.missing) io.stderr(`warning: ${m} not found in the source (not installed)\n`);
       for (const i of r.ignored) io.stderr(`note: ignored ${i} (not one of the DGII files)\n`);
       io.stdout(`installed ${r.installed.length} file(s) into ${r.targetDir}\n`);

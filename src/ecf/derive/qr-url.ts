@@ -78,7 +78,7 @@ export function qrUrl(fields: QrFields, options: QrUrlOptions): string {
       ['CodigoSeguridad', fields.codigoSeguridad],
     ])}`;
   }
-  const buyer = info?.qrOmitsBuyer ? null : fields.rncComprador ?? null;
+  const buyer = info?.qrOmitsBuyer ? null : (fields.rncComprador ?? null);
   const base = trimSlash(options.baseUrl ?? 'https://ecf.dgii.gov.do');
   return `${base}/${env}/${lower ? 'consultatimbre' : 'ConsultaTimbre'}?${query([
     ['RncEmisor', fields.rncEmisor],

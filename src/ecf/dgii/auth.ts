@@ -25,7 +25,10 @@ export const TOKEN_RENEWAL_MARGIN_MS = 60_000;
  * compactXml('<SemillaModel>\n  <valor>abc</valor>\n</SemillaModel>\n') //=> '<SemillaModel><valor>abc</valor></SemillaModel>'
  */
 export function compactXml(xml: string): string {
-  return xml.replace(/^\uFEFF/, '').replace(/>\s+</g, '><').trim();
+  return xml
+    .replace(/^\uFEFF/, '')
+    .replace(/>\s+</g, '><')
+    .trim();
 }
 
 /**
@@ -72,7 +75,10 @@ export class TokenCache {
   private readonly entries = new Map<string, Entry>();
   private readonly inflight = new Map<string, Promise<AuthToken>>();
 
-  constructor(private readonly clock: Clock, private readonly marginMs = TOKEN_RENEWAL_MARGIN_MS) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly marginMs = TOKEN_RENEWAL_MARGIN_MS,
+  ) {}
 
   get(key: string, fetchToken: () => Promise<AuthToken>): Promise<AuthToken> {
     const entry = this.entries.get(key);

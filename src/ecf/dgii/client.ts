@@ -94,7 +94,13 @@ export function createDgiiClient(options: DgiiClientOptions): DgiiClient {
     } catch (e) {
       // A 2xx the client cannot read: for an upload, the document may well have been taken.
       if (isTransportError(e) && !req.idempotent) {
-        throw new TransportError(`${e.message} (${req.what}: the outcome is unknown)`, { code: e.code, retryable: true, outcomeUnknown: true, status: res.status, cause: e });
+        throw new TransportError(`${e.message} (${req.what}: the outcome is unknown)`, {
+          code: e.code,
+          retryable: true,
+          outcomeUnknown: true,
+          status: res.status,
+          cause: e,
+        });
       }
       if (isTransportError(e)) throw new TransportError(e.message, { code: e.code, retryable: e.retryable, status: res.status, cause: e.cause });
       throw e;
@@ -103,7 +109,11 @@ export function createDgiiClient(options: DgiiClientOptions): DgiiClient {
 
   function upload<T>(who: AuthorityIdentity, url: string, file: XmlFile, what: string, parse: Parse<T>): Promise<T> {
     const { body, contentType } = multipartXml(file);
-    return call(who, { method: 'POST', url, body, idempotent: false, what, headers: { 'Content-Type': contentType, 'Content-Length': String(body.byteLength) } }, parse);
+    return call(
+      who,
+      { method: 'POST', url, body, idempotent: false, what, headers: { 'Content-Type': contentType, 'Content-Length': String(body.byteLength) } },
+      parse,
+    );
   }
 
   function query<T>(who: AuthorityIdentity, url: string, what: string, parse: Parse<T>): Promise<T> {
@@ -120,11 +130,8 @@ export function createDgiiClient(options: DgiiClientOptions): DgiiClient {
     sendRfce: (who, file) => upload(who, endpoints.recepcionFc, file, 'RFCE reception', (r) => parseTrackResult(r.text, r.contentType)),
 
     rfceStatus: (who, q) =>
-      query(
-        who,
-        withQuery(endpoints.consultaRfce, { RNC_Emisor: q.rncEmisor, ENCF: q.encf, Cod_Seguridad_eCF: q.codigoSeguridad }),
-        'RFCE query',
-        (r) => parseTrackResult(r.text, r.contentType),
+      query(who, withQuery(endpoints.consultaRfce, { RNC_Emisor: q.rncEmisor, ENCF: q.encf, Cod_Seguridad_eCF: q.codigoSeguridad }), 'RFCE query', (r) =>
+        parseTrackResult(r.text, r.contentType),
       ),
 
     result: (who, trackId) =>
@@ -147,19 +154,17 @@ export function createDgiiClient(options: DgiiClientOptions): DgiiClient {
       ),
 
     trackIds: (who, q) =>
-      query(who, withQuery(endpoints.consultaTrackIds, { rncemisor: q.rncEmisor, encf: q.encf }), 'track-id query', (r) => parseTrackIds(r.text, r.contentType)),
+      query(who, withQuery(endpoints.consultaTrackIds, { rncemisor: q.rncEmisor, encf: q.encf }), 'track-id query', (r) =>
+        parseTrackIds(r.text, r.contentType),
+      ),
 
-    sendApproval: (who, file) =>
-      upload(who, endpoints.aprobacionComercial, file, 'commercial approval', (r) => parseApprovalReceipt(r.text, r.contentType)),
+    sendApproval: (who, file) => upload(who, endpoints.aprobacionComercial, file, 'commercial approval', (r) => parseApprovalReceipt(r.text, r.contentType)),
 
     voidRanges: (who, file) => upload(who, endpoints.anulacionRangos, file, 'range voiding', (r) => parseVoidingReceipt(r.text, r.contentType)),
 
     directory: (who, rnc) =>
-      query(
-        who,
-        rnc ? withQuery(endpoints.directorioPorRnc, { RNC: rnc }) : endpoints.directorioListado,
-        'directory query',
-        (r) => parseDirectory(r.text, r.contentType),
+      query(who, rnc ? withQuery(endpoints.directorioPorRnc, { RNC: rnc }) : endpoints.directorioListado, 'directory query', (r) =>
+        parseDirectory(r.text, r.contentType),
       ),
 
     serviceStatus: () => {
@@ -176,4 +181,3 @@ export function createDgiiClient(options: DgiiClientOptions): DgiiClient {
     close: () => http.close(),
   };
 }
-

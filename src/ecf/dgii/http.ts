@@ -55,10 +55,7 @@ export function multipartXml(file: XmlFile, boundary?: string): { body: Uint8Arr
   while (!boundary && content.includes(b)) b = `----ecfkit${randomBytes(16).toString('hex')}`;
   // Quote escaping per the HTML multipart/form-data algorithm.
   const name = file.fileName.replace(/"/g, '%22').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
-  const head = Buffer.from(
-    `--${b}\r\nContent-Disposition: form-data; name="xml"; filename="${name}"\r\nContent-Type: text/xml\r\n\r\n`,
-    'utf8',
-  );
+  const head = Buffer.from(`--${b}\r\nContent-Disposition: form-data; name="xml"; filename="${name}"\r\nContent-Type: text/xml\r\n\r\n`, 'utf8');
   const tail = Buffer.from(`\r\n--${b}--\r\n`, 'utf8');
   return { body: new Uint8Array(Buffer.concat([head, content, tail])), contentType: `multipart/form-data; boundary=${b}` };
 }

@@ -18,7 +18,11 @@ export function multipartFileName(disposition: string, options: { utf8?: boolean
   const plain = /(?:^|;)\s*filename\s*=\s*(?:"([^"]*)"|([^;]*))/i.exec(disposition);
   if (plain) {
     const name = (plain[1] ?? plain[2] ?? '').trim();
-    return options.utf8 ? Buffer.from(name, 'latin1').toString('utf8').replace(/^\uFEFF/, '') : name;
+    return options.utf8
+      ? Buffer.from(name, 'latin1')
+          .toString('utf8')
+          .replace(/^\uFEFF/, '')
+      : name;
   }
   const ext = /(?:^|;)\s*filename\*\s*=\s*(?:[\w-]*'[^']*')?([^;]*)/i.exec(disposition);
   if (ext) {

@@ -144,10 +144,35 @@ export function htmlToText(html: string): string {
 }
 
 const NAMED_ENTITIES: Record<string, string> = {
-  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ',
-  aacute: 'á', eacute: 'é', iacute: 'í', oacute: 'ó', uacute: 'ú', ntilde: 'ñ', uuml: 'ü',
-  Aacute: 'Á', Eacute: 'É', Iacute: 'Í', Oacute: 'Ó', Uacute: 'Ú', Ntilde: 'Ñ', Uuml: 'Ü',
-  iquest: '¿', iexcl: '¡', laquo: '«', raquo: '»', copy: '©', reg: '®', ndash: '–', mdash: '—', hellip: '…',
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: ' ',
+  aacute: 'á',
+  eacute: 'é',
+  iacute: 'í',
+  oacute: 'ó',
+  uacute: 'ú',
+  ntilde: 'ñ',
+  uuml: 'ü',
+  Aacute: 'Á',
+  Eacute: 'É',
+  Iacute: 'Í',
+  Oacute: 'Ó',
+  Uacute: 'Ú',
+  Ntilde: 'Ñ',
+  Uuml: 'Ü',
+  iquest: '¿',
+  iexcl: '¡',
+  laquo: '«',
+  raquo: '»',
+  copy: '©',
+  reg: '®',
+  ndash: '–',
+  mdash: '—',
+  hellip: '…',
 };
 
 function decodeEntities(s: string): string {
@@ -357,7 +382,11 @@ const STATES: Record<string, [AuthorityState, AuthorityStateCode]> = {
 const BY_CODE: Record<number, AuthorityState> = { 0: 'No encontrado', 1: 'Aceptado', 2: 'Rechazado', 3: 'En Proceso', 4: 'Aceptado Condicional' };
 
 function stateKey(s: string): string {
-  return s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^a-z]/g, '');
+  return s
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z]/g, '');
 }
 
 /**

@@ -111,7 +111,11 @@ function shorten(s: string): string {
 
 // ------------------------------------------------------------------------------------------- addresses
 
-interface Range { v6: boolean; net: bigint; bits: number }
+interface Range {
+  v6: boolean;
+  net: bigint;
+  bits: number;
+}
 
 /** Not public: refused unless allowed. IPv4 ranges are written as IPv4; mapped IPv6 forms are reduced to IPv4 first. */
 const REFUSED: readonly string[] = [
@@ -122,19 +126,23 @@ const REFUSED: readonly string[] = [
   '169.254.0.0/16', // link-local, cloud metadata (169.254.169.254)
   '172.16.0.0/12', // RFC 1918
   '192.0.0.0/24', // IETF protocol assignments
-  '192.0.2.0/24', '198.51.100.0/24', '203.0.113.0/24', // documentation
+  '192.0.2.0/24',
+  '198.51.100.0/24',
+  '203.0.113.0/24', // documentation
   '192.88.99.0/24', // 6to4 relay anycast
   '192.168.0.0/16', // RFC 1918
   '198.18.0.0/15', // benchmarking
   '224.0.0.0/4', // multicast
   '240.0.0.0/4', // reserved, broadcast
-  '::/128', '::1/128', // unspecified, loopback
+  '::/128',
+  '::1/128', // unspecified, loopback
   '64:ff9b:1::/48', // NAT64 local use
   '100::/64', // discard
   '2001::/32', // Teredo
   '2001:db8::/32', // documentation
   'fc00::/7', // unique local (ULA)
-  'fe80::/10', 'fec0::/10', // link-local, site-local
+  'fe80::/10',
+  'fec0::/10', // link-local, site-local
   'ff00::/8', // multicast
 ];
 const REFUSED_RANGES = REFUSED.map(parseRange);
@@ -234,23 +242,26 @@ export function guardedLookup(policy: ReceiverPolicy = {}) {
   const allow = checkAllowAddresses(policy.allowAddresses ?? []);
   return (hostname: string, options: { all?: boolean; family?: number | string } | number, callback: LookupCallback): void => {
     const opts = typeof options === 'object' && options !== null ? options : {};
-    resolve(hostname).then((addresses) => {
-      const wanted = opts.family === 4 || opts.family === 'IPv4' ? 4 : opts.family === 6 || opts.family === 'IPv6' ? 6 : 0;
-      const usable = addresses.filter((a) => wanted === 0 || a.family === wanted);
-      if (usable.length === 0) {
-        callback(Object.assign(new Error(`${hostname} did not resolve`), { code: 'ENOTFOUND' }), opts.all ? [] : '', 0);
-        return;
-      }
-      for (const a of usable) {
-        const problem = receiverAddressProblem(a.address, allow);
-        if (problem) {
-          callback(new ReceiverAddressError(`Receiver host ${hostname} refused: ${problem}`), opts.all ? [] : '', 0);
+    resolve(hostname).then(
+      (addresses) => {
+        const wanted = opts.family === 4 || opts.family === 'IPv4' ? 4 : opts.family === 6 || opts.family === 'IPv6' ? 6 : 0;
+        const usable = addresses.filter((a) => wanted === 0 || a.family === wanted);
+        if (usable.length === 0) {
+          callback(Object.assign(new Error(`${hostname} did not resolve`), { code: 'ENOTFOUND' }), opts.all ? [] : '', 0);
           return;
         }
-      }
-      if (opts.all) callback(null, usable);
-      else callback(null, usable[0]!.address, usable[0]!.family);
-    }, (err: NodeJS.ErrnoException) => callback(err, opts.all ? [] : '', 0));
+        for (const a of usable) {
+          const problem = receiverAddressProblem(a.address, allow);
+          if (problem) {
+            callback(new ReceiverAddressError(`Receiver host ${hostname} refused: ${problem}`), opts.all ? [] : '', 0);
+            return;
+          }
+        }
+        if (opts.all) callback(null, usable);
+        else callback(null, usable[0]!.address, usable[0]!.family);
+      },
+      (err: NodeJS.ErrnoException) => callback(err, opts.all ? [] : '', 0),
+    );
   };
 }
 

@@ -157,7 +157,14 @@ export function createReceptorClient(options: ReceptorClientOptions = {}): Recep
   };
 
   /** Sends with the receiver's token (if any), renewing it once on 401; returns 2xx–4xx answers. */
-  async function post(target: ReceptorTarget, who: AuthorityIdentity, url: string, file: XmlFile, what: string, accept: string): Promise<{ req: HttpRequest; res: HttpResponse }> {
+  async function post(
+    target: ReceptorTarget,
+    who: AuthorityIdentity,
+    url: string,
+    file: XmlFile,
+    what: string,
+    accept: string,
+  ): Promise<{ req: HttpRequest; res: HttpResponse }> {
     const { body, contentType } = multipartXml(file);
     const urls = urlsOf(target);
     const key = `${urls.semilla}\n${who.rnc}`;
@@ -186,7 +193,14 @@ export function createReceptorClient(options: ReceptorClientOptions = {}): Recep
             continue;
           }
         }
-        if (res.status === 401 || res.status === 408 || res.status === 429 || res.status >= 500 || res.status < 200 || (res.status >= 300 && res.status < 400)) {
+        if (
+          res.status === 401 ||
+          res.status === 408 ||
+          res.status === 429 ||
+          res.status >= 500 ||
+          res.status < 200 ||
+          (res.status >= 300 && res.status < 400)
+        ) {
           throw http.failureFor(req, res)!;
         }
         return { req, res };

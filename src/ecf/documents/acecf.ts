@@ -34,10 +34,22 @@ const XML_BASE = '/ACECF/DetalleAprobacionComercial';
 export function checkAcecfRules(input: Partial<AcecfInput>, paths = { motivo: 'detalle_motivo_rechazo', encf: 'encf' }): Issue[] {
   const issues: Issue[] = [];
   if (input.estado === '2' && !input.detalle_motivo_rechazo) {
-    issues.push({ code: 'required', path: paths.motivo, message: 'El motivo de rechazo es requerido cuando el estado es 2 (rechazado).', severity: 'error', ruleId: 'ACECF-MOTIVO' });
+    issues.push({
+      code: 'required',
+      path: paths.motivo,
+      message: 'El motivo de rechazo es requerido cuando el estado es 2 (rechazado).',
+      severity: 'error',
+      ruleId: 'ACECF-MOTIVO',
+    });
   }
   if (input.estado === '1' && input.detalle_motivo_rechazo) {
-    issues.push({ code: 'not_allowed', path: paths.motivo, message: 'El motivo de rechazo solo se indica cuando el estado es 2 (rechazado).', severity: 'error', ruleId: 'ACECF-MOTIVO' });
+    issues.push({
+      code: 'not_allowed',
+      path: paths.motivo,
+      message: 'El motivo de rechazo solo se indica cuando el estado es 2 (rechazado).',
+      severity: 'error',
+      ruleId: 'ACECF-MOTIVO',
+    });
   }
   const prefix = /^E(\d{2})/.exec(String(input.encf ?? ''))?.[1];
   if (prefix && !(ACECF_TYPES as readonly string[]).includes(prefix)) {

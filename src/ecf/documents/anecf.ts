@@ -90,7 +90,8 @@ export function checkAnecfInput(input: AnecfInput): Issue[] {
   let total = 0;
   input.anulaciones.forEach((a, i) => {
     const p = `anulaciones.${i}`;
-    if (!(ECF_TYPES as readonly string[]).includes(a?.tipo_ecf)) err(`${p}.tipo_ecf`, `Tipo de e-CF inválido; valores permitidos: ${ECF_TYPES.join(', ')}.`, 'enum');
+    if (!(ECF_TYPES as readonly string[]).includes(a?.tipo_ecf))
+      err(`${p}.tipo_ecf`, `Tipo de e-CF inválido; valores permitidos: ${ECF_TYPES.join(', ')}.`, 'enum');
     else if (seenTypes.has(a.tipo_ecf)) err(`${p}.tipo_ecf`, `El tipo ${a.tipo_ecf} aparece más de una vez; agrupe sus rangos en una sola anulación.`);
     seenTypes.add(a?.tipo_ecf);
     if (!Array.isArray(a?.rangos) || a.rangos.length === 0) {
@@ -100,8 +101,10 @@ export function checkAnecfInput(input: AnecfInput): Issue[] {
     const checked = checkAnecfRanges(a.rangos);
     for (const f of checked.findings) {
       if (f.kind === 'too_many_ranges') err(`${p}.rangos`, `Admite como máximo ${MAX_ANECF_RANGES.toLocaleString('en-US')} rangos por tipo.`, 'too_many');
-      else if (f.kind === 'out_of_bounds') err(`${p}.rangos.${f.range}.${f.bound}`, `Debe ser un entero entre 1 y ${MAX_CONSECUTIVE.toLocaleString('en-US')}.`, 'range');
-      else if (f.kind === 'inverted') err(`${p}.rangos.${f.range}`, `Rango invertido: desde (${a.rangos[f.range]!.desde}) es mayor que hasta (${a.rangos[f.range]!.hasta}).`);
+      else if (f.kind === 'out_of_bounds')
+        err(`${p}.rangos.${f.range}.${f.bound}`, `Debe ser un entero entre 1 y ${MAX_CONSECUTIVE.toLocaleString('en-US')}.`, 'range');
+      else if (f.kind === 'inverted')
+        err(`${p}.rangos.${f.range}`, `Rango invertido: desde (${a.rangos[f.range]!.desde}) es mayor que hasta (${a.rangos[f.range]!.hasta}).`);
       else err(`${p}.rangos.${Math.max(f.range, f.with)}`, `El rango se solapa con el rango ${Math.min(f.range, f.with)} del mismo tipo.`);
     }
     total += checked.count;
@@ -184,7 +187,12 @@ export function parseAnecfXml(xml: string): ParsedDoc<AnecfInput> & { cantidad: 
       const hasta = String(s.secuencia_encf_hasta ?? '');
       for (const v of [desde, hasta]) {
         if (v.slice(1, 3) !== tipo) {
-          issues.push({ code: 'rule', path: `${base}/TablaRangoSecuenciasAnuladaseNCF/Secuencias[${j + 1}]`, message: `El e-NCF ${v} no es del tipo ${tipo} de la línea.`, severity: 'error' });
+          issues.push({
+            code: 'rule',
+            path: `${base}/TablaRangoSecuenciasAnuladaseNCF/Secuencias[${j + 1}]`,
+            message: `El e-NCF ${v} no es del tipo ${tipo} de la línea.`,
+            severity: 'error',
+          });
         }
       }
       return { desde: Number(desde.slice(3)), hasta: Number(hasta.slice(3)) };
@@ -192,13 +200,23 @@ export function parseAnecfXml(xml: string): ParsedDoc<AnecfInput> & { cantidad: 
     const count = rangos.reduce((s, r) => s + (r.hasta - r.desde + 1), 0);
     total += count;
     if (a.cantidad_encf_anulados !== count) {
-      issues.push({ code: 'totals', path: `${base}/CantidadeNCFAnulados`, message: `CantidadeNCFAnulados (${a.cantidad_encf_anulados}) no coincide con los rangos (${count}).`, severity: 'error' });
+      issues.push({
+        code: 'totals',
+        path: `${base}/CantidadeNCFAnulados`,
+        message: `CantidadeNCFAnulados (${a.cantidad_encf_anulados}) no coincide con los rangos (${count}).`,
+        severity: 'error',
+      });
     }
     return { tipo_ecf: tipo, rangos };
   });
   const cantidad = Number(e.cantidad_encf_anulados ?? 0);
   if (cantidad !== total) {
-    issues.push({ code: 'totals', path: '/ANECF/Encabezado/CantidadeNCFAnulados', message: `CantidadeNCFAnulados (${cantidad}) no coincide con la suma de los rangos (${total}).`, severity: 'error' });
+    issues.push({
+      code: 'totals',
+      path: '/ANECF/Encabezado/CantidadeNCFAnulados',
+      message: `CantidadeNCFAnulados (${cantidad}) no coincide con la suma de los rangos (${total}).`,
+      severity: 'error',
+    });
   }
   const data: AnecfInput = {
     rnc_emisor: String(e.rnc_emisor ?? ''),

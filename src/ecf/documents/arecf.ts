@@ -34,10 +34,26 @@ const XML_PATH = '/ARECF/DetalleAcusedeRecibo/CodigoMotivoNoRecibido';
 /** The rule the table cannot express: `codigo_motivo_no_recibido` if and only if `estado` is '1'. */
 export function checkArecfRules(input: Partial<ArecfInput>, path = 'codigo_motivo_no_recibido'): Issue[] {
   if (input.estado === '1' && !input.codigo_motivo_no_recibido) {
-    return [{ code: 'required', path, message: 'El código de motivo es requerido cuando el estado es 1 (e-CF no recibido).', severity: 'error', ruleId: 'ARECF-MOTIVO' }];
+    return [
+      {
+        code: 'required',
+        path,
+        message: 'El código de motivo es requerido cuando el estado es 1 (e-CF no recibido).',
+        severity: 'error',
+        ruleId: 'ARECF-MOTIVO',
+      },
+    ];
   }
   if (input.estado === '0' && input.codigo_motivo_no_recibido) {
-    return [{ code: 'not_allowed', path, message: 'El código de motivo solo se indica cuando el estado es 1 (e-CF no recibido).', severity: 'error', ruleId: 'ARECF-MOTIVO' }];
+    return [
+      {
+        code: 'not_allowed',
+        path,
+        message: 'El código de motivo solo se indica cuando el estado es 1 (e-CF no recibido).',
+        severity: 'error',
+        ruleId: 'ARECF-MOTIVO',
+      },
+    ];
   }
   return [];
 }

@@ -45,7 +45,12 @@ export function parseDocXml<T>(table: DocTable, xml: string): ParsedDoc<T> {
   const name = root.localName ?? root.nodeName;
   if (name !== table.root || root.namespaceURI) {
     throw new EcfValidationError([
-      { code: 'invalid_type', path: '', message: `Se esperaba un documento ${table.root} sin espacio de nombres; el elemento raíz es ${root.nodeName}.`, severity: 'error' },
+      {
+        code: 'invalid_type',
+        path: '',
+        message: `Se esperaba un documento ${table.root} sin espacio de nombres; el elemento raíz es ${root.nodeName}.`,
+        severity: 'error',
+      },
     ]);
   }
   const t = readTree(table, '*', root);

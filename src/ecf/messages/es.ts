@@ -26,7 +26,11 @@ export const es = {
   must_be_positive: 'Debe ser mayor que cero.',
   must_not_be_negative: 'No puede ser negativo.',
   integer_range: (min?: number, max?: number) =>
-    min !== undefined && max !== undefined ? `Debe estar entre ${min} y ${max}.` : min !== undefined ? `Debe ser mayor o igual a ${min}.` : `Debe ser menor o igual a ${max}.`,
+    min !== undefined && max !== undefined
+      ? `Debe estar entre ${min} y ${max}.`
+      : min !== undefined
+        ? `Debe ser mayor o igual a ${min}.`
+        : `Debe ser menor o igual a ${max}.`,
   integer_gt: (n: number) => `Debe ser mayor que ${n}.`,
   date: 'Fecha inválida: formato dd-MM-yyyy (por ejemplo 05-03-2026).',
   datetime: 'Fecha y hora inválidas: formato dd-MM-yyyy HH:mm:ss.',

@@ -11,8 +11,20 @@ import { ECF_TYPE_INFO } from '../spec/doc-types.js';
 import type { EcfType } from '../spec/model.js';
 import type { BuildContext } from '../xml/ecf.js';
 import {
-  additionalTaxName, CODIGOS_MODIFICACION, FORMAS_PAGO, INDICADOR_RETENCION, label, LIQUIDACIONES, MONEDAS,
-  provinceName, TIPOS_AFILIACION, TIPOS_CUENTA, TIPOS_INGRESO, TIPOS_PAGO, UNIDADES_MEDIDA, VIAS_TRANSPORTE,
+  additionalTaxName,
+  CODIGOS_MODIFICACION,
+  FORMAS_PAGO,
+  INDICADOR_RETENCION,
+  label,
+  LIQUIDACIONES,
+  MONEDAS,
+  provinceName,
+  TIPOS_AFILIACION,
+  TIPOS_CUENTA,
+  TIPOS_INGRESO,
+  TIPOS_PAGO,
+  UNIDADES_MEDIDA,
+  VIAS_TRANSPORTE,
 } from './catalogs.js';
 import { dec, formatMoney, formatNumber, formatRate } from './format.js';
 import type { Column, Pair, PairsSection, Run, Section, TableRow, TableSection, TotalLine } from '../../shared/pdf/sections.js';
@@ -189,11 +201,9 @@ function totalLines(t: Json | undefined, doc: Json, currency: string): TotalLine
   row('total_itbis', 'Total ITBIS');
   for (const tax of (t.impuestos_adicionales as Json[] | undefined) ?? []) {
     const code = str(tax.tipo_impuesto);
-    const amounts = [
-      tax.monto_impuesto_selectivo_consumo_especifico,
-      tax.monto_impuesto_selectivo_consumo_advalorem,
-      tax.otros_impuestos_adicionales,
-    ].filter(present);
+    const amounts = [tax.monto_impuesto_selectivo_consumo_especifico, tax.monto_impuesto_selectivo_consumo_advalorem, tax.otros_impuestos_adicionales].filter(
+      present,
+    );
     const rate = present(tax.tasa_impuesto_adicional) ? `, tasa ${formatNumber(tax.tasa_impuesto_adicional, 0, 2)}` : '';
     const parts = amounts.map((a) => formatMoney(a)).join(' + ');
     out.push({ label: `${additionalTaxName(code)} (${code}${rate})`, value: parts || '0.00' });
@@ -269,14 +279,18 @@ interface ItemColumn extends Column {
 const ITEM_COLUMNS: readonly ItemColumn[] = [
   { header: 'Cant.', width: 40, align: 'right', cell: (it) => [{ text: formatNumber(it.cantidad, 0, 2) }] },
   {
-    header: 'Unidad', width: 48, align: 'left',
+    header: 'Unidad',
+    width: 48,
+    align: 'left',
     when: (items) => items.some((it) => present(it.unidad_medida)),
     cell: (it) => (present(it.unidad_medida) ? [{ text: unit(it.unidad_medida, {}), role: 'small' }] : []),
   },
   { header: 'Descripción', width: 0, flex: true, align: 'left', cell: itemDescription },
   { header: 'Precio unitario', width: 62, align: 'right', cell: (it) => [{ text: formatNumber(it.precio_unitario, 2, 4) }] },
   {
-    header: 'Desc. / Rec.', width: 56, align: 'right',
+    header: 'Desc. / Rec.',
+    width: 56,
+    align: 'right',
     when: (items) => items.some((it) => present(it.descuento_monto) || present(it.recargo_monto)),
     cell: (it) => [
       ...(present(it.descuento_monto) ? [{ text: `-${formatMoney(it.descuento_monto)}` }] : []),
@@ -284,7 +298,9 @@ const ITEM_COLUMNS: readonly ItemColumn[] = [
     ],
   },
   {
-    header: 'Retención', width: 66, align: 'right',
+    header: 'Retención',
+    width: 66,
+    align: 'right',
     when: (items) => items.some((it) => present(it.retencion)),
     cell: (it) => {
       const r = it.retencion as Json | undefined;
@@ -315,7 +331,14 @@ function itemsTable(doc: Json): TableSection {
       breakBefore: page !== undefined && line > 1,
     });
     const ending = pages.find((p) => p.to === line);
-    if (ending) rows.push(pageSubtotalRow(ending.entry, columns.length, columns.findIndex((c) => c.flex)));
+    if (ending)
+      rows.push(
+        pageSubtotalRow(
+          ending.entry,
+          columns.length,
+          columns.findIndex((c) => c.flex),
+        ),
+      );
   });
   return { kind: 'table', title: 'Detalle de bienes o servicios', columns, rows };
 }
@@ -339,7 +362,10 @@ function pageSubtotalRow(p: Json, columnCount: number, descIndex: number): Table
     present(p.monto_no_facturable) ? `No facturable ${formatMoney(p.monto_no_facturable)}` : '',
   ].filter(Boolean);
   const cells: Run[][] = Array.from({ length: columnCount }, () => []);
-  cells[descIndex] = [{ text: `Subtotal página ${str(p.pagina)}`, role: 'strong' }, ...(parts.length ? [{ text: parts.join(' · '), role: 'muted' as const }] : [])];
+  cells[descIndex] = [
+    { text: `Subtotal página ${str(p.pagina)}`, role: 'strong' },
+    ...(parts.length ? [{ text: parts.join(' · '), role: 'muted' as const }] : []),
+  ];
   cells[columnCount - 1] = present(p.monto) ? [{ text: formatMoney(p.monto), role: 'strong' }] : [];
   return { cells, summary: true };
 }
@@ -347,9 +373,13 @@ function pageSubtotalRow(p: Json, columnCount: number, descIndex: number): Table
 function subtotalsSection(doc: Json): TableSection | null {
   const subs = (doc.subtotales as Json[] | undefined) ?? [];
   if (!subs.length) return null;
-  const ordered = [...subs].sort((a, b) => (Number(a.orden ?? 0) - Number(b.orden ?? 0)));
+  const ordered = [...subs].sort((a, b) => Number(a.orden ?? 0) - Number(b.orden ?? 0));
   const defs: Array<[string, string]> = [
-    ['monto_gravado_total', 'Gravado'], ['itbis', 'ITBIS'], ['impuesto_adicional', 'Imp. adicional'], ['exento', 'Exento'], ['monto', 'Monto'],
+    ['monto_gravado_total', 'Gravado'],
+    ['itbis', 'ITBIS'],
+    ['impuesto_adicional', 'Imp. adicional'],
+    ['exento', 'Exento'],
+    ['monto', 'Monto'],
   ];
   const used = defs.filter(([k]) => ordered.some((s) => present(s[k])));
   const columns: Column[] = [
@@ -395,11 +425,17 @@ function adjustmentsSection(doc: Json): TableSection | null {
 function paymentSection(doc: Json): PairsSection | null {
   const id = (doc.id_doc as Json | undefined) ?? {};
   const pairs: Pair[] = ((id.formas_pago as Json[] | undefined) ?? []).map((f) => ({ label: label(FORMAS_PAGO, f.forma), value: formatMoney(f.monto) }));
-  pairs.push(...pairsOf(id, [
-    ['tipo_cuenta_pago', 'Tipo de cuenta', (v) => label(TIPOS_CUENTA, v)],
-    ['numero_cuenta_pago', 'Número de cuenta'],
-    ['banco_pago', 'Banco'],
-  ], doc));
+  pairs.push(
+    ...pairsOf(
+      id,
+      [
+        ['tipo_cuenta_pago', 'Tipo de cuenta', (v) => label(TIPOS_CUENTA, v)],
+        ['numero_cuenta_pago', 'Número de cuenta'],
+        ['banco_pago', 'Banco'],
+      ],
+      doc,
+    ),
+  );
   return pairs.length ? { kind: 'pairs', title: 'Formas de pago', pairs } : null;
 }
 
@@ -412,11 +448,16 @@ function otherCurrencySection(doc: Json): TableSection | null {
     'Totales en otra moneda',
     code ? `${code}${MONEDAS[code] ? ` (${MONEDAS[code]})` : ''}` : '',
     present(om.tipo_cambio) ? `tipo de cambio ${formatNumber(om.tipo_cambio, 2, 4)}` : '',
-  ].filter(Boolean).join(' · ');
+  ]
+    .filter(Boolean)
+    .join(' · ');
   return {
     kind: 'table',
     title,
-    columns: [{ header: 'Concepto', width: 0, flex: true, align: 'left' }, { header: code || 'Monto', width: 90, align: 'right' }],
+    columns: [
+      { header: 'Concepto', width: 0, flex: true, align: 'left' },
+      { header: code || 'Monto', width: 90, align: 'right' },
+    ],
     rows: lines.map((l) => ({ cells: [[{ text: l.label, role: l.strong ? 'strong' : 'normal' }], [{ text: l.value, role: l.strong ? 'strong' : 'normal' }]] })),
   };
 }
@@ -430,7 +471,9 @@ function issuerRuns(e: Json): Run[] {
   const runs: Run[] = [{ text: str(e.razon_social), role: 'title' }];
   if (present(e.nombre_comercial) && e.nombre_comercial !== e.razon_social) runs.push({ text: String(e.nombre_comercial), role: 'heading' });
   runs.push({ text: `RNC: ${str(e.rnc)}`, role: 'strong' });
-  const place = [str(e.direccion), provinceName(e.municipio) && !present(e.provincia) ? provinceName(e.municipio) : '', provinceName(e.provincia) ?? ''].filter(Boolean).join(', ');
+  const place = [str(e.direccion), provinceName(e.municipio) && !present(e.provincia) ? provinceName(e.municipio) : '', provinceName(e.provincia) ?? '']
+    .filter(Boolean)
+    .join(', ');
   if (place) runs.push({ text: place });
   if (present(e.sucursal)) runs.push({ text: `Sucursal: ${e.sucursal}` });
   const phones = ((e.telefonos as string[] | undefined) ?? []).filter(present);
@@ -482,7 +525,9 @@ export function buildPrintModel(input: ModelInput, security: { code: string; qrU
     encf: context.encf,
     issuer: issuerRuns(emisor),
     docInfo,
-    ...(counterpartyPairs.length ? { counterparty: { kind: 'pairs' as const, title: ECF_TYPE_INFO[tipo].counterpartyTitle ?? 'Datos del comprador', pairs: counterpartyPairs } } : {}),
+    ...(counterpartyPairs.length
+      ? { counterparty: { kind: 'pairs' as const, title: ECF_TYPE_INFO[tipo].counterpartyTitle ?? 'Datos del comprador', pairs: counterpartyPairs } }
+      : {}),
     items: itemsTable(doc),
     sections,
     totals: totalLines(doc.totales, doc, 'RD$'),

@@ -101,16 +101,21 @@ function resolveInput(input: string | PdfDocumentInput, options: RenderPdfOption
   const doc = input.document as Record<string, any>;
   const total = dec(doc.totales?.monto_total);
   if (total === null) throw new EcfError('renderPdf: document.totales.monto_total is missing.', { code: 'missing_field' });
-  const url = input.qrUrl ?? qrUrl({
-    rncEmisor: input.context.emisor.rnc,
-    rncComprador: doc.comprador?.rnc ?? null,
-    encf: input.context.encf,
-    tipoeCF: input.tipo,
-    fechaEmision: input.context.fecha_emision,
-    montoTotal: toFixed(total, 2),
-    fechaFirma: input.fecha_hora_firma ?? null,
-    codigoSeguridad: input.securityCode,
-  }, urlOptions);
+  const url =
+    input.qrUrl ??
+    qrUrl(
+      {
+        rncEmisor: input.context.emisor.rnc,
+        rncComprador: doc.comprador?.rnc ?? null,
+        encf: input.context.encf,
+        tipoeCF: input.tipo,
+        fechaEmision: input.context.fecha_emision,
+        montoTotal: toFixed(total, 2),
+        fechaFirma: input.fecha_hora_firma ?? null,
+        codigoSeguridad: input.securityCode,
+      },
+      urlOptions,
+    );
   const model = buildPrintModel({ ...input, tipo: input.tipo, document: doc }, { code: input.securityCode, qrUrl: url });
   const signedAt = signingInstant(input.fecha_hora_firma);
   return { model, ...(signedAt ? { signedAt } : {}) };

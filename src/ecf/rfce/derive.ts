@@ -117,7 +117,11 @@ export function parseRfceXml(xml: string): ParsedDoc<RfceData> {
 function withoutUndefined<T>(v: T): T {
   if (Array.isArray(v)) return v.map(withoutUndefined) as T;
   if (typeof v === 'object' && v !== null) {
-    return Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined).map(([k, x]) => [k, withoutUndefined(x)])) as T;
+    return Object.fromEntries(
+      Object.entries(v)
+        .filter(([, x]) => x !== undefined)
+        .map(([k, x]) => [k, withoutUndefined(x)]),
+    ) as T;
   }
   return v;
 }

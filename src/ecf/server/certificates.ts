@@ -21,12 +21,14 @@ export type CertificateUploadErrorCode =
 
 /** Spanish texts for the API client (the caller of `POST /api/v1/certificate`). */
 const MESSAGES: Record<Exclude<CertificateUploadErrorCode, 'tax_id_mismatch' | 'expired' | 'not_yet_valid'>, string> = {
-  invalid_file: 'El archivo no es un certificado PKCS#12 (.p12 / .pfx) legible. Envíe el archivo .p12 tal como lo entregó la entidad certificadora (no un PEM, .cer ni texto base64).',
+  invalid_file:
+    'El archivo no es un certificado PKCS#12 (.p12 / .pfx) legible. Envíe el archivo .p12 tal como lo entregó la entidad certificadora (no un PEM, .cer ni texto base64).',
   wrong_password: 'La contraseña no abre el certificado .p12. Verifique mayúsculas, minúsculas y espacios al final.',
   no_private_key: 'El archivo .p12 no contiene la llave privada. Exporte el certificado de nuevo incluyendo la llave privada.',
   no_certificate: 'El archivo .p12 contiene una llave privada pero ningún certificado corresponde a ella. Exporte la llave junto con su certificado.',
   unsupported_key: 'La llave del certificado no es RSA. Las firmas de la DGII son RSA-SHA256: use un certificado RSA.',
-  no_tax_id: 'El certificado no indica el RNC o la cédula de su titular (atributo serialNumber del sujeto); no sirve para firmar comprobantes fiscales electrónicos.',
+  no_tax_id:
+    'El certificado no indica el RNC o la cédula de su titular (atributo serialNumber del sujeto); no sirve para firmar comprobantes fiscales electrónicos.',
 };
 
 /**
@@ -98,10 +100,10 @@ export function prepareCertificate(args: { issuer: Pick<Issuer, 'rnc'>; p12: Uin
   } catch (e) {
     const { notBefore, notAfter } = identity.info;
     if (isEcfError(e) && e.code === 'expired') {
-      throw new CertificateUploadError(
-        `El certificado venció el ${notAfter.toISOString()}. Renuévelo con su entidad certificadora y suba el nuevo .p12.`,
-        { code: 'expired', cause: e },
-      );
+      throw new CertificateUploadError(`El certificado venció el ${notAfter.toISOString()}. Renuévelo con su entidad certificadora y suba el nuevo .p12.`, {
+        code: 'expired',
+        cause: e,
+      });
     }
     throw new CertificateUploadError(
       `El certificado no es válido antes del ${notBefore.toISOString()}. Súbalo a partir de esa fecha o verifique la hora del sistema.`,
@@ -130,7 +132,10 @@ export function prepareCertificate(args: { issuer: Pick<Issuer, 'rnc'>; p12: Uin
  * taxIdFromSubjectSerial('RNC 131880738') //=> '131880738'
  */
 export function taxIdFromSubjectSerial(serial: string): string | null {
-  let id = serial.trim().replace(/^(?:(?:IDC|PAS|TIN|VAT|NTR)[A-Z]{2}[-:]|(?:RNC|CEDULA|CED)[-:\s]*)/i, '').trim();
+  let id = serial
+    .trim()
+    .replace(/^(?:(?:IDC|PAS|TIN|VAT|NTR)[A-Z]{2}[-:]|(?:RNC|CEDULA|CED)[-:\s]*)/i, '')
+    .trim();
   if (/^[\d\s.-]+$/.test(id)) id = id.replace(/[\s.-]/g, '');
   return id === '' ? null : id;
 }

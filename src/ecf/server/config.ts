@@ -195,7 +195,8 @@ export function loadConfig(env: Record<string, string | undefined>): ServerConfi
   const rawAuthority = get('ECF_AUTHORITY');
   if (rawAuthority === undefined || rawAuthority === 'simulator') {
     if (production) problems.push('NODE_ENV=production requires ECF_AUTHORITY (testecf, certecf, ecf or a URL): the in-process simulator is for development');
-    if (declaredEnvironment && declaredEnvironment !== 'testecf') problems.push(`ECF_ENVIRONMENT=${declaredEnvironment} needs ECF_AUTHORITY: the in-process simulator plays testecf`);
+    if (declaredEnvironment && declaredEnvironment !== 'testecf')
+      problems.push(`ECF_ENVIRONMENT=${declaredEnvironment} needs ECF_AUTHORITY: the in-process simulator plays testecf`);
   } else if (isDgiiEnvironment(rawAuthority)) {
     authority = { kind: 'dgii', environment: rawAuthority as AuthorityEnvironment };
     if (declaredEnvironment && declaredEnvironment !== rawAuthority) {
@@ -224,7 +225,9 @@ export function loadConfig(env: Record<string, string | undefined>): ServerConfi
       problems.push((e as Error).message);
     }
   } else if (production) {
-    problems.push(`${why} requires ECF_CERT_KEY (64 hex characters or base64 of 32 bytes, e.g. \`openssl rand -hex 32\`): no development key file is written for a real authority`);
+    problems.push(
+      `${why} requires ECF_CERT_KEY (64 hex characters or base64 of 32 bytes, e.g. \`openssl rand -hex 32\`): no development key file is written for a real authority`,
+    );
   }
 
   const providerP12 = get('ECF_PROVIDER_P12') ?? null;
@@ -261,7 +264,11 @@ export function loadConfig(env: Record<string, string | undefined>): ServerConfi
   let allowAddresses: string[] = [];
   const rawAllow = get('ECF_RECEIVER_ALLOW_ADDRESSES');
   if (rawAllow !== undefined) {
-    allowAddresses = rawAllow.split(',').map((x) => x.trim()).filter(Boolean).flatMap((x) => (x.toLowerCase() === 'loopback' ? [...LOOPBACK_RANGES] : [x]));
+    allowAddresses = rawAllow
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean)
+      .flatMap((x) => (x.toLowerCase() === 'loopback' ? [...LOOPBACK_RANGES] : [x]));
     try {
       checkAllowAddresses(allowAddresses);
     } catch (e) {
@@ -270,7 +277,9 @@ export function loadConfig(env: Record<string, string | undefined>): ServerConfi
     }
   }
   if ((allowHttp || allowAddresses.length > 0) && (production || authority.kind === 'dgii')) {
-    problems.push('ECF_RECEIVER_ALLOW_HTTP and ECF_RECEIVER_ALLOW_ADDRESSES are for development: they are refused with NODE_ENV=production or a DGII authority (receivers are reached over https at public addresses only)');
+    problems.push(
+      'ECF_RECEIVER_ALLOW_HTTP and ECF_RECEIVER_ALLOW_ADDRESSES are for development: they are refused with NODE_ENV=production or a DGII authority (receivers are reached over https at public addresses only)',
+    );
   }
 
   const rawTrust = get('ECF_INBOUND_TRUST');
@@ -280,7 +289,9 @@ export function loadConfig(env: Record<string, string | undefined>): ServerConfi
     else problems.push(`ECF_INBOUND_TRUST must be ca or development (got "${rawTrust}")`);
   }
   if (trust === 'development' && (authority.kind === 'dgii' || production)) {
-    problems.push('ECF_INBOUND_TRUST=development accepts self-signed certificates in anyone\'s name: not with a DGII authority or NODE_ENV=production (use ca with ECF_INBOUND_TRUST_CA)');
+    problems.push(
+      "ECF_INBOUND_TRUST=development accepts self-signed certificates in anyone's name: not with a DGII authority or NODE_ENV=production (use ca with ECF_INBOUND_TRUST_CA)",
+    );
   }
   const trustCa = get('ECF_INBOUND_TRUST_CA');
   const delegates = get('ECF_INBOUND_DELEGATES');
@@ -310,9 +321,23 @@ export function loadConfig(env: Record<string, string | undefined>): ServerConfi
 
   if (problems.length) throw new ConfigError(problems);
   return {
-    port, host, dataDir, databaseUrl, xsdDir, authority, environment,
+    port,
+    host,
+    dataDir,
+    databaseUrl,
+    xsdDir,
+    authority,
+    environment,
     providerP12: providerP12 === null ? null : resolve(providerP12),
-    providerP12Password, production, worker, limits, http, offload, logLevel, receivers: { allowHttp, allowAddresses }, inbound,
+    providerP12Password,
+    production,
+    worker,
+    limits,
+    http,
+    offload,
+    logLevel,
+    receivers: { allowHttp, allowAddresses },
+    inbound,
     env: Object.fromEntries(Object.entries(env).filter(([k]) => k.startsWith('ECF_CERT_KEY'))),
   };
 }

@@ -4,8 +4,17 @@
  * a `ServerConfig` (`loadConfig(env)`); `startServer` adds the HTTP app and serves it.
  */
 export {
-  createInboundHandler, DEVELOPMENT_TRUST, NO_TRUST, loadTrustAnchors, parseDelegates, checkSigner, normalizeIdentifier,
-  type InboundDeps, type InboundTrust, type InboundTrustMode, type SignerIdentity,
+  createInboundHandler,
+  DEVELOPMENT_TRUST,
+  NO_TRUST,
+  loadTrustAnchors,
+  parseDelegates,
+  checkSigner,
+  normalizeIdentifier,
+  type InboundDeps,
+  type InboundTrust,
+  type InboundTrustMode,
+  type SignerIdentity,
 } from './inbound/index.js';
 export { createApp, DEFAULT_LIMITS, ApiError, toErrorEnvelope } from './app/index.js';
 export type { App, AppDeps, AppEnv, AuthorityEnvironment, BodyLimits } from './app/index.js';
@@ -26,12 +35,39 @@ export { STATUSES, STATUS_NAMES, statusInfo } from './statuses.js';
 export type { StatusInfo } from './statuses.js';
 // Storage records and ports (embedders bring their own storage or read records from `openStorage`).
 export type {
-  Storage, StorageLifecycle, IssuerStore, SequenceStore, DocumentStore, VoidingStore, InboundStore, InboundStorage,
-  SigningMode, Issuer, NewIssuer, TokenRecord,
-  SequenceRecord, NewSequence, EncfRefusal,
-  DocumentStatus, TransmissionState, DocumentRecord, NewDocument, DocumentPatch, SubmissionRecord, DocumentFilter,
+  Storage,
+  StorageLifecycle,
+  IssuerStore,
+  SequenceStore,
+  DocumentStore,
+  VoidingStore,
+  InboundStore,
+  InboundStorage,
+  SigningMode,
+  Issuer,
+  NewIssuer,
+  TokenRecord,
+  SequenceRecord,
+  NewSequence,
+  EncfRefusal,
+  DocumentStatus,
+  TransmissionState,
+  DocumentRecord,
+  NewDocument,
+  DocumentPatch,
+  SubmissionRecord,
+  DocumentFilter,
   VoidBatch,
-  ReceiptState, ReceiptReason, ApprovalState, ReceivedDocument, NewReceivedDocument, ReceivedDocumentFilter, ReceivedApprovalPatch,
-  DocumentApproval, NewDocumentApproval, ApprovalRecording, InboundToken,
+  ReceiptState,
+  ReceiptReason,
+  ApprovalState,
+  ReceivedDocument,
+  NewReceivedDocument,
+  ReceivedDocumentFilter,
+  ReceivedApprovalPatch,
+  DocumentApproval,
+  NewDocumentApproval,
+  ApprovalRecording,
+  InboundToken,
 } from './storage/types.js';
 export type { SignerProvider } from './signers.js';

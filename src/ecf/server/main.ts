@@ -105,10 +105,21 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       anchors: inbound.trustCa ? loadTrustAnchors(inbound.trustCa) : [],
       delegates: inbound.delegates ? parseDelegates(readFileSync(inbound.delegates, 'utf8')) : {},
     };
-    if (trust.mode === 'development') logger.warn('inbound services trust any certificate, self-signed included (ECF_INBOUND_TRUST=development): for development only');
-    else if (trust.anchors.length === 0) logger.warn('inbound services: no ECF_INBOUND_TRUST_CA configured, every sender (seed login, e-CF, commercial approval) is refused');
+    if (trust.mode === 'development')
+      logger.warn('inbound services trust any certificate, self-signed included (ECF_INBOUND_TRUST=development): for development only');
+    else if (trust.anchors.length === 0)
+      logger.warn('inbound services: no ECF_INBOUND_TRUST_CA configured, every sender (seed login, e-CF, commercial approval) is refused');
     const app = createApp({
-      storage: store, transport, signers, schemas, offload, pdfCache: createPdfCache(config.offload.pdfCacheBytes), clock, logger, certificateKey: rt.certificateKey, receptor: receptor!,
+      storage: store,
+      transport,
+      signers,
+      schemas,
+      offload,
+      pdfCache: createPdfCache(config.offload.pdfCacheBytes),
+      clock,
+      logger,
+      certificateKey: rt.certificateKey,
+      receptor: receptor!,
       inbound: { trust, maxStoredBytes: inbound.maxStoredBytes, senderQuota: inbound.senderQuota },
       environment: config.environment,
       limits: config.limits,
@@ -120,16 +131,21 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     // proxy in front remains the real defence against many slow clients (docs/server.md).
     const http = config.http ?? DEFAULT_HTTP_LIMITS;
     server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-      const s = serve({
-        fetch: app.fetch, port: config.port, hostname: config.host,
-        serverOptions: {
-          headersTimeout: http.headersTimeoutMs,
-          requestTimeout: http.requestTimeoutMs,
-          keepAliveTimeout: http.keepAliveTimeoutMs,
-          // How often Node checks those two deadlines (its default, 30 s, would let them overrun by that much).
-          connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(http.headersTimeoutMs / 4))),
+      const s = serve(
+        {
+          fetch: app.fetch,
+          port: config.port,
+          hostname: config.host,
+          serverOptions: {
+            headersTimeout: http.headersTimeoutMs,
+            requestTimeout: http.requestTimeoutMs,
+            keepAliveTimeout: http.keepAliveTimeoutMs,
+            // How often Node checks those two deadlines (its default, 30 s, would let them overrun by that much).
+            connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(http.headersTimeoutMs / 4))),
+          },
         },
-      }, () => resolve(s));
+        () => resolve(s),
+      );
       (s as unknown as import('node:http').Server).maxConnections = http.maxConnections;
       s.once('error', reject);
     });
@@ -139,7 +155,10 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     const shownHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host;
     const url = `http://${shownHost}:${port}`;
     const fresh = (await store.listIssuers()).length === 0;
-    logger.info({ url, authority: a.kind, environment: config.environment, worker: config.worker, storage: config.databaseUrl ? 'postgres' : 'sqlite' }, 'ecf-kit server started');
+    logger.info(
+      { url, authority: a.kind, environment: config.environment, worker: config.worker, storage: config.databaseUrl ? 'postgres' : 'sqlite' },
+      'ecf-kit server started',
+    );
 
     let closing: Promise<void> | null = null;
     return {
@@ -181,5 +200,5 @@ export async function runServer(
 
 /** Printed when the data directory has no issuer yet (simulator mode). */
 export const FRESH_HINT = (dataDir: string) =>
-  `\nNo issuer yet. Create one, a token and its sequences with the admin commands (same data directory):\n`
-  + `  ECF_DATA_DIR=${dataDir} ecf admin issuer add --help\n`;
+  `\nNo issuer yet. Create one, a token and its sequences with the admin commands (same data directory):\n` +
+  `  ECF_DATA_DIR=${dataDir} ecf admin issuer add --help\n`;

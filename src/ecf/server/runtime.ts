@@ -27,13 +27,16 @@ export const SIMULATOR_CONTROL_TOKEN_FILE = 'simulator-control.token';
 
 /** The server's pino logger: structured, with credentials redacted wherever they might appear. */
 export function createLogger(level: ServerConfig['logLevel'], destination?: pino.DestinationStream, service = 'ecf-kit'): Logger {
-  return pino({
-    level,
-    base: { service },
-    redact: { paths: [...REDACT_PATHS], censor: '[redacted]' },
-    // Errors are logged as type, message, code, stack and causes only (never the requests they carry).
-    serializers: LOG_SERIALIZERS,
-  }, destination ?? pino.destination(1));
+  return pino(
+    {
+      level,
+      base: { service },
+      redact: { paths: [...REDACT_PATHS], censor: '[redacted]' },
+      // Errors are logged as type, message, code, stack and causes only (never the requests they carry).
+      serializers: LOG_SERIALIZERS,
+    },
+    destination ?? pino.destination(1),
+  );
 }
 
 /** Worker options a separate worker process may tune (`ecf worker --concurrency …`). */
@@ -131,7 +134,10 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
 
     const a = config.authority;
     if (a.kind === 'simulator') {
-      if (role === 'worker') throw new EcfError('a worker process needs a configured authority (ECF_AUTHORITY); it cannot reach a simulator inside a server process', { code: 'worker_needs_authority' });
+      if (role === 'worker')
+        throw new EcfError('a worker process needs a configured authority (ECF_AUTHORITY); it cannot reach a simulator inside a server process', {
+          code: 'worker_needs_authority',
+        });
       // The control API changes verdicts and the directory: only holders of this process's token may use it.
       simulatorControlToken = randomBytes(24).toString('base64url');
       ensurePrivateDir(config.dataDir);
@@ -139,7 +145,11 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
       writeFileSync(tokenFile, `${simulatorControlToken}\n`, { mode: 0o600 });
       chmodSync(tokenFile, 0o600);
       simulator = await startSimulator({
-        xsdDir: config.xsdDir, dataFile: join(config.dataDir, 'simulator.json'), clock, logger, controlToken: simulatorControlToken,
+        xsdDir: config.xsdDir,
+        dataFile: join(config.dataDir, 'simulator.json'),
+        clock,
+        logger,
+        controlToken: simulatorControlToken,
       });
       transport = createDgiiClient({ environment: 'testecf', baseUrl: simulator.url, clock, logger });
       logger.info({ url: simulator.url }, 'in-process authority simulator started (TesteCF)');
@@ -163,9 +173,19 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
 
     let offload: Offload = inlineOffload(schemas);
     if (role === 'server' && config.offload.processes > 0) {
-      pool = createOffloadPool({ size: config.offload.processes, queueLimit: config.offload.queue, budgetMs: config.offload.requestBudgetMs, logger, ...options.offloadPool });
+      pool = createOffloadPool({
+        size: config.offload.processes,
+        queueLimit: config.offload.queue,
+        budgetMs: config.offload.requestBudgetMs,
+        logger,
+        ...options.offloadPool,
+      });
       options.onOffloadPool?.(pool);
-      offload = poolOffload(pool, { xsdDir: config.xsdDir, requestBudgetMs: config.offload.requestBudgetMs, backgroundBudgetMs: config.offload.workerBudgetMs });
+      offload = poolOffload(pool, {
+        xsdDir: config.xsdDir,
+        requestBudgetMs: config.offload.requestBudgetMs,
+        backgroundBudgetMs: config.offload.workerBudgetMs,
+      });
     }
 
     if (role === 'worker') {

@@ -14,7 +14,12 @@ import { join } from 'node:path';
 import { decryptSecret as decryptSealed, KEY_BYTES, parseKey as parseKeyNamed, SecretError, SecretKey } from '../../shared/server-kit/sealing.js';
 
 export {
-  SecretError, SecretKey, keyId, envelopeKeyId, encryptSecret, isCurrentKey,
+  SecretError,
+  SecretKey,
+  keyId,
+  envelopeKeyId,
+  encryptSecret,
+  isCurrentKey,
   type SecretErrorCode,
 } from '../../shared/server-kit/sealing.js';
 

@@ -11,7 +11,7 @@ import type { Issuer } from './storage/types.js';
 
 /** Stable codes of {@link SignerUnavailableError}. */
 export type SignerUnavailableCode =
-  | 'no_certificate'        // own mode without an uploaded certificate, or provider mode without a provider certificate
+  | 'no_certificate' // own mode without an uploaded certificate, or provider mode without a provider certificate
   | 'certificate_unreadable' // the stored certificate cannot be decrypted or opened (wrong ECF_CERT_KEY, corrupted)
   | 'certificate_expired'
   | 'certificate_not_yet_valid';
@@ -76,10 +76,9 @@ export function createSignerProvider(options: SignerProviderOptions): SignerProv
   const providerSigner = (): Signer => {
     const p = options.provider;
     if (!p) {
-      throw new SignerUnavailableError(
-        'El emisor firma con el certificado del proveedor, pero el servicio no tiene un certificado de proveedor configurado.',
-        { code: 'no_certificate' },
-      );
+      throw new SignerUnavailableError('El emisor firma con el certificado del proveedor, pero el servicio no tiene un certificado de proveedor configurado.', {
+        code: 'no_certificate',
+      });
     }
     if (!provider) {
       try {
@@ -99,10 +98,9 @@ export function createSignerProvider(options: SignerProviderOptions): SignerProv
     const blob = issuer.certificate;
     if (!blob || blob.length === 0) {
       own.delete(issuer.id);
-      throw new SignerUnavailableError(
-        `El emisor ${issuer.rnc} firma con su propio certificado y no ha subido ninguno. Súbalo con POST /api/v1/certificate.`,
-        { code: 'no_certificate' },
-      );
+      throw new SignerUnavailableError(`El emisor ${issuer.rnc} firma con su propio certificado y no ha subido ninguno. Súbalo con POST /api/v1/certificate.`, {
+        code: 'no_certificate',
+      });
     }
     const digest = createHash('sha256').update(blob).digest('hex');
     let cached = own.get(issuer.id);

@@ -14,14 +14,21 @@ export interface StatusInfo {
   terminal: boolean;
 }
 
-export const STATUSES: readonly StatusInfo[] = Object.freeze([
-  { status: 'received', status_code: 1, description: 'Recibido, validado y en cola de transmisión; e-NCF asignado.', terminal: false },
-  { status: 'rejected_validation', status_code: 2, description: 'No superó la validación previa a la transmisión; no se transmitió y el e-NCF no se consumió.', terminal: true },
-  { status: 'in_process_authority', status_code: 3, description: 'Transmitido a la autoridad tributaria; en espera del resultado.', terminal: false },
-  { status: 'accepted_authority', status_code: 4, description: 'Aceptado por la autoridad tributaria; fiscalmente válido.', terminal: true },
-  { status: 'rejected_authority', status_code: 5, description: 'Rechazado definitivamente por la autoridad tributaria; fiscalmente nulo.', terminal: true },
-  { status: 'system_error', status_code: 6, description: 'Falla interna del servicio; se reintenta automáticamente.', terminal: false },
-].map((s) => Object.freeze(s as StatusInfo)));
+export const STATUSES: readonly StatusInfo[] = Object.freeze(
+  [
+    { status: 'received', status_code: 1, description: 'Recibido, validado y en cola de transmisión; e-NCF asignado.', terminal: false },
+    {
+      status: 'rejected_validation',
+      status_code: 2,
+      description: 'No superó la validación previa a la transmisión; no se transmitió y el e-NCF no se consumió.',
+      terminal: true,
+    },
+    { status: 'in_process_authority', status_code: 3, description: 'Transmitido a la autoridad tributaria; en espera del resultado.', terminal: false },
+    { status: 'accepted_authority', status_code: 4, description: 'Aceptado por la autoridad tributaria; fiscalmente válido.', terminal: true },
+    { status: 'rejected_authority', status_code: 5, description: 'Rechazado definitivamente por la autoridad tributaria; fiscalmente nulo.', terminal: true },
+    { status: 'system_error', status_code: 6, description: 'Falla interna del servicio; se reintenta automáticamente.', terminal: false },
+  ].map((s) => Object.freeze(s as StatusInfo)),
+);
 
 const BY_STATUS = new Map(STATUSES.map((s) => [s.status, s]));
 

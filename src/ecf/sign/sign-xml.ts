@@ -60,9 +60,7 @@ export async function signEcf(xml: string, signer: Signer, clock: Clock): Promis
   if ('compact' in prepared) {
     const doc = prepared.compact;
     assertEcfRoot(doc.rootName);
-    const stamped = doc.childNames.includes('FechaHoraFirma')
-      ? doc
-      : appendChildElement(doc, 'FechaHoraFirma', signingTime(clock));
+    const stamped = doc.childNames.includes('FechaHoraFirma') ? doc : appendChildElement(doc, 'FechaHoraFirma', signingTime(clock));
     return signPrepared({ compact: stamped }, signer);
   }
   const doc = parseForSigning(prepared.general);
@@ -88,10 +86,9 @@ function signingTime(clock: Clock): string {
 /** The document element's tag is required to be `ECF` by {@link signEcf}. */
 function assertEcfRoot(name: string): void {
   if (name !== 'ECF') {
-    throw new SigningError(
-      `signEcf signs e-CF documents (root <ECF>), got <${name}>. Use signXml for RFCE, ARECF, ACECF, ANECF and the seed.`,
-      { code: 'wrong_root' },
-    );
+    throw new SigningError(`signEcf signs e-CF documents (root <ECF>), got <${name}>. Use signXml for RFCE, ARECF, ACECF, ANECF and the seed.`, {
+      code: 'wrong_root',
+    });
   }
 }
 

@@ -41,7 +41,14 @@ export function validateSeed(ctx: SimContext, input: RouteInput, audience: Audie
   if (!part) return errorReply(400, [msg('Multipart cannot be empty: envíe la semilla firmada en la parte "xml" del formulario.')]);
   const schema = ctx.schemas.validate(part.xml, 'Semilla');
   if (!schema.valid) {
-    return errorReply(400, [msg(`La semilla no es válida según el esquema: ${schema.violations.map((v) => v.message.trim()).slice(0, 3).join('; ')}`)]);
+    return errorReply(400, [
+      msg(
+        `La semilla no es válida según el esquema: ${schema.violations
+          .map((v) => v.message.trim())
+          .slice(0, 3)
+          .join('; ')}`,
+      ),
+    ]);
   }
   const signature = verifyXml(part.xml);
   if (!signature.valid) return errorReply(400, [msg('Firma del certificado invalida')]);

@@ -63,7 +63,9 @@ export async function control(target: ControlTarget, method: string, path: strin
         return json(200, target.directory());
       }
       default:
-        return json(404, { error: `Ruta de control desconocida: ${method} /_simulator/${name}. Disponibles: GET|PUT faults, GET|PUT scenarios, GET stats, GET|POST directory.` });
+        return json(404, {
+          error: `Ruta de control desconocida: ${method} /_simulator/${name}. Disponibles: GET|PUT faults, GET|PUT scenarios, GET stats, GET|POST directory.`,
+        });
     }
   } catch (e) {
     if (e instanceof SyntaxError) return json(400, { error: `El cuerpo no es JSON válido: ${e.message}` });

@@ -37,7 +37,17 @@ export function directoryByRnc(ctx: SimContext, input: RouteInput): RouteResult 
   return { body: matches, xmlRoot: 'ArrayOfDirectorioContribuyente', xmlItems: ENTRY };
 }
 
-const SERVICES = ['Autenticación', 'Recepción e-CF', 'Recepción FC', 'Consulta Resultado', 'Consulta Estado', 'Consulta TrackIds', 'Aprobación Comercial', 'Anulación de Rangos', 'Consulta Directorio'];
+const SERVICES = [
+  'Autenticación',
+  'Recepción e-CF',
+  'Recepción FC',
+  'Consulta Resultado',
+  'Consulta Estado',
+  'Consulta TrackIds',
+  'Aprobación Comercial',
+  'Anulación de Rangos',
+  'Consulta Directorio',
+];
 /** `verificarestado?ambiente=`: 1 PreCertificación, 2 Producción, 3 Certificación (DT). */
 const AMBIENTES: Record<string, string> = { '1': 'PreCertificación', '2': 'Producción', '3': 'Certificación' };
 

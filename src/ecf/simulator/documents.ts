@@ -18,7 +18,11 @@ const DETALLE = 'DetalleAprobacionComercial';
 function approvalReply(mensajes: string[]): Reply {
   const ok = mensajes.length === 0;
   return {
-    body: { mensaje: ok ? ['Aprobación comercial recibida.'] : mensajes, estado: ok ? 'Aprobación comercial aprobada' : 'Aprobación comercial rechazada', codigo: ok ? '1' : '2' },
+    body: {
+      mensaje: ok ? ['Aprobación comercial recibida.'] : mensajes,
+      estado: ok ? 'Aprobación comercial aprobada' : 'Aprobación comercial rechazada',
+      codigo: ok ? '1' : '2',
+    },
     xmlRoot: 'RespuestaAprobacionComercial',
   };
 }
@@ -40,19 +44,25 @@ export function receiveApproval(ctx: SimContext, input: RouteInput): RouteResult
   const schema = ctx.schemas.validate(up.xml, 'ACECF');
   if (!schema.valid) return approvalReply(violationMessages(schema.violations).map((v) => `Estructura inválida (XSD): ${v}`));
   if (!verifyXml(up.xml).valid) return approvalReply(['La firma digital de la aprobación comercial no es válida.']);
-  const errors = parseAcecfXml(up.xml).issues.filter((i) => i.severity === 'error').map((i) => i.message);
+  const errors = parseAcecfXml(up.xml)
+    .issues.filter((i) => i.severity === 'error')
+    .map((i) => i.message);
   if (errors.length) return approvalReply(errors);
 
   const tipo = encf.slice(1, 3);
-  if (!(ACECF_TYPES as readonly string[]).includes(tipo)) return approvalReply([`El tipo de e-CF ${tipo} no admite aprobación comercial (solo ${ACECF_TYPES.join(', ')}).`]);
+  if (!(ACECF_TYPES as readonly string[]).includes(tipo))
+    return approvalReply([`El tipo de e-CF ${tipo} no admite aprobación comercial (solo ${ACECF_TYPES.join(', ')}).`]);
   const ecf = decisive(ctx.store.submissionsOf(input.env, rncEmisor, encf));
-  if (!ecf || !isAccepted(ecf.verdict) || !ecf.fields) return approvalReply([`El e-CF ${encf} del emisor ${rncEmisor} no existe o no ha sido aceptado por la DGII.`]);
+  if (!ecf || !isAccepted(ecf.verdict) || !ecf.fields)
+    return approvalReply([`El e-CF ${encf} del emisor ${rncEmisor} no existe o no ha sido aceptado por la DGII.`]);
   const problems: string[] = [];
-  if (at('FechaEmision') !== ecf.fields.fechaEmision) problems.push(`FechaEmision (${at('FechaEmision')}) no coincide con la del e-CF (${ecf.fields.fechaEmision}).`);
+  if (at('FechaEmision') !== ecf.fields.fechaEmision)
+    problems.push(`FechaEmision (${at('FechaEmision')}) no coincide con la del e-CF (${ecf.fields.fechaEmision}).`);
   const a = parseDec(at('MontoTotal') ?? '');
   const b = parseDec(ecf.fields.montoTotal ?? '');
   if (a === null || b === null || cmp(a, b) !== 0) problems.push(`MontoTotal (${at('MontoTotal')}) no coincide con el del e-CF (${ecf.fields.montoTotal}).`);
-  if (rncComprador !== ecf.fields.rncComprador) problems.push(`RNCComprador (${rncComprador}) no coincide con el comprador del e-CF (${ecf.fields.rncComprador ?? 'sin RNC'}).`);
+  if (rncComprador !== ecf.fields.rncComprador)
+    problems.push(`RNCComprador (${rncComprador}) no coincide con el comprador del e-CF (${ecf.fields.rncComprador ?? 'sin RNC'}).`);
   const state = ctx.store.state;
   if (state.approvals.some((x) => x.env === input.env && x.rncEmisor === rncEmisor && x.encf === encf)) {
     problems.push(`Ya existe una aprobación comercial para el e-CF ${encf}.`);
@@ -95,11 +105,15 @@ export function receiveVoiding(ctx: SimContext, input: RouteInput): RouteResult 
       problems.push(`El rango ${label} ya fue anulado total o parcialmente.`);
     }
     const used = [
-      ...Object.values(state.submissions).filter((s) => s.env === input.env && s.rnc === rnc && consumes(s.verdict)).map((s) => s.encf),
+      ...Object.values(state.submissions)
+        .filter((s) => s.env === input.env && s.rnc === rnc && consumes(s.verdict))
+        .map((s) => s.encf),
       ...state.rfce.filter((x) => x.env === input.env && x.rnc === rnc && consumes(x.verdict)).map((x) => x.encf),
     ].filter((encf) => encf.slice(1, 3) === r.tipo && (sequenceOf(encf) ?? -1) >= r.desde && (sequenceOf(encf) ?? -1) <= r.hasta);
     if (used.length) {
-      problems.push(`El rango ${label} contiene e-NCF ya recibidos por la DGII (${[...new Set(used)].slice(0, 5).join(', ')}); no pueden anularse, emita notas de crédito.`);
+      problems.push(
+        `El rango ${label} contiene e-NCF ya recibidos por la DGII (${[...new Set(used)].slice(0, 5).join(', ')}); no pueden anularse, emita notas de crédito.`,
+      );
     }
   }
   if (problems.length) return reject(problems);

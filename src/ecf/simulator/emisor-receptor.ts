@@ -50,7 +50,11 @@ export async function emitToReceptor(ctx: SimContext, input: RouteInput): Promis
   if (!isReceptorType(tipo)) problems.push(`tipoEncf debe ser uno de ${RECEPTOR_TYPES.join(', ')} (los tipos que se envían de emisor a receptor).`);
   if (!isHttpUrl(urlRecepcion)) problems.push('urlRecepcion debe ser una URL http(s).');
   if (urlAutenticacion !== '' && !isHttpUrl(urlAutenticacion)) problems.push('urlAutenticacion debe ser una URL http(s).');
-  if (problems.length || !isReceptorType(tipo)) return errorReply(400, problems.map((p) => msg(p)));
+  if (problems.length || !isReceptorType(tipo))
+    return errorReply(
+      400,
+      problems.map((p) => msg(p)),
+    );
 
   const state = ctx.store.state;
   const seq = (state.receptor.sequence[tipo] ?? 0) + 1;
@@ -95,7 +99,8 @@ export async function emitToReceptor(ctx: SimContext, input: RouteInput): Promis
     };
     record.delivered = true;
     if (!record.acuse.firmaValida) record.mensajes.push('La firma digital del acuse de recibo no es válida.');
-    if (parsed.data.encf !== encf || parsed.data.rnc_emisor !== SIMULATOR_RNC) record.mensajes.push('El acuse de recibo no corresponde al e-CF enviado (RNCEmisor o eNCF).');
+    if (parsed.data.encf !== encf || parsed.data.rnc_emisor !== SIMULATOR_RNC)
+      record.mensajes.push('El acuse de recibo no corresponde al e-CF enviado (RNCEmisor o eNCF).');
     if (parsed.data.rnc_comprador !== rnc) record.mensajes.push(`El acuse de recibo indica RNCComprador ${parsed.data.rnc_comprador}; se esperaba ${rnc}.`);
   } catch (e) {
     record.mensajes.push(`No se pudo entregar el e-CF: ${e instanceof Error ? e.message : String(e)}`);
@@ -113,10 +118,22 @@ export function receiptOf(ctx: SimContext, input: RouteInput): RouteResult {
   const rnc = input.query.get('rnc') ?? '';
   const encf = (input.query.get('encf') ?? '').toUpperCase();
   const e = [...ctx.store.state.receptor.emitted].reverse().find((x) => x.rncComprador === rnc && x.encf === encf);
-  if (!e) return { body: { rnc, encf, estado: 'No encontrado', codigoMotivoNoRecibido: null, fechaHoraAcuseRecibo: null, firmaValida: false, mensajes: [] }, xmlRoot: 'RespuestaAcuseRecibo' };
+  if (!e)
+    return {
+      body: { rnc, encf, estado: 'No encontrado', codigoMotivoNoRecibido: null, fechaHoraAcuseRecibo: null, firmaValida: false, mensajes: [] },
+      xmlRoot: 'RespuestaAcuseRecibo',
+    };
   const estado = !e.acuse ? 'Sin acuse' : e.acuse.estado === '0' ? 'Recibido' : 'No Recibido';
   return {
-    body: { rnc, encf, estado, codigoMotivoNoRecibido: e.acuse?.codigoMotivoNoRecibido ?? null, fechaHoraAcuseRecibo: e.acuse?.fechaHoraAcuseRecibo ?? null, firmaValida: e.acuse?.firmaValida ?? false, mensajes: e.mensajes },
+    body: {
+      rnc,
+      encf,
+      estado,
+      codigoMotivoNoRecibido: e.acuse?.codigoMotivoNoRecibido ?? null,
+      fechaHoraAcuseRecibo: e.acuse?.fechaHoraAcuseRecibo ?? null,
+      firmaValida: e.acuse?.firmaValida ?? false,
+      mensajes: e.mensajes,
+    },
     xmlRoot: 'RespuestaAcuseRecibo',
   };
 }
@@ -136,7 +153,11 @@ export async function sendApproval(ctx: SimContext, input: RouteInput): Promise<
   if (estado !== '1' && estado !== '2') problems.push('estadoAprobacion debe ser 1 (aprobado) o 2 (rechazado).');
   const received = [...ctx.store.state.receptor.received].reverse().find((r) => r.rncEmisor === rnc && r.encf === encf && r.estado === '0');
   if (!received) problems.push(`El simulador no ha recibido el e-CF ${encf} del emisor ${rnc}; envíelo primero a /fe/recepcion/api/ecf.`);
-  if (problems.length || !received) return errorReply(400, problems.map((p) => msg(p)));
+  if (problems.length || !received)
+    return errorReply(
+      400,
+      problems.map((p) => msg(p)),
+    );
 
   const monto = parseDec(received.montoTotal ?? '');
   const acecf = await signXml(
@@ -160,13 +181,25 @@ export async function sendApproval(ctx: SimContext, input: RouteInput): Promise<
     const text = await res.text();
     return {
       status: res.ok ? 200 : 502,
-      body: { rnc, encf, estado: res.ok ? 'Enviado' : 'Error', httpStatus: res.status, mensajes: res.ok ? [] : [`El emisor respondió HTTP ${res.status}: ${text.slice(0, 300)}`] },
+      body: {
+        rnc,
+        encf,
+        estado: res.ok ? 'Enviado' : 'Error',
+        httpStatus: res.status,
+        mensajes: res.ok ? [] : [`El emisor respondió HTTP ${res.status}: ${text.slice(0, 300)}`],
+      },
       xmlRoot: 'RespuestaEnvioAprobacionComercial',
     };
   } catch (e) {
     return {
       status: 502,
-      body: { rnc, encf, estado: 'Error', httpStatus: null, mensajes: [`No se pudo entregar la aprobación comercial: ${e instanceof Error ? e.message : String(e)}`] },
+      body: {
+        rnc,
+        encf,
+        estado: 'Error',
+        httpStatus: null,
+        mensajes: [`No se pudo entregar la aprobación comercial: ${e instanceof Error ? e.message : String(e)}`],
+      },
       xmlRoot: 'RespuestaEnvioAprobacionComercial',
     };
   }

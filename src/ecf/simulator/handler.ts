@@ -64,9 +64,12 @@ const STATUS_ROUTES: Record<string, Route> = {
   '/api/estatusservicios/verificarestado': { methods: GET, auth: 'apikey', handle: checkEnvironment },
 };
 
-const HTML_500 = '<!DOCTYPE html><html><head><title>500 - Internal server error.</title></head><body><h1>Server Error</h1><h2>500 - Internal server error.</h2><h3>There is a problem with the resource you are looking for, and it cannot be displayed.</h3></body></html>';
-const HTML_503 = '<!DOCTYPE html><html><head><title>Service Unavailable</title></head><body><h2>Service Unavailable</h2><hr><p>HTTP Error 503. The service is unavailable.</p></body></html>';
-const HTML_404 = '<!DOCTYPE html><html><head><title>404 - File or directory not found.</title></head><body><h2>404 - File or directory not found.</h2></body></html>';
+const HTML_500 =
+  '<!DOCTYPE html><html><head><title>500 - Internal server error.</title></head><body><h1>Server Error</h1><h2>500 - Internal server error.</h2><h3>There is a problem with the resource you are looking for, and it cannot be displayed.</h3></body></html>';
+const HTML_503 =
+  '<!DOCTYPE html><html><head><title>Service Unavailable</title></head><body><h2>Service Unavailable</h2><hr><p>HTTP Error 503. The service is unavailable.</p></body></html>';
+const HTML_404 =
+  '<!DOCTYPE html><html><head><title>404 - File or directory not found.</title></head><body><h2>404 - File or directory not found.</h2></body></html>';
 
 /** Lower case, no repeated or trailing slashes. */
 function normalizePath(pathname: string): string {
@@ -76,7 +79,10 @@ function normalizePath(pathname: string): string {
   } catch {
     // keep it encoded
   }
-  return p.toLowerCase().replace(/\/{2,}/g, '/').replace(/(.)\/$/, '$1');
+  return p
+    .toLowerCase()
+    .replace(/\/{2,}/g, '/')
+    .replace(/(.)\/$/, '$1');
 }
 
 function locate(path: string): { env: string; route: Route } | null {
@@ -127,7 +133,10 @@ async function route(ctx: SimContext, req: Request, url: URL, path: string, meth
     body: method === 'GET' || method === 'HEAD' ? new Uint8Array() : new Uint8Array(await req.arrayBuffer()),
   };
   if (!r.methods.includes(method)) {
-    return render({ ...errorReply(405, [msg(`Método ${method} no permitido; use ${r.methods.join(' o ')}.`)]), headers: { allow: r.methods.join(', ') } }, input.json);
+    return render(
+      { ...errorReply(405, [msg(`Método ${method} no permitido; use ${r.methods.join(' o ')}.`)]), headers: { allow: r.methods.join(', ') } },
+      input.json,
+    );
   }
   if (r.auth === 'apikey' && !hasApiKey(input)) return render(errorReply(401, [msg('Se requiere el encabezado Authorization: Apikey <clave>.')]), input.json);
   if ((r.auth === 'dgii' || r.auth === 'receptor') && !hasValidToken(ctx, input, r.auth)) {

@@ -23,7 +23,7 @@ import { createSchemaValidator } from '../xsd/validator.js';
 import type { SimContext } from './context.js';
 import type { ControlTarget } from './control.js';
 import { normalizeEntry, upsertEntry } from './directory.js';
-import { normalizeFaults, seededRng, } from './faults.js';
+import { normalizeFaults, seededRng } from './faults.js';
 import { createHandler } from './handler.js';
 import { listen } from './http.js';
 import { resolveSubmission } from './reception.js';
@@ -49,9 +49,10 @@ function simulatorIdentity(): SelfSignedIdentity {
 export async function startSimulator(options: SimulatorOptions): Promise<Simulator> {
   const schemas = createSchemaValidator(options.xsdDir);
   const logger = options.logger;
-  const store = openStore(options.dataFile, logger
-    ? (err) => logger.warn({ err, dataFile: options.dataFile }, 'simulator: saving the state failed; will retry')
-    : undefined);
+  const store = openStore(
+    options.dataFile,
+    logger ? (err) => logger.warn({ err, dataFile: options.dataFile }, 'simulator: saving the state failed; will retry') : undefined,
+  );
   const host = options.host ?? '127.0.0.1';
   const timers = new Map<string, NodeJS.Timeout>();
   let baseUrl = '';

@@ -44,7 +44,9 @@ export function readXmlPart(contentType: string | null, body: Uint8Array): XmlPa
   const withFile = parts.filter((p) => /filename/i.test(dispositionOf(p.headers)));
   const part = named ?? (withFile.length === 1 ? withFile[0] : parts.length === 1 ? parts[0] : undefined);
   if (!part) return null;
-  const xml = Buffer.from(part.content, 'latin1').toString('utf8').replace(/^\uFEFF/, '');
+  const xml = Buffer.from(part.content, 'latin1')
+    .toString('utf8')
+    .replace(/^\uFEFF/, '');
   if (xml.trim() === '') return null;
   return { fileName: multipartFileName(dispositionOf(part.headers)), xml };
 }

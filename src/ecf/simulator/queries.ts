@@ -105,7 +105,14 @@ export function rfceStatus(ctx: SimContext, input: RouteInput): RouteResult {
   const encf = (q.get('encf') ?? '').toUpperCase();
   const found = findDocument(ctx, input.env, rnc, encf, q.get('cod_seguridad_ecf') ?? q.get('codigoseguridad') ?? '', ['rfce']);
   const body = found
-    ? { rnc, encf, secuenciaUtilizada: found.verdict.secuenciaUtilizada, codigo: found.verdict.codigo, estado: found.verdict.estado, mensajes: found.verdict.mensajes }
+    ? {
+        rnc,
+        encf,
+        secuenciaUtilizada: found.verdict.secuenciaUtilizada,
+        codigo: found.verdict.codigo,
+        estado: found.verdict.estado,
+        mensajes: found.verdict.mensajes,
+      }
     : { rnc, encf, secuenciaUtilizada: false, codigo: 0, estado: 'No encontrado', mensajes: [] };
   return { body, xmlRoot: 'RespuestaConsultaRFCE', xmlItems: MENSAJES };
 }
@@ -129,9 +136,19 @@ export function timbre(ctx: SimContext, input: RouteInput, fc: boolean): RouteRe
   const matches =
     !!found &&
     sameAmount(q.get('montototal'), f?.montoTotal) &&
-    (fc || ((q.get('fechaemision') ?? '') === (f?.fechaEmision ?? '') && (q.get('fechafirma') ?? '') === (f?.fechaFirma ?? '') && (q.get('rnccomprador') ?? '') === (f?.rncComprador ?? '')));
+    (fc ||
+      ((q.get('fechaemision') ?? '') === (f?.fechaEmision ?? '') &&
+        (q.get('fechafirma') ?? '') === (f?.fechaFirma ?? '') &&
+        (q.get('rnccomprador') ?? '') === (f?.rncComprador ?? '')));
   const estado = matches ? found!.verdict.estado : 'No encontrado';
-  const body = { estado, codigo: matches ? found!.verdict.codigo : 0, rncEmisor: rnc, encf, montoTotal: matches ? f!.montoTotal : null, codigoSeguridad: matches ? f!.codigoSeguridad : null };
+  const body = {
+    estado,
+    codigo: matches ? found!.verdict.codigo : 0,
+    rncEmisor: rnc,
+    encf,
+    montoTotal: matches ? f!.montoTotal : null,
+    codigoSeguridad: matches ? f!.codigoSeguridad : null,
+  };
   if (input.json) return { body, xmlRoot: 'RespuestaConsultaTimbre' } satisfies Reply;
   const html = `<!DOCTYPE html><html lang="es"><head><meta charset="utf-8"><title>Consulta de timbre</title></head><body><h1>Consulta de timbre${fc ? ' FC' : ''}</h1><dl><dt>RNC Emisor</dt><dd>${escapeXml(rnc)}</dd><dt>e-NCF</dt><dd>${escapeXml(encf)}</dd><dt>Estado</dt><dd id="estado">${escapeXml(estado)}</dd></dl></body></html>`;
   return new Response(html, { status: 200, headers: { 'content-type': 'text/html; charset=utf-8' } });

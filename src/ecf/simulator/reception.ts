@@ -11,7 +11,7 @@ import { parseDocument, signatureValueOf } from '../derive/read-xml.js';
 import type { AuthorityMessage } from '../dgii/types.js';
 import { ECF_TYPE_INFO, REFERENCE_MUST_BE_ACCEPTED } from '../spec/doc-types.js';
 import { parseEncf } from '../spec/encf.js';
-import { isEcfType, } from '../spec/model.js';
+import { isEcfType } from '../spec/model.js';
 import { verifyXml } from '../sign/verify-xml.js';
 import { safeValidateEcf } from '../validate/index.js';
 import { parseEcfXml } from '../xml/ecf.js';
@@ -92,9 +92,16 @@ export function evaluateEcf(ctx: SimContext, sub: Pick<EcfSubmission, 'env' | 'r
   const tipo = schemaId?.startsWith('ECF-') ? schemaId.slice(4) : null;
   if (!schemaId || !tipo || !isEcfType(tipo)) return rejected(false, [msg('TipoeCF ausente o no válido.')]);
   const schema = ctx.schemas.validate(xml, schemaId);
-  if (!schema.valid) return rejected(false, violationMessages(schema.violations).map((v) => msg(`Estructura inválida (XSD): ${v}`)));
+  if (!schema.valid)
+    return rejected(
+      false,
+      violationMessages(schema.violations).map((v) => msg(`Estructura inválida (XSD): ${v}`)),
+    );
   const signature = verifyXml(xml);
-  if (!signature.valid) return rejected(false, [msg('La firma digital del e-CF no es válida: el documento fue alterado después de firmarlo o la firma no corresponde al certificado.')]);
+  if (!signature.valid)
+    return rejected(false, [
+      msg('La firma digital del e-CF no es válida: el documento fue alterado después de firmarlo o la firma no corresponde al certificado.'),
+    ]);
   if (parseEncf(sub.encf)?.tipo !== tipo) {
     return rejected(false, [msg(`El e-NCF ${sub.encf} no es válido para el tipo de e-CF ${tipo}.`)]);
   }
@@ -114,24 +121,37 @@ export function evaluateEcf(ctx: SimContext, sub: Pick<EcfSubmission, 'env' | 'r
   const threshold = ECF_TYPE_INFO[tipo].summaryThreshold;
   const total = parseDec((doc && field(doc, 'montoTotal')) ?? '');
   if (threshold !== undefined && total !== null && cmp(total, parseDec(threshold)!) < 0) {
-    return rejected(false, [msg(`Las facturas de consumo menores a RD$${threshold} se envían como resumen (RFCE) al servicio de recepción FC, no a Recepción e-CF.`)]);
+    return rejected(false, [
+      msg(`Las facturas de consumo menores a RD$${threshold} se envían como resumen (RFCE) al servicio de recepción FC, no a Recepción e-CF.`),
+    ]);
   }
 
   if (REFERENCE_MUST_BE_ACCEPTED.includes(tipo)) {
     const ncf = doc ? field(doc, 'ncfModificado') : null;
     if (ncf?.startsWith('E') && !acceptedRecord(ctx.store, sub.env, sub.rnc, ncf)) {
-      return rejected(true, [msg(`El NCFModificado ${ncf} no ha sido emitido o aceptado por la DGII; envíe la nota después de que el e-CF que modifica sea aceptado.`, '614')]);
+      return rejected(true, [
+        msg(`El NCFModificado ${ncf} no ha sido emitido o aceptado por la DGII; envíe la nota después de que el e-CF que modifica sea aceptado.`, '614'),
+      ]);
     }
   }
 
   const rules = safeValidateEcf(tipo, parsed.document, { fechaEmision: parsed.context.fecha_emision });
   const amountIssues = rules.success ? [] : rules.issues.filter((i) => i.code === 'totals');
   const ruleErrors = rules.success ? [] : rules.issues.filter((i) => i.code !== 'totals');
-  if (ruleErrors.length) return rejected(true, ruleErrors.slice(0, 20).map((i) => msg(i.path ? `${i.path}: ${i.message}` : i.message)));
+  if (ruleErrors.length)
+    return rejected(
+      true,
+      ruleErrors.slice(0, 20).map((i) => msg(i.path ? `${i.path}: ${i.message}` : i.message)),
+    );
 
   const scenario = suffixVerdict(ctx.scenarios, sub.encf);
   if (scenario?.estado === 'Rechazado') return scenario;
   // Amounts beyond the tolerance do not reject: the e-CF is accepted conditionally (IT §12).
-  if (amountIssues.length) return verdict('Aceptado Condicional', true, amountIssues.slice(0, 20).map((i) => msg(`${i.path}: ${i.message}`)));
+  if (amountIssues.length)
+    return verdict(
+      'Aceptado Condicional',
+      true,
+      amountIssues.slice(0, 20).map((i) => msg(`${i.path}: ${i.message}`)),
+    );
   return scenario ?? verdict('Aceptado', true);
 }

@@ -21,7 +21,6 @@ import { isUpload, readUpload } from './uploads.js';
 
 const RNC = /^(?:\d{9}|\d{11})$/;
 
-
 /** `POST emisorreceptor/fe/recepcion/api/ecf`: receives an e-CF and answers a signed ARECF. */
 export async function receiveAtReceptor(ctx: SimContext, input: RouteInput): Promise<RouteResult> {
   const up = readUpload(input, 'ECF');
@@ -102,6 +101,10 @@ export function approvalAtReceptor(ctx: SimContext, input: RouteInput): RouteRes
   });
   state.stats.emisorReceptor.approvalsReceived++;
   ctx.store.changed();
-  const reply: Reply = { status: accepted ? 200 : 400, body: { estado: accepted ? 'OK' : 'Error', mensajes: accepted ? [] : problems }, xmlRoot: 'RespuestaAprobacionComercial' };
+  const reply: Reply = {
+    status: accepted ? 200 : 400,
+    body: { estado: accepted ? 'OK' : 'Error', mensajes: accepted ? [] : problems },
+    xmlRoot: 'RespuestaAprobacionComercial',
+  };
   return reply;
 }

@@ -45,7 +45,9 @@ function element(name: string, value: unknown, items: Record<string, string>, ke
     return `<${name}>${value.map((v) => element(item, v, items, `${key}[]`)).join('')}</${name}>`;
   }
   if (typeof value === 'object') {
-    const inner = Object.entries(value as Record<string, unknown>).map(([k, v]) => element(pascal(k), v, items, k)).join('');
+    const inner = Object.entries(value as Record<string, unknown>)
+      .map(([k, v]) => element(pascal(k), v, items, k))
+      .join('');
     return `<${name}>${inner}</${name}>`;
   }
   return `<${name}>${escapeXml(String(value))}</${name}>`;

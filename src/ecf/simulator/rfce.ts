@@ -55,9 +55,16 @@ function rejected(secuenciaUtilizada: boolean, mensajes: AuthorityMessage[]): Ve
 
 function evaluateRfce(ctx: SimContext, env: string, rnc: string, encf: string, xml: string, montoTotal: string | null, tipo: string | null): Verdict {
   const schema = ctx.schemas.validate(xml, 'RFCE');
-  if (!schema.valid) return rejected(false, violationMessages(schema.violations).map((v) => msg(`Estructura inválida (XSD): ${v}`)));
+  if (!schema.valid)
+    return rejected(
+      false,
+      violationMessages(schema.violations).map((v) => msg(`Estructura inválida (XSD): ${v}`)),
+    );
   const signature = verifyXml(xml);
-  if (!signature.valid) return rejected(false, [msg('La firma digital del RFCE no es válida: el documento fue alterado después de firmarlo o la firma no corresponde al certificado.')]);
+  if (!signature.valid)
+    return rejected(false, [
+      msg('La firma digital del RFCE no es válida: el documento fue alterado después de firmarlo o la firma no corresponde al certificado.'),
+    ]);
   // Only a type with a summary threshold is summarised, and only below it.
   const threshold = tipo && isEcfType(tipo) ? ECF_TYPE_INFO[tipo].summaryThreshold : undefined;
   if (threshold === undefined || parseEncf(encf)?.tipo !== tipo) {
@@ -68,6 +75,7 @@ function evaluateRfce(ctx: SimContext, env: string, rnc: string, encf: string, x
     return rejected(false, [msg(`Las facturas de consumo de RD$${threshold} o más se envían completas a Recepción e-CF, no como resumen.`)]);
   }
   if (voidingOf(ctx.store.state.voids, env, rnc, encf)) return rejected(true, [msg(`El e-NCF ${encf} fue anulado y no puede utilizarse.`)]);
-  if (acceptedRecord(ctx.store, env, rnc, encf)) return rejected(true, [msg(`El e-NCF ${encf} ya fue aceptado anteriormente para el RNC ${rnc} (envío duplicado).`)]);
+  if (acceptedRecord(ctx.store, env, rnc, encf))
+    return rejected(true, [msg(`El e-NCF ${encf} ya fue aceptado anteriormente para el RNC ${rnc} (envío duplicado).`)]);
   return suffixVerdict(ctx.scenarios, encf) ?? verdict('Aceptado', true);
 }

@@ -51,7 +51,8 @@ const SAMPLES: Partial<Record<EcfType, (buyer: string, fecha: string) => Json>> 
 /** Unsigned XML of the sample e-CF (validated by the SDK builder). */
 export function buildSampleEcf(tipo: EcfType, args: { buyer: string; encf: string; fechaEmision: string; fechaVencimiento: string }): string {
   const sample = SAMPLES[tipo];
-  if (!sample) throw new EcfError(`no sample e-CF for type ${tipo}: only types delivered emisor → receptor (${RECEPTOR_TYPES.join(', ')})`, { code: 'invalid_argument' });
+  if (!sample)
+    throw new EcfError(`no sample e-CF for type ${tipo}: only types delivered emisor → receptor (${RECEPTOR_TYPES.join(', ')})`, { code: 'invalid_argument' });
   const doc = fillTotals(tipo, sample(args.buyer, args.fechaEmision));
   const ctx: BuildContext = { emisor: SIMULATOR_ISSUER, encf: args.encf, fecha_emision: args.fechaEmision };
   if (allows(tipo, 'id_doc.fecha_vencimiento_secuencia')) ctx.fecha_vencimiento_secuencia = args.fechaVencimiento;

@@ -274,7 +274,9 @@ function load(file: string): SimState {
   try {
     parsed = JSON.parse(text);
   } catch (e) {
-    throw new EcfError(`The simulator data file ${file} is not valid JSON (${(e as Error).message}); move it away to start empty.`, { code: 'invalid_state_file' });
+    throw new EcfError(`The simulator data file ${file} is not valid JSON (${(e as Error).message}); move it away to start empty.`, {
+      code: 'invalid_state_file',
+    });
   }
   if (!parsed || typeof parsed !== 'object' || (parsed as { version?: unknown }).version !== 1) {
     throw new EcfError(`The simulator data file ${file} is not a version 1 simulator state; move it away to start empty.`, { code: 'invalid_state_file' });
@@ -286,7 +288,12 @@ function load(file: string): SimState {
     ...base,
     ...s,
     receptor: { ...base.receptor, ...(s.receptor ?? {}) },
-    stats: { ...base.stats, ...(s.stats ?? {}), faults: { ...base.stats.faults, ...(s.stats?.faults ?? {}) }, emisorReceptor: { ...base.stats.emisorReceptor, ...(s.stats?.emisorReceptor ?? {}) } },
+    stats: {
+      ...base.stats,
+      ...(s.stats ?? {}),
+      faults: { ...base.stats.faults, ...(s.stats?.faults ?? {}) },
+      emisorReceptor: { ...base.stats.emisorReceptor, ...(s.stats?.emisorReceptor ?? {}) },
+    },
   } as SimState;
 }
 

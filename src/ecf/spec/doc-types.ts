@@ -44,16 +44,74 @@ const t = (info: Omit<EcfTypeInfo, 'xsd' | 'maxLines'> & Partial<EcfTypeInfo>): 
 });
 
 export const ECF_TYPE_INFO: Readonly<Record<EcfType, EcfTypeInfo>> = {
-  '31': t({ code: '31', nameEs: 'Factura de Crédito Fiscal Electrónica', nameEn: 'Electronic tax-credit invoice', sentToReceptor: true, paperNcfType: '01', admitsCommercialApproval: true }),
-  '32': t({ code: '32', nameEs: 'Factura de Consumo Electrónica', nameEn: 'Electronic consumer invoice', maxLinesBelowThreshold: 10000, summaryThreshold: '250000.00', hidesSequenceExpiry: true, paperNcfType: '02' }),
-  '33': t({ code: '33', nameEs: 'Nota de Débito Electrónica', nameEn: 'Electronic debit note', sentToReceptor: true, paperNcfType: '03', admitsCommercialApproval: true, referenceMustBeAccepted: true }),
-  '34': t({ code: '34', nameEs: 'Nota de Crédito Electrónica', nameEn: 'Electronic credit note', hidesSequenceExpiry: true, sentToReceptor: true, paperNcfType: '04', admitsCommercialApproval: true, referenceMustBeAccepted: true }),
-  '41': t({ code: '41', nameEs: 'Comprobante Electrónico de Compras', nameEn: 'Electronic purchase receipt', paperNcfType: '11', counterpartyTitle: 'Datos del proveedor' }),
+  '31': t({
+    code: '31',
+    nameEs: 'Factura de Crédito Fiscal Electrónica',
+    nameEn: 'Electronic tax-credit invoice',
+    sentToReceptor: true,
+    paperNcfType: '01',
+    admitsCommercialApproval: true,
+  }),
+  '32': t({
+    code: '32',
+    nameEs: 'Factura de Consumo Electrónica',
+    nameEn: 'Electronic consumer invoice',
+    maxLinesBelowThreshold: 10000,
+    summaryThreshold: '250000.00',
+    hidesSequenceExpiry: true,
+    paperNcfType: '02',
+  }),
+  '33': t({
+    code: '33',
+    nameEs: 'Nota de Débito Electrónica',
+    nameEn: 'Electronic debit note',
+    sentToReceptor: true,
+    paperNcfType: '03',
+    admitsCommercialApproval: true,
+    referenceMustBeAccepted: true,
+  }),
+  '34': t({
+    code: '34',
+    nameEs: 'Nota de Crédito Electrónica',
+    nameEn: 'Electronic credit note',
+    hidesSequenceExpiry: true,
+    sentToReceptor: true,
+    paperNcfType: '04',
+    admitsCommercialApproval: true,
+    referenceMustBeAccepted: true,
+  }),
+  '41': t({
+    code: '41',
+    nameEs: 'Comprobante Electrónico de Compras',
+    nameEn: 'Electronic purchase receipt',
+    paperNcfType: '11',
+    counterpartyTitle: 'Datos del proveedor',
+  }),
   '43': t({ code: '43', nameEs: 'Comprobante Electrónico para Gastos Menores', nameEn: 'Electronic minor expenses', paperNcfType: '13', qrOmitsBuyer: true }),
-  '44': t({ code: '44', nameEs: 'Comprobante Electrónico para Regímenes Especiales', nameEn: 'Electronic special regimes', sentToReceptor: true, paperNcfType: '14', admitsCommercialApproval: true }),
-  '45': t({ code: '45', nameEs: 'Comprobante Electrónico Gubernamental', nameEn: 'Electronic government receipt', paperNcfType: '15', admitsCommercialApproval: true }),
+  '44': t({
+    code: '44',
+    nameEs: 'Comprobante Electrónico para Regímenes Especiales',
+    nameEn: 'Electronic special regimes',
+    sentToReceptor: true,
+    paperNcfType: '14',
+    admitsCommercialApproval: true,
+  }),
+  '45': t({
+    code: '45',
+    nameEs: 'Comprobante Electrónico Gubernamental',
+    nameEn: 'Electronic government receipt',
+    paperNcfType: '15',
+    admitsCommercialApproval: true,
+  }),
   '46': t({ code: '46', nameEs: 'Comprobante Electrónico para Exportaciones', nameEn: 'Electronic export receipt', paperNcfType: '16' }),
-  '47': t({ code: '47', nameEs: 'Comprobante Electrónico para Pagos al Exterior', nameEn: 'Electronic payments abroad', paperNcfType: '17', counterpartyTitle: 'Datos del beneficiario', qrOmitsBuyer: true }),
+  '47': t({
+    code: '47',
+    nameEs: 'Comprobante Electrónico para Pagos al Exterior',
+    nameEn: 'Electronic payments abroad',
+    paperNcfType: '17',
+    counterpartyTitle: 'Datos del beneficiario',
+    qrOmitsBuyer: true,
+  }),
 };
 
 /** Types delivered emisor → receptor (from `sentToReceptor`). */
@@ -63,4 +121,6 @@ export const RECEPTOR_TYPES: readonly EcfType[] = (Object.keys(ECF_TYPE_INFO) as
 export const ACECF_TYPES: readonly EcfType[] = (Object.keys(ECF_TYPE_INFO) as EcfType[]).filter((t) => ECF_TYPE_INFO[t].admitsCommercialApproval === true);
 
 /** Types whose modified e-CF must already be accepted, from `referenceMustBeAccepted`: 33, 34. */
-export const REFERENCE_MUST_BE_ACCEPTED: readonly EcfType[] = (Object.keys(ECF_TYPE_INFO) as EcfType[]).filter((t) => ECF_TYPE_INFO[t].referenceMustBeAccepted === true);
+export const REFERENCE_MUST_BE_ACCEPTED: readonly EcfType[] = (Object.keys(ECF_TYPE_INFO) as EcfType[]).filter(
+  (t) => ECF_TYPE_INFO[t].referenceMustBeAccepted === true,
+);

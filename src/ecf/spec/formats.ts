@@ -38,7 +38,9 @@ const DATETIME_RE = /^(\d{2})-(\d{2})-(\d{4}) (\d{2}):(\d{2}):(\d{2})$/;
 export function parseDate(s: string): [number, number, number] | null {
   const m = DATE_RE.exec(s);
   if (!m) return null;
-  const d = Number(m[1]), mo = Number(m[2]), y = Number(m[3]);
+  const d = Number(m[1]),
+    mo = Number(m[2]),
+    y = Number(m[3]);
   if (y < 1900 || y > 2099 || mo < 1 || mo > 12 || d < 1) return null;
   const dim = new Date(Date.UTC(y, mo, 0)).getUTCDate();
   return d <= dim ? [y, mo, d] : null;
@@ -49,7 +51,9 @@ export function parseDateTime(s: string): [number, number, number, number, numbe
   const m = DATETIME_RE.exec(s);
   if (!m) return null;
   const date = parseDate(`${m[1]}-${m[2]}-${m[3]}`);
-  const h = Number(m[4]), mi = Number(m[5]), se = Number(m[6]);
+  const h = Number(m[4]),
+    mi = Number(m[5]),
+    se = Number(m[6]);
   if (!date || h > 23 || mi > 59 || se > 59) return null;
   return [...date, h, mi, se];
 }

@@ -33,7 +33,10 @@ export function xsdPatternToJs(pattern: string): string {
       case '[':
         inClass = true;
         out += c;
-        if (pattern[i + 1] === '^') { out += '^'; i++; }
+        if (pattern[i + 1] === '^') {
+          out += '^';
+          i++;
+        }
         break;
       case '.':
         out += '[^\\n\\r]';
@@ -45,7 +48,10 @@ export function xsdPatternToJs(pattern: string): string {
       case '(':
         // .NET-style non-capturing groups appear in some DGII files; XSD has no such syntax but the
         // loader rewrites `(?:` to `(`, so do the same here.
-        if (pattern.startsWith('(?:', i)) { out += '(?:'; i += 2; } else out += '(?:';
+        if (pattern.startsWith('(?:', i)) {
+          out += '(?:';
+          i += 2;
+        } else out += '(?:';
         break;
       default:
         out += c;

@@ -14,9 +14,7 @@ export interface ValidateOptions {
   fechaEmision?: string;
 }
 
-export type SafeValidateResult =
-  | { success: true; data: CleanDoc; warnings: Issue[] }
-  | { success: false; issues: Issue[]; warnings: Issue[] };
+export type SafeValidateResult = { success: true; data: CleanDoc; warnings: Issue[] } | { success: false; issues: Issue[]; warnings: Issue[] };
 
 /** Array fields whose upper bound is a business rule (limits that depend on the amount), not the XSD. */
 const RULE_CAPPED = new Set(['items[]']);
@@ -28,7 +26,12 @@ const RULE_CAPPED = new Set(['items[]']);
  */
 export function safeValidateEcf(tipo: string, json: unknown, options: ValidateOptions = {}): SafeValidateResult {
   if (!isEcfType(tipo)) {
-    const issue: Issue = { code: 'enum', path: 'tipo', message: `Tipo de e-CF inválido: "${String(tipo)}". Tipos válidos: 31, 32, 33, 34, 41, 43, 44, 45, 46, 47.`, severity: 'error' };
+    const issue: Issue = {
+      code: 'enum',
+      path: 'tipo',
+      message: `Tipo de e-CF inválido: "${String(tipo)}". Tipos válidos: 31, 32, 33, 34, 41, 43, 44, 45, 46, 47.`,
+      severity: 'error',
+    };
     return { success: false, issues: [issue], warnings: [] };
   }
   const { issues, clean } = checkShape(tipo, json, { uncappedArrays: RULE_CAPPED });

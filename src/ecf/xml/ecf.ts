@@ -55,8 +55,21 @@ export function checkContext(tipo: EcfType, context: unknown): Issue[] {
   const c = context as Record<string, unknown>;
   issues.push(...checkShapeOf(ECF_TABLE, tipo, { emisor: c.emisor }, 'issuer', {}, 'context').issues);
   const m = typeof c.encf === 'string' ? parseEncf(c.encf) : null;
-  if (!m) issues.push({ code: 'pattern', path: 'context.encf', message: 'e-NCF inválido: debe ser E + tipo (2 dígitos) + secuencia (10 dígitos).', severity: 'error' });
-  else if (m.tipo !== tipo) issues.push({ code: 'rule', path: 'context.encf', message: `El e-NCF ${c.encf} no corresponde al tipo ${tipo}.`, severity: 'error', ruleId: 'ECF-ENCF-TIPO' });
+  if (!m)
+    issues.push({
+      code: 'pattern',
+      path: 'context.encf',
+      message: 'e-NCF inválido: debe ser E + tipo (2 dígitos) + secuencia (10 dígitos).',
+      severity: 'error',
+    });
+  else if (m.tipo !== tipo)
+    issues.push({
+      code: 'rule',
+      path: 'context.encf',
+      message: `El e-NCF ${c.encf} no corresponde al tipo ${tipo}.`,
+      severity: 'error',
+      ruleId: 'ECF-ENCF-TIPO',
+    });
   // The dates of the context are the table's `context` rows: required where the type's XSD requires them.
   for (const row of CONTEXT_DATE_ROWS) {
     const occ = row.occurs[tipo];
@@ -64,7 +77,12 @@ export function checkContext(tipo: EcfType, context: unknown): Issue[] {
     const v = c[key];
     if (!occ || (v === undefined && occ[0] === 0)) continue;
     if (typeof v !== 'string' || !parseDate(v)) {
-      issues.push({ code: v === undefined ? 'required' : 'date', path: `context.${key}`, message: `Fecha requerida en formato dd-MM-yyyy (${row.name}).`, severity: 'error' });
+      issues.push({
+        code: v === undefined ? 'required' : 'date',
+        path: `context.${key}`,
+        message: `Fecha requerida en formato dd-MM-yyyy (${row.name}).`,
+        severity: 'error',
+      });
     }
   }
   return issues;
@@ -124,7 +142,9 @@ export function parseEcfXml(xml: string): ParsedEcf {
     throw new EcfValidationError([{ code: 'invalid_type', path: '', message: `XML mal formado: ${msg}`, severity: 'error' }]);
   }
   if ((root.localName ?? root.nodeName) !== 'ECF' || root.namespaceURI) {
-    throw new EcfValidationError([{ code: 'invalid_type', path: '', message: `El elemento raíz debe ser ECF sin espacio de nombres (se encontró ${root.nodeName}).`, severity: 'error' }]);
+    throw new EcfValidationError([
+      { code: 'invalid_type', path: '', message: `El elemento raíz debe ser ECF sin espacio de nombres (se encontró ${root.nodeName}).`, severity: 'error' },
+    ]);
   }
   // From the tree, not the text: a commented-out <TipoeCF> must not choose the type table.
   const tipo = childText(root, ['Encabezado', 'IdDoc', 'TipoeCF']);

@@ -40,7 +40,12 @@ import {
 } from '../../shared/xml/prescan.js';
 
 export {
-  DOCTYPE_MESSAGE, MAX_SIGNATURE_TEXT, MAX_XML_ATTRIBUTES, TOO_MANY_ATTRIBUTES_MESSAGE, type PrescanRefusal, type XmlLimits,
+  DOCTYPE_MESSAGE,
+  MAX_SIGNATURE_TEXT,
+  MAX_XML_ATTRIBUTES,
+  TOO_MANY_ATTRIBUTES_MESSAGE,
+  type PrescanRefusal,
+  type XmlLimits,
 } from '../../shared/xml/prescan.js';
 
 /** The kit's Signature depth below the document element, where DGII's profile puts it. */
@@ -121,7 +126,8 @@ const DGII_PRESCAN_MESSAGES: PrescanMessages = {
     `El XML excede los límites de los documentos DGII: ${what} de ${path} tiene más de ${limit} caracteres (el máximo que permiten los XSD oficiales).`,
   tooManyElements: (limit, root) =>
     `El XML excede los límites de los documentos DGII: tiene más de ${limit} elementos (el máximo que permiten los XSD oficiales para <${root}>).`,
-  tooDeep: (path, limit) => `El XML excede los límites de los documentos DGII: ${path} está anidado a más de ${limit} niveles (el máximo que requieren los XSD oficiales).`,
+  tooDeep: (path, limit) =>
+    `El XML excede los límites de los documentos DGII: ${path} está anidado a más de ${limit} niveles (el máximo que requieren los XSD oficiales).`,
   tooManyChildren: (path, limit) =>
     `El XML excede los límites de los documentos DGII: ${path} tiene más de ${limit} elementos hijos (el máximo que permiten los XSD oficiales).`,
   // Names MAX_XML_ATTRIBUTES whatever `limits.maxAttributes` says, as it always did (they are equal for DGII_XML_LIMITS).

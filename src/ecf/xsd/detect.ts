@@ -8,9 +8,22 @@ export function rootElementName(xml: string): string | null {
   for (;;) {
     i = xml.indexOf('<', i);
     if (i < 0) return null;
-    if (xml.startsWith('<?', i)) { const e = xml.indexOf('?>', i); if (e < 0) return null; i = e + 2; continue; }
-    if (xml.startsWith('<!--', i)) { const e = xml.indexOf('-->', i); if (e < 0) return null; i = e + 3; continue; }
-    if (xml.startsWith('<!', i)) { i = skipDeclaration(xml, i); continue; }
+    if (xml.startsWith('<?', i)) {
+      const e = xml.indexOf('?>', i);
+      if (e < 0) return null;
+      i = e + 2;
+      continue;
+    }
+    if (xml.startsWith('<!--', i)) {
+      const e = xml.indexOf('-->', i);
+      if (e < 0) return null;
+      i = e + 3;
+      continue;
+    }
+    if (xml.startsWith('<!', i)) {
+      i = skipDeclaration(xml, i);
+      continue;
+    }
     const m = /^<([^\s/>]+)/.exec(xml.slice(i, i + 200));
     if (!m) return null;
     const q = m[1]!;
@@ -30,8 +43,14 @@ export function detectSchemaId(xml: string): SchemaId | null {
       const id = m ? `ECF-${m[1]}` : '';
       return isSchemaId(id) ? id : null;
     }
-    case 'RFCE': case 'ARECF': case 'ACECF': case 'ANECF': return root;
-    case 'SemillaModel': return 'Semilla';
-    default: return null;
+    case 'RFCE':
+    case 'ARECF':
+    case 'ACECF':
+    case 'ANECF':
+      return root;
+    case 'SemillaModel':
+      return 'Semilla';
+    default:
+      return null;
   }
 }

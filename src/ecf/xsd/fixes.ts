@@ -30,13 +30,15 @@ export function fixXsd(file: string, bytes: Uint8Array): { text: string; fixes: 
 
   // Names with leading/trailing blanks (e-CF-31: name=" IndicadorServicioTodoIncluidoType") cannot be referenced.
   const trimmed: string[] = [];
-  text = text.replace(/(<xs:(?:simpleType|complexType|element|group|attributeGroup|attribute)\b[^>]*?\bname=)(["'])([^"']*)\2/g,
+  text = text.replace(
+    /(<xs:(?:simpleType|complexType|element|group|attributeGroup|attribute)\b[^>]*?\bname=)(["'])([^"']*)\2/g,
     (all, head: string, q: string, name: string) => {
       const t = name.trim();
       if (t === name) return all;
       trimmed.push(`name=${q}${name}${q} → ${q}${t}${q}`);
       return `${head}${q}${t}${q}`;
-    });
+    },
+  );
   if (trimmed.length) fixes.push({ file, kind: 'trim-name', count: trimmed.length, detail: trimmed.join('; ') });
 
   // .NET-only non-capturing groups `(?:…)` in patterns: XSD regex has no such syntax; `(` is equivalent for matching.

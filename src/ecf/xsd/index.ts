@@ -8,8 +8,13 @@ export type { XsdFix, XsdFixKind } from './fixes.js';
 export { RELAXED32_MAX_LINES } from './relax32.js';
 export { detectSchemaId, rootElementName } from './detect.js';
 export {
-  installXsd, verifyXsdDir, XsdInstallError,
-  type InstallXsdOptions, type InstallXsdResult, type XsdFileCheck, type XsdDirCheck,
+  installXsd,
+  verifyXsdDir,
+  XsdInstallError,
+  type InstallXsdOptions,
+  type InstallXsdResult,
+  type XsdFileCheck,
+  type XsdDirCheck,
 } from './install.js';
 export { PINNED_XSD_SHA256, PINNED_XSD_SET_DATE } from './pinned.js';
 export { SCHEMA_IDS, SCHEMA_FILES, XSD_FILE_NAMES, isSchemaId } from './schemas.js';

@@ -6,8 +6,12 @@
  * The work is the kernel's (src/shared/xsd/install.ts), driven by DGII_XSD_MANIFEST.
  */
 import {
-  installPinnedXsd, normalizeXsdFileName, verifyPinnedXsdDir,
-  type InstallXsdOptions, type InstallXsdResult, type XsdDirCheck,
+  installPinnedXsd,
+  normalizeXsdFileName,
+  verifyPinnedXsdDir,
+  type InstallXsdOptions,
+  type InstallXsdResult,
+  type XsdDirCheck,
 } from '../../shared/xsd/install.js';
 import { DGII_XSD_MANIFEST } from './pinned.js';
 

@@ -56,7 +56,10 @@ const TYPES: TypeRelaxation[] = [
 ];
 
 function fail(what: string): never {
-  throw new SchemaError(`Cannot build the relaxed e-CF-32 schema: ${what}. The installed e-CF-32-v1.0.xsd differs from the one this relaxation was written for.`, { code: 'xsd_relax_failed' });
+  throw new SchemaError(
+    `Cannot build the relaxed e-CF-32 schema: ${what}. The installed e-CF-32-v1.0.xsd differs from the one this relaxation was written for.`,
+    { code: 'xsd_relax_failed' },
+  );
 }
 
 function replaceOnce(text: string, re: RegExp, replacement: string, what: string): string {

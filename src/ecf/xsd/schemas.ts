@@ -2,8 +2,21 @@ import type { SchemaId } from '../../shared/ports.js';
 
 /** Every schema of the official DGII set, in a stable order. */
 export const SCHEMA_IDS: readonly SchemaId[] = [
-  'ECF-31', 'ECF-32', 'ECF-33', 'ECF-34', 'ECF-41', 'ECF-43', 'ECF-44', 'ECF-45', 'ECF-46', 'ECF-47',
-  'RFCE', 'ARECF', 'ACECF', 'ANECF', 'Semilla',
+  'ECF-31',
+  'ECF-32',
+  'ECF-33',
+  'ECF-34',
+  'ECF-41',
+  'ECF-43',
+  'ECF-44',
+  'ECF-45',
+  'ECF-46',
+  'ECF-47',
+  'RFCE',
+  'ARECF',
+  'ACECF',
+  'ANECF',
+  'Semilla',
 ];
 
 /** File name of each schema, exactly as DGII publishes it. */
@@ -30,9 +43,21 @@ export const XSD_FILE_NAMES: readonly string[] = SCHEMA_IDS.map((id) => SCHEMA_F
 
 /** Root element each schema declares. */
 export const SCHEMA_ROOTS: Readonly<Record<SchemaId, string>> = {
-  'ECF-31': 'ECF', 'ECF-32': 'ECF', 'ECF-33': 'ECF', 'ECF-34': 'ECF', 'ECF-41': 'ECF',
-  'ECF-43': 'ECF', 'ECF-44': 'ECF', 'ECF-45': 'ECF', 'ECF-46': 'ECF', 'ECF-47': 'ECF',
-  RFCE: 'RFCE', ARECF: 'ARECF', ACECF: 'ACECF', ANECF: 'ANECF', Semilla: 'SemillaModel',
+  'ECF-31': 'ECF',
+  'ECF-32': 'ECF',
+  'ECF-33': 'ECF',
+  'ECF-34': 'ECF',
+  'ECF-41': 'ECF',
+  'ECF-43': 'ECF',
+  'ECF-44': 'ECF',
+  'ECF-45': 'ECF',
+  'ECF-46': 'ECF',
+  'ECF-47': 'ECF',
+  RFCE: 'RFCE',
+  ARECF: 'ARECF',
+  ACECF: 'ACECF',
+  ANECF: 'ANECF',
+  Semilla: 'SemillaModel',
 };
 
 export function isSchemaId(s: string): s is SchemaId {

@@ -2,7 +2,15 @@ import { createHash } from 'node:crypto';
 import type { SchemaId, SchemaValidateOptions, SchemaValidationResult, SchemaValidator, SchemaViolation } from '../../shared/ports.js';
 import { SchemaError } from '../../shared/errors/index.js';
 import type { XsdFix } from './fixes.js';
-import { compileSchema, XML_ERR_ERROR, XML_ERR_FATAL, XML_FROM_PARSER, XsdCompileError, type CompiledSchema, type RawXmlError } from '../../shared/xsd/libxml.js';
+import {
+  compileSchema,
+  XML_ERR_ERROR,
+  XML_ERR_FATAL,
+  XML_FROM_PARSER,
+  XsdCompileError,
+  type CompiledSchema,
+  type RawXmlError,
+} from '../../shared/xsd/libxml.js';
 import { loadXsdSet, type LoadedXsd, type XsdSet } from './load.js';
 import { indexXml, type XmlLocator } from '../../shared/xsd/locate.js';
 import { relax32 } from './relax32.js';
@@ -52,7 +60,10 @@ export function createSchemaValidator(dir: string): XsdSchemaValidator {
         c = compileSchema(text);
       } catch (e) {
         const detail = e instanceof XsdCompileError ? e.errors.slice(0, 5).join('; ') : (e as Error).message;
-        throw new SchemaError(`Cannot compile ${file.file}${isRelaxed ? ' (relaxed32)' : ''} from ${set.dir}: ${detail}`, { code: 'xsd_compile_failed', cause: e });
+        throw new SchemaError(`Cannot compile ${file.file}${isRelaxed ? ' (relaxed32)' : ''} from ${set.dir}: ${detail}`, {
+          code: 'xsd_compile_failed',
+          cause: e,
+        });
       }
       compiledCache.set(hash, c);
     }
@@ -63,7 +74,11 @@ export function createSchemaValidator(dir: string): XsdSchemaValidator {
   return {
     dir: set.dir,
     fixesApplied: () => set.fixes.map((f) => ({ ...f })),
-    files: () => SCHEMA_IDS.map((id) => { const { text: _t, ...rest } = set.files[id]; return { ...rest, fixes: rest.fixes.map((f) => ({ ...f })) }; }),
+    files: () =>
+      SCHEMA_IDS.map((id) => {
+        const { text: _t, ...rest } = set.files[id];
+        return { ...rest, fixes: rest.fixes.map((f) => ({ ...f })) };
+      }),
     relaxed32Changes: () => [...relaxedText().changes],
     compile(schema, options) {
       for (const id of schema === 'all' ? SCHEMA_IDS : [schema]) compiled(id, options);

@@ -23,7 +23,10 @@ export function parseFlags(args: string[], booleans: readonly string[] = []): { 
     const a = args[i]!;
     if (a.startsWith('--')) {
       const eq = a.indexOf('=');
-      if (eq > 0) { flags[a.slice(2, eq)] = a.slice(eq + 1); continue; }
+      if (eq > 0) {
+        flags[a.slice(2, eq)] = a.slice(eq + 1);
+        continue;
+      }
       const key = a.slice(2);
       if (booleans.includes(key) || i + 1 >= args.length || args[i + 1]!.startsWith('--')) flags[key] = true;
       else flags[key] = args[++i]!;

@@ -8,9 +8,9 @@ export interface AuthorityMessage {
 
 /** Stable codes of {@link AuthorityError}. */
 export type AuthorityErrorCode =
-  | 'rejected'          // a definitive 4xx answer (bad request, validation, not delegated…)
-  | 'unauthorized'      // 401/403 even after renewing the token once
-  | 'not_found';        // 404 for the resource asked
+  | 'rejected' // a definitive 4xx answer (bad request, validation, not delegated…)
+  | 'unauthorized' // 401/403 even after renewing the token once
+  | 'not_found'; // 404 for the resource asked
 
 /**
  * The authority answered, and the answer is a definitive refusal: never retried automatically.
@@ -28,7 +28,10 @@ export class AuthorityError extends EcfError {
   readonly trackId: string | null;
   readonly body: string;
   readonly retryable = false;
-  constructor(message: string, options: { code: AuthorityErrorCode; status: number; mensajes?: AuthorityMessage[]; trackId?: string | null; body?: string; cause?: unknown }) {
+  constructor(
+    message: string,
+    options: { code: AuthorityErrorCode; status: number; mensajes?: AuthorityMessage[]; trackId?: string | null; body?: string; cause?: unknown },
+  ) {
     super(message, { code: options.code, cause: options.cause });
     this.name = 'AuthorityError';
     this.status = options.status;

@@ -21,5 +21,8 @@ export function isNamedEcfError(e: unknown, name: string): e is EcfError {
 
 /** True for any ecf-kit error, also across duplicated module copies (checks `name` and `code`). */
 export function isEcfError(e: unknown): e is EcfError {
-  return e instanceof EcfError || (e instanceof Error && typeof (e as { code?: unknown }).code === 'string' && /^(Ecf|Certificate|Signing|Authority|Transport|Schema)/.test(e.name));
+  return (
+    e instanceof EcfError ||
+    (e instanceof Error && typeof (e as { code?: unknown }).code === 'string' && /^(Ecf|Certificate|Signing|Authority|Transport|Schema)/.test(e.name))
+  );
 }

@@ -1,12 +1,7 @@
 import { EcfError, isNamedEcfError } from './ecf-error.js';
 
 /** Stable codes of {@link SigningError}. */
-export type SigningErrorCode =
-  | 'not_well_formed'
-  | 'already_signed'
-  | 'unsupported_xml'
-  | 'wrong_root'
-  | 'signer_failed';
+export type SigningErrorCode = 'not_well_formed' | 'already_signed' | 'unsupported_xml' | 'wrong_root' | 'signer_failed';
 
 /**
  * A document cannot be signed: it is not well-formed XML, already carries an XMLDSig

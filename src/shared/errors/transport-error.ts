@@ -2,11 +2,11 @@ import { EcfError, isNamedEcfError } from './ecf-error.js';
 
 /** Stable codes of {@link TransportError}. */
 export type TransportErrorCode =
-  | 'network'          // connection refused/reset/dropped, DNS, TLS handshake
-  | 'timeout'          // no complete answer within the configured time
-  | 'server_error'     // HTTP 5xx from the authority
-  | 'rate_limited'     // HTTP 429
-  | 'bad_response';    // a 2xx body that cannot be understood
+  | 'network' // connection refused/reset/dropped, DNS, TLS handshake
+  | 'timeout' // no complete answer within the configured time
+  | 'server_error' // HTTP 5xx from the authority
+  | 'rate_limited' // HTTP 429
+  | 'bad_response'; // a 2xx body that cannot be understood
 
 /**
  * The request to the authority (or a receiver) did not produce a definitive answer. `retryable`

@@ -6,10 +6,9 @@ export class EcfValidationError extends EcfError {
   readonly issues: Issue[];
   constructor(issues: Issue[]) {
     const first = issues[0];
-    super(
-      `Document has ${issues.length} validation issue(s)${first ? `; first: ${first.path || '(root)'}: ${first.message}` : ''}`,
-      { code: 'validation_failed' },
-    );
+    super(`Document has ${issues.length} validation issue(s)${first ? `; first: ${first.path || '(root)'}: ${first.message}` : ''}`, {
+      code: 'validation_failed',
+    });
     this.name = 'EcfValidationError';
     this.issues = issues;
   }

@@ -70,8 +70,16 @@ const DEFAULTS = { timeoutMs: 30_000, retries: 3, backoffMs: 250, maxBackoffMs: 
 
 /** Failure codes after which the request never left this machine (or never reached the server). */
 const NOT_SENT = new Set([
-  'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'EHOSTDOWN',
-  'EADDRNOTAVAIL', 'UND_ERR_CONNECT_TIMEOUT',
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EAI_NONAME',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'EHOSTDOWN',
+  'EADDRNOTAVAIL',
+  'UND_ERR_CONNECT_TIMEOUT',
 ]);
 /** TLS and certificate failures: the handshake failed, so nothing was sent, and retrying will not help. */
 const TLS_FATAL = /^(ERR_TLS_|ERR_SSL_|ERR_OSSL|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|EPROTO$|HOSTNAME_MISMATCH)/;
@@ -181,11 +189,18 @@ export class HttpCore {
         redirect: req.idempotent && this.followRedirects ? 'follow' : 'manual',
       });
       const text = await this.readText(res, controller);
-      this.logger?.debug?.({ what: req.what, method: req.method, url: stripQuery(req.url), status: res.status, ms: Math.round(performance.now() - started) }, 'authority request');
+      this.logger?.debug?.(
+        { what: req.what, method: req.method, url: stripQuery(req.url), status: res.status, ms: Math.round(performance.now() - started) },
+        'authority request',
+      );
       return { status: res.status, contentType: res.headers.get('content-type'), retryAfter: res.headers.get('retry-after'), text };
     } catch (e) {
       if (e instanceof TooLarge) {
-        throw new TransportError(`The answer to ${req.what} exceeds ${this.maxResponseBytes} bytes; it was not read`, { code: 'bad_response', retryable: false, outcomeUnknown: !req.idempotent });
+        throw new TransportError(`The answer to ${req.what} exceeds ${this.maxResponseBytes} bytes; it was not read`, {
+          code: 'bad_response',
+          retryable: false,
+          outcomeUnknown: !req.idempotent,
+        });
       }
       throw this.networkError(req, e, controller.signal.aborted && controller.signal.reason === deadline);
     } finally {
@@ -227,7 +242,12 @@ export class HttpCore {
     const where = `${req.what} (HTTP ${status})`;
     const interpreted = this.interpret?.(req, res);
     if (interpreted === 'retryable') {
-      return new TransportError(`Transient refusal from the authority: ${where}${snippet(res.text)}`, { code: 'server_error', retryable: true, outcomeUnknown: !req.idempotent, status });
+      return new TransportError(`Transient refusal from the authority: ${where}${snippet(res.text)}`, {
+        code: 'server_error',
+        retryable: true,
+        outcomeUnknown: !req.idempotent,
+        status,
+      });
     }
     if (interpreted) return interpreted;
     if (status === 408) {
@@ -242,7 +262,12 @@ export class HttpCore {
     if (status >= 500) {
       // 503: the service refused before processing. 500/502/504: it may have processed the upload.
       const unknown = !req.idempotent && status !== 503;
-      const error = new TransportError(`Server error from the authority: ${where}${snippet(res.text)}`, { code: 'server_error', retryable: true, outcomeUnknown: unknown, status });
+      const error = new TransportError(`Server error from the authority: ${where}${snippet(res.text)}`, {
+        code: 'server_error',
+        retryable: true,
+        outcomeUnknown: unknown,
+        status,
+      });
       const wait = status === 503 ? parseRetryAfter(res.retryAfter, this.clock) : null;
       if (wait !== null) this.retryAfter.set(error, wait);
       return error;
@@ -298,7 +323,11 @@ export class HttpCore {
     const guard = this.addressGuard;
     if (guard && codes.includes(guard.code)) {
       const reason = refusalReason(e, guard.code);
-      return new TransportError(`Connection refused by the ${guard.label}${reason ? ` (${reason})` : ''}: ${req.what}`, { code: 'network', retryable: false, cause: e });
+      return new TransportError(`Connection refused by the ${guard.label}${reason ? ` (${reason})` : ''}: ${req.what}`, {
+        code: 'network',
+        retryable: false,
+        cause: e,
+      });
     }
     if (codes.some((c) => TLS_FATAL.test(c))) {
       return new TransportError(`TLS connection to the authority failed (${codes.join(', ')}): ${req.what}`, { code: 'network', retryable: false, cause: e });
@@ -313,7 +342,6 @@ export class HttpCore {
     });
   }
 }
-
 
 /**
  * Creates an HTTP core: a connection pool (own undici `Agent` with TLS ≥ 1.2 unless a dispatcher is passed),
@@ -385,7 +413,11 @@ function refusalReason(e: unknown, code: string, depth = 0): string | null {
   if (!e || typeof e !== 'object' || depth > 5) return null;
   if ((e as { code?: unknown }).code === code) return (e as Error).message;
   const errors = (e as { errors?: unknown }).errors;
-  if (Array.isArray(errors)) for (const inner of errors) { const r = refusalReason(inner, code, depth + 1); if (r) return r; }
+  if (Array.isArray(errors))
+    for (const inner of errors) {
+      const r = refusalReason(inner, code, depth + 1);
+      if (r) return r;
+    }
   return refusalReason((e as { cause?: unknown }).cause, code, depth + 1);
 }
 

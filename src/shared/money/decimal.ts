@@ -69,7 +69,7 @@ export function div(a: Dec, b: Dec): Dec {
 }
 
 function divRound(n: bigint, d: bigint): Dec {
-  const neg = (n < 0n) !== (d < 0n);
+  const neg = n < 0n !== d < 0n;
   const an = n < 0n ? -n : n;
   const ad = d < 0n ? -d : d;
   const q = (an * 2n + ad) / (2n * ad);

@@ -11,8 +11,25 @@ import { PDFDocument, StandardFonts, type PDFImage } from 'pdf-lib';
 import type { Dec } from '../money/decimal.js';
 import { EcfError } from '../errors/ecf-error.js';
 import {
-  ACCENT, color, drawLines, flowPairs, flowTable, hline, INK, layoutPair, layoutRuns, lineHeight, Flow, linesHeight, MM,
-  MUTED, rect, SHADE, type DrawCtx, type Geometry, type Line,
+  ACCENT,
+  color,
+  drawLines,
+  flowPairs,
+  flowTable,
+  hline,
+  INK,
+  layoutPair,
+  layoutRuns,
+  lineHeight,
+  Flow,
+  linesHeight,
+  MM,
+  MUTED,
+  rect,
+  SHADE,
+  type DrawCtx,
+  type Geometry,
+  type Line,
 } from './layout.js';
 import { darkRuns, qrMatrix, type QrErrorCorrection, type QrMatrix } from './qr.js';
 import type { Pair, Run, Section, TotalLine } from './sections.js';
@@ -195,13 +212,15 @@ function firstPageHeader(flow: Flow, header: PrintedDocument['header'], logo: PD
   }));
   const bandH = linesHeight(titleLines) + 2 * 5;
   const idStyle: TextStyle = { font: 'bold', size: 11, color: INK };
-  const id: Line[] = [{
-    segs: [
-      { text: box.idLabel, style: { ...idStyle, font: 'regular', size: 9 }, dx: 0 },
-      { text: box.id, style: idStyle, dx: kit.width(box.idLabel, { ...idStyle, font: 'regular', size: 9 }) },
-    ],
-    h: lineHeight(idStyle) + 2,
-  }];
+  const id: Line[] = [
+    {
+      segs: [
+        { text: box.idLabel, style: { ...idStyle, font: 'regular', size: 9 }, dx: 0 },
+        { text: box.id, style: idStyle, dx: kit.width(box.idLabel, { ...idStyle, font: 'regular', size: 9 }) },
+      ],
+      h: lineHeight(idStyle) + 2,
+    },
+  ];
   const info = box.pairs.flatMap((p) => layoutPair(kit, p.label, p.value, inner));
   const boxH = bandH + pad + linesHeight(id) + linesHeight(info) + pad;
   const boxX = flow.right - boxW;
@@ -245,7 +264,7 @@ const VALUE_W = 100;
 function closingBand(flow: Flow, closing: PrintedDocument['closing'], qr: QrMatrix): void {
   const { kit } = flow;
   const { placement } = closing;
-  const module = Math.max((placement.sideMm * MM) / qr.size, ((placement.minModuleMm ?? 0.4) * MM));
+  const module = Math.max((placement.sideMm * MM) / qr.size, (placement.minModuleMm ?? 0.4) * MM);
   const side = Math.max(module * qr.size, placement.minSideMm * MM);
   const moduleSize = side / qr.size;
   const quiet = placement.quietMm * MM;
@@ -279,7 +298,9 @@ function closingBand(flow: Flow, closing: PrintedDocument['closing'], qr: QrMatr
   flow.op((c) => {
     // QR symbol: one filled path of horizontal runs (no seams between modules).
     const qrTop = flow.bottom - linesHeight(under) - quiet - side;
-    const path = darkRuns(qr).map(([r, col, len]) => `M${col} ${r}h${len}v1h${-len}z`).join('');
+    const path = darkRuns(qr)
+      .map(([r, col, len]) => `M${col} ${r}h${len}v1h${-len}z`)
+      .join('');
     c.page.drawSvgPath(path, { x: qrX, y: c.page.getHeight() - qrTop, scale: moduleSize, color: color(INK), borderWidth: 0 });
     drawLines(c, under, qrX, qrTop + side + quiet);
     // Totals.
@@ -288,7 +309,12 @@ function closingBand(flow: Flow, closing: PrintedDocument['closing'], qr: QrMatr
     y += 2;
     for (const r of rows) {
       if (r.t.strong) rect(c, totalsX + 0.5, y, totalsW - 1, r.h, SHADE);
-      drawLines(c, r.lbl.map((text) => ({ segs: [{ text, style: r.st, dx: 0 }], h: lineHeight(r.st) })), totalsX + 6, y + 1.5);
+      drawLines(
+        c,
+        r.lbl.map((text) => ({ segs: [{ text, style: r.st, dx: 0 }], h: lineHeight(r.st) })),
+        totalsX + 6,
+        y + 1.5,
+      );
       drawLines(c, r.value, totalsX + totalsW - VALUE_W - 6, y + 1.5);
       y += r.h;
     }

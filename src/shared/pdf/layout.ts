@@ -116,16 +116,30 @@ export function layoutPair(kit: TextKit, labelText: string, value: string, width
   const lw = kit.width(lbl, ls);
   const h = lineHeight(vs);
   if (lw > width * 0.55) {
-    return [...kit.wrap(lbl.trimEnd(), ls, width).map((t) => ({ segs: [{ text: t, style: ls, dx: 0 }], h })),
-      ...kit.wrap(value, vs, width).map((t) => ({ segs: [{ text: t, style: vs, dx: 0 }], h }))];
+    return [
+      ...kit.wrap(lbl.trimEnd(), ls, width).map((t) => ({ segs: [{ text: t, style: ls, dx: 0 }], h })),
+      ...kit.wrap(value, vs, width).map((t) => ({ segs: [{ text: t, style: vs, dx: 0 }], h })),
+    ];
   }
   const values = kit.wrap(value, vs, width - lw);
-  return values.map((t, i) => ({ segs: i === 0 ? [{ text: lbl, style: ls, dx: 0 }, { text: t, style: vs, dx: lw }] : [{ text: t, style: vs, dx: lw }], h }));
+  return values.map((t, i) => ({
+    segs:
+      i === 0
+        ? [
+            { text: lbl, style: ls, dx: 0 },
+            { text: t, style: vs, dx: lw },
+          ]
+        : [{ text: t, style: vs, dx: lw }],
+    h,
+  }));
 }
 
 export function rect(c: DrawCtx, x: number, top: number, w: number, h: number, fill?: Rgb, border?: Rgb, borderWidth = 0.6): void {
   c.page.drawRectangle({
-    x, y: c.page.getHeight() - top - h, width: w, height: h,
+    x,
+    y: c.page.getHeight() - top - h,
+    width: w,
+    height: h,
     ...(fill ? { color: color(fill) } : {}),
     ...(border ? { borderColor: color(border), borderWidth } : { borderWidth: 0 }),
   });
@@ -150,12 +164,22 @@ export class Flow {
     private readonly continuationHeight: number,
   ) {}
 
-  get left(): number { return this.geo.marginX; }
-  get right(): number { return this.geo.width - this.geo.marginX; }
-  get contentWidth(): number { return this.right - this.left; }
-  get bottom(): number { return this.geo.height - this.geo.marginBottom; }
+  get left(): number {
+    return this.geo.marginX;
+  }
+  get right(): number {
+    return this.geo.width - this.geo.marginX;
+  }
+  get contentWidth(): number {
+    return this.right - this.left;
+  }
+  get bottom(): number {
+    return this.geo.height - this.geo.marginBottom;
+  }
   /** Free height on an empty continuation page. */
-  get pageCapacity(): number { return this.bottom - this.geo.marginTop - this.continuationHeight; }
+  get pageCapacity(): number {
+    return this.bottom - this.geo.marginTop - this.continuationHeight;
+  }
 
   newPage(): void {
     this.pages.push([]);
@@ -217,7 +241,10 @@ function splitRow(row: LaidRow, maxH: number): LaidRow[] {
     const taken: Line[][] = rest.map((ls) => {
       const t: Line[] = [];
       let h = 0;
-      while (ls.length && (t.length === 0 || h + ls[0]!.h <= maxH - 2 * CELL_PAD_Y)) { h += ls[0]!.h; t.push(ls.shift()!); }
+      while (ls.length && (t.length === 0 || h + ls[0]!.h <= maxH - 2 * CELL_PAD_Y)) {
+        h += ls[0]!.h;
+        t.push(ls.shift()!);
+      }
       return t;
     });
     out.push({ cells: taken, h: Math.max(...taken.map(linesHeight)) + 2 * CELL_PAD_Y, source: row.source });
@@ -267,12 +294,24 @@ function placeTitle(flow: Flow, lines: Line[]): void {
 export function flowTable(flow: Flow, table: TableSection, opts: TableOptions = {}): void {
   const { kit } = flow;
   const widths = resolveWidths(table.columns, flow.contentWidth);
-  const header = layRow(kit, table.columns.map((c) => [{ text: c.header }]), table.columns, widths, { cells: [] });
+  const header = layRow(
+    kit,
+    table.columns.map((c) => [{ text: c.header }]),
+    table.columns,
+    widths,
+    { cells: [] },
+  );
   // Header cells use the header style.
   header.cells = table.columns.map((c, i) => {
     const w = widths[i]! - 2 * CELL_PAD_X;
     return kit.wrap(c.header, HEADER_STYLE, w).map((t) => ({
-      segs: [{ text: t, style: HEADER_STYLE, dx: c.align === 'right' ? w - kit.width(t, HEADER_STYLE) : c.align === 'center' ? (w - kit.width(t, HEADER_STYLE)) / 2 : 0 }],
+      segs: [
+        {
+          text: t,
+          style: HEADER_STYLE,
+          dx: c.align === 'right' ? w - kit.width(t, HEADER_STYLE) : c.align === 'center' ? (w - kit.width(t, HEADER_STYLE)) / 2 : 0,
+        },
+      ],
       h: lineHeight(HEADER_STYLE),
     }));
   });
@@ -350,9 +389,11 @@ export function flowPairs(flow: Flow, section: PairsSection, columns = 2): void 
     if (!flow.fits(h)) flow.newPage();
     const top = flow.y;
     const left = flow.left;
-    flow.op((c) => row.forEach((lines, i) => {
-      drawLines(c, lines, left + i * (colW + gutter), top);
-    }));
+    flow.op((c) =>
+      row.forEach((lines, i) => {
+        drawLines(c, lines, left + i * (colW + gutter), top);
+      }),
+    );
     flow.y += h + 1;
   }
 }

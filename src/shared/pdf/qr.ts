@@ -33,7 +33,10 @@ export function darkRuns(m: QrMatrix): Array<[number, number, number]> {
   for (let r = 0; r < m.size; r++) {
     let c = 0;
     while (c < m.size) {
-      if (!m.dark[r]![c]) { c++; continue; }
+      if (!m.dark[r]![c]) {
+        c++;
+        continue;
+      }
       const start = c;
       while (c < m.size && m.dark[r]![c]) c++;
       runs.push([r, start, c - start]);

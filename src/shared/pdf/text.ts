@@ -42,10 +42,22 @@ export class TextKit {
     let out = '';
     for (const ch of text.normalize('NFC')) {
       const cp = ch.codePointAt(0)!;
-      if (cp === 0x0a) { out += '\n'; continue; }
-      if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0)) { out += ' '; continue; }
-      if (set.has(cp)) { out += ch; continue; }
-      if (cp === 0xa0) { out += ' '; continue; }
+      if (cp === 0x0a) {
+        out += '\n';
+        continue;
+      }
+      if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0)) {
+        out += ' ';
+        continue;
+      }
+      if (set.has(cp)) {
+        out += ch;
+        continue;
+      }
+      if (cp === 0xa0) {
+        out += ' ';
+        continue;
+      }
       const base = ch.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
       out += base && [...base].every((c) => set.has(c.codePointAt(0)!)) ? base : '?';
     }

@@ -66,7 +66,11 @@ export function bodyKind(contentType: string | undefined, unsupported: string): 
     const eq = p.indexOf('=');
     if (eq < 0) continue;
     if (p.slice(0, eq).trim().toLowerCase() !== 'charset') continue;
-    const charset = p.slice(eq + 1).trim().replace(/^"|"$/g, '').toLowerCase();
+    const charset = p
+      .slice(eq + 1)
+      .trim()
+      .replace(/^"|"$/g, '')
+      .toLowerCase();
     if (charset !== 'utf-8' && charset !== 'utf8') {
       throw new ApiError(415, `Codificación no soportada (${charset}): el cuerpo debe estar en UTF-8.`);
     }
@@ -158,7 +162,8 @@ export function jsonDepthExceeds(text: string, max: number = MAX_JSON_DEPTH): bo
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
       else if (c === 0x22) inString = false;
       continue;
     }

@@ -69,7 +69,14 @@ export function yieldToEventLoop(): Promise<void> {
 export function errorSummary(e: unknown): Record<string, unknown> {
   if (e instanceof Error) {
     const extra = e as { code?: unknown; status?: unknown; retryable?: unknown; outcomeUnknown?: unknown };
-    return { name: e.name, code: extra.code, status: extra.status, retryable: extra.retryable, outcomeUnknown: extra.outcomeUnknown, message: e.message.slice(0, 500) };
+    return {
+      name: e.name,
+      code: extra.code,
+      status: extra.status,
+      retryable: extra.retryable,
+      outcomeUnknown: extra.outcomeUnknown,
+      message: e.message.slice(0, 500),
+    };
   }
   return { message: String(e).slice(0, 500) };
 }

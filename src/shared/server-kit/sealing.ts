@@ -28,11 +28,11 @@ const HEADER_BYTES = 1 + KEY_ID_BYTES + IV_BYTES + TAG_BYTES;
 
 /** Stable codes of {@link SecretError}. */
 export type SecretErrorCode =
-  | 'invalid_key'          // a key that is not 32 bytes, or a configured key / key file that cannot be read as one
-  | 'key_missing'          // no key configured where one is required (production)
-  | 'invalid_envelope'     // not an envelope of a known version (truncated, or not encrypted at all)
-  | 'wrong_key'            // sealed with a key that is not among the keys given
-  | 'tampered';            // the key id matches but authentication failed: the blob was altered
+  | 'invalid_key' // a key that is not 32 bytes, or a configured key / key file that cannot be read as one
+  | 'key_missing' // no key configured where one is required (production)
+  | 'invalid_envelope' // not an envelope of a known version (truncated, or not encrypted at all)
+  | 'wrong_key' // sealed with a key that is not among the keys given
+  | 'tampered'; // the key id matches but authentication failed: the blob was altered
 
 /** A secret cannot be encrypted or decrypted, or a key cannot be read or loaded. Messages are English (operators). */
 export class SecretError extends EcfError {
@@ -98,11 +98,7 @@ const WRONG_KEY_HINT = 'Decrypt with the key used when it was stored, or pass th
  *
  * @throws SecretError `invalid_envelope`, `wrong_key` (sealed with another key), `tampered` (altered bytes)
  */
-export function decryptSecret(
-  blob: Uint8Array,
-  key: Uint8Array | readonly Uint8Array[],
-  options: { wrongKeyHint?: string } = {},
-): Uint8Array {
+export function decryptSecret(blob: Uint8Array, key: Uint8Array | readonly Uint8Array[], options: { wrongKeyHint?: string } = {}): Uint8Array {
   const id = envelopeKeyId(blob);
   if (id === null) {
     throw new SecretError(

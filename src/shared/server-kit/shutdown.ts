@@ -6,7 +6,10 @@ export async function waitForStop(io: { stderr: (s: string) => void }, signal: A
   const handlers: [NodeJS.Signals, () => void][] = [];
   await new Promise<void>((resolve) => {
     for (const name of ['SIGINT', 'SIGTERM'] as const) {
-      const h = () => { io.stderr(`received ${name}, ${then}\n`); resolve(); };
+      const h = () => {
+        io.stderr(`received ${name}, ${then}\n`);
+        resolve();
+      };
       handlers.push([name, h]);
       process.once(name, h);
     }

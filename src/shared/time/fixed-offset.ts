@@ -21,8 +21,13 @@ const MINUTE_MS = 60_000;
 export function wallClock(instant: Date, offsetMinutes: number): Required<WallClock> {
   const t = new Date(instant.getTime() + offsetMinutes * MINUTE_MS);
   return {
-    year: t.getUTCFullYear(), month: t.getUTCMonth() + 1, day: t.getUTCDate(),
-    hour: t.getUTCHours(), minute: t.getUTCMinutes(), second: t.getUTCSeconds(), millisecond: t.getUTCMilliseconds(),
+    year: t.getUTCFullYear(),
+    month: t.getUTCMonth() + 1,
+    day: t.getUTCDate(),
+    hour: t.getUTCHours(),
+    minute: t.getUTCMinutes(),
+    second: t.getUTCSeconds(),
+    millisecond: t.getUTCMilliseconds(),
   };
 }
 
@@ -57,14 +62,22 @@ export function formatWallClock(instant: Date, offsetMinutes: number, pattern: s
   const p = (n: number, width = 2) => String(n).padStart(width, '0');
   return pattern.replace(TOKENS, (token) => {
     switch (token) {
-      case 'yyyy': return p(w.year, 4);
-      case 'MM': return p(w.month);
-      case 'dd': return p(w.day);
-      case 'HH': return p(w.hour);
-      case 'mm': return p(w.minute);
-      case 'ss': return p(w.second);
-      case 'SSS': return p(w.millisecond, 3);
-      default: return offsetSuffix(offsetMinutes);
+      case 'yyyy':
+        return p(w.year, 4);
+      case 'MM':
+        return p(w.month);
+      case 'dd':
+        return p(w.day);
+      case 'HH':
+        return p(w.hour);
+      case 'mm':
+        return p(w.minute);
+      case 'ss':
+        return p(w.second);
+      case 'SSS':
+        return p(w.millisecond, 3);
+      default:
+        return offsetSuffix(offsetMinutes);
     }
   });
 }

@@ -32,10 +32,9 @@ export function parseForSigning(xml: string): Document {
 /** Throws `already_signed` when the document holds an XMLDSig `Signature`. */
 export function assertUnsigned(doc: Document): void {
   if (doc.getElementsByTagNameNS(DSIG_NS, 'Signature').length > 0) {
-    throw new SigningError(
-      'The document is already signed (it contains a ds:Signature). Sign the unsigned XML: a signed e-CF must not be altered.',
-      { code: 'already_signed' },
-    );
+    throw new SigningError('The document is already signed (it contains a ds:Signature). Sign the unsigned XML: a signed e-CF must not be altered.', {
+      code: 'already_signed',
+    });
   }
 }
 
@@ -62,10 +61,9 @@ function dropInElement(element: Element, preserve: boolean): void {
       const space = el.getAttribute('xml:space');
       dropInElement(el, space === 'preserve' ? true : space === 'default' ? false : preserve);
     } else if (child.nodeType === PROCESSING_INSTRUCTION_NODE) {
-      throw new SigningError(
-        'Processing instructions (<?…?>) inside the document element are not supported by the signing profile: remove them.',
-        { code: 'unsupported_xml' },
-      );
+      throw new SigningError('Processing instructions (<?…?>) inside the document element are not supported by the signing profile: remove them.', {
+        code: 'unsupported_xml',
+      });
     }
     child = next;
   }

@@ -113,8 +113,7 @@ export function checkValidity(identity: Pick<SigningIdentity, 'info'>, clock: Cl
   }
   if (now.getTime() < notBefore.getTime()) {
     throw new CertificateError(
-      `The certificate "${subject.text}" is not valid before ${notBefore.toISOString()}. ` +
-        'Wait until then, or check that the system clock is right.',
+      `The certificate "${subject.text}" is not valid before ${notBefore.toISOString()}. ` + 'Wait until then, or check that the system clock is right.',
       { code: 'not_yet_valid' },
     );
   }
@@ -168,10 +167,9 @@ function collectKeys(p12: forge.pkcs12.Pkcs12Pfx): KeyObject[] {
         const der = forge.asn1.toDer(forge.pki.privateKeyToAsn1(bag.key)).getBytes();
         keys.push(createPrivateKey({ key: Buffer.from(der, 'binary'), format: 'der', type: 'pkcs1' }));
       } else {
-        throw new CertificateError(
-          'The private key in the .p12 file is not an RSA key. DGII signatures are RSA-SHA256: use an RSA certificate.',
-          { code: 'unsupported_key' },
-        );
+        throw new CertificateError('The private key in the .p12 file is not an RSA key. DGII signatures are RSA-SHA256: use an RSA certificate.', {
+          code: 'unsupported_key',
+        });
       }
     }
   }

@@ -157,7 +157,10 @@ export interface SignatureValues {
 export function renderSignedInfo(profile: SignatureProfile, digests: readonly string[], canonical: boolean, namespaces = ''): string {
   const q = qualifier(profile.dsPrefix);
   const empty = (name: string, attrs: string) => (canonical ? `<${q(name)}${attrs}></${q(name)}>` : `<${q(name)}${attrs}/>`);
-  let out = `<${q('SignedInfo')}${namespaces}>` + empty('CanonicalizationMethod', algorithm(profile.canonicalization)) + empty('SignatureMethod', algorithm(profile.signatureAlgorithm));
+  let out =
+    `<${q('SignedInfo')}${namespaces}>` +
+    empty('CanonicalizationMethod', algorithm(profile.canonicalization)) +
+    empty('SignatureMethod', algorithm(profile.signatureAlgorithm));
   profile.references.forEach((reference, i) => {
     out += `<${q('Reference')}${attr('Id', reference.id)}${attr('Type', reference.type)} URI="${escapeAttr(referenceUri(reference))}">`;
     if (reference.transforms.length > 0) {

@@ -40,7 +40,8 @@ export async function signDocument(doc: Document, profile: SignatureProfile, sig
   if (!parent) {
     throw new SigningError(`The document has no place for the Signature: it must be ${profile.placement.description}.`, { code: 'unsupported_xml' });
   }
-  const objects = profile.objects?.({ certificate, dsPrefix: profile.dsPrefix, ...(profile.signatureId === undefined ? {} : { signatureId: profile.signatureId }) }) ?? [];
+  const objects =
+    profile.objects?.({ certificate, dsPrefix: profile.dsPrefix, ...(profile.signatureId === undefined ? {} : { signatureId: profile.signatureId }) }) ?? [];
   const templateText = renderSignature(profile, { digests: profile.references.map(() => ''), signatureValue: '', certificate, objects });
   const template = parseXmlStrictly(templateText);
   if (!template.doc?.documentElement || template.problems.length > 0 || template.thrown !== undefined) {
@@ -91,10 +92,7 @@ export async function signatureValue(signer: Signer, canonicalSignedInfoXml: str
 export function checkedCertificate(signer: Signer): string {
   const certificate = signer.certificate;
   if (typeof certificate !== 'string' || !BASE64.test(certificate)) {
-    throw new SigningError(
-      'Signer.certificate must be the leaf certificate as base64 DER, without PEM armour or line breaks.',
-      { code: 'signer_failed' },
-    );
+    throw new SigningError('Signer.certificate must be the leaf certificate as base64 DER, without PEM armour or line breaks.', { code: 'signer_failed' });
   }
   return certificate;
 }
@@ -103,9 +101,12 @@ export function checkedCertificate(signer: Signer): string {
 function elementById(doc: Document, id: string, profileName: string): Element {
   const found = elementsWithId(doc.documentElement!, id);
   if (found.length !== 1) {
-    throw new SigningError(`The signature profile "${profileName}" references #${id}, which ${found.length === 0 ? 'no element carries' : 'several elements carry'}.`, {
-      code: 'unsupported_xml',
-    });
+    throw new SigningError(
+      `The signature profile "${profileName}" references #${id}, which ${found.length === 0 ? 'no element carries' : 'several elements carry'}.`,
+      {
+        code: 'unsupported_xml',
+      },
+    );
   }
   return found[0]!;
 }

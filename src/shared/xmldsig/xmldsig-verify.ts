@@ -102,10 +102,18 @@ export function verifySignatures(signatures: Element[], profile: SignatureProfil
   try {
     publicKey = new X509Certificate(Buffer.from(certificate, 'base64')).publicKey;
   } catch (e) {
-    return fail('unsupported', `The signature cannot be checked: the embedded certificate cannot be read (${e instanceof Error ? e.message : String(e)}).`, certificate);
+    return fail(
+      'unsupported',
+      `The signature cannot be checked: the embedded certificate cannot be read (${e instanceof Error ? e.message : String(e)}).`,
+      certificate,
+    );
   }
   if (publicKey.asymmetricKeyType !== method.keyType) {
-    return fail('unsupported', `The signature cannot be checked: the embedded certificate has a ${publicKey.asymmetricKeyType ?? 'unknown'} key; the profile signs with ${method.name}.`, certificate);
+    return fail(
+      'unsupported',
+      `The signature cannot be checked: the embedded certificate has a ${publicKey.asymmetricKeyType ?? 'unknown'} key; the profile signs with ${method.name}.`,
+      certificate,
+    );
   }
 
   // 1. References: each target canonicalised and hashed, against its DigestValue.
@@ -119,7 +127,11 @@ export function verifySignatures(signatures: Element[], profile: SignatureProfil
     } else {
       const targets = context.elementsWithId(spec.target.id);
       if (targets.length !== 1) {
-        return fail('unsupported', `The signature cannot be checked: ${targets.length === 0 ? 'no element carries' : 'several elements carry'} Id="${spec.target.id}" (Reference URI="#${spec.target.id}").`, certificate);
+        return fail(
+          'unsupported',
+          `The signature cannot be checked: ${targets.length === 0 ? 'no element carries' : 'several elements carry'} Id="${spec.target.id}" (Reference URI="#${spec.target.id}").`,
+          certificate,
+        );
       }
       canonicalizeSubtree(targets[0]!, sink);
     }
@@ -139,7 +151,11 @@ export function verifySignatures(signatures: Element[], profile: SignatureProfil
   const value = base64Content(signatureValueElement);
   const signedBytes = Buffer.from(canonicalSubtreeString(signedInfo), 'utf8');
   if (value === null || !cryptoVerify(method.hash, signedBytes, publicKey, Buffer.from(value, 'base64'))) {
-    return fail('bad_signature', 'The SignatureValue does not match SignedInfo for the embedded certificate (SignedInfo altered, or signed with another key).', certificate);
+    return fail(
+      'bad_signature',
+      'The SignatureValue does not match SignedInfo for the embedded certificate (SignedInfo altered, or signed with another key).',
+      certificate,
+    );
   }
   return { valid: true, certificate };
 }
@@ -205,7 +221,9 @@ function referenceProblem(reference: Element, spec: ReferenceSpec, profile: Sign
   }
   const [transforms, digestMethod] = (withoutTransforms ? [null, inner[0]] : inner) as [Element | null, Element];
   if (transforms) {
-    const algorithms = childElements(transforms).map((t) => (t.localName === 'Transform' && t.namespaceURI === DSIG_NS && childElements(t).length === 0 ? t.getAttribute('Algorithm') : '?'));
+    const algorithms = childElements(transforms).map((t) =>
+      t.localName === 'Transform' && t.namespaceURI === DSIG_NS && childElements(t).length === 0 ? t.getAttribute('Algorithm') : '?',
+    );
     const allowed = algorithms.length >= 1 && accepted.some((list) => list.length === algorithms.length && list.every((a, k) => a === algorithms[k]));
     if (!allowed) {
       const description = spec.transformsDescription ?? accepted.map((list) => (list.length ? list.join(' then ') : 'none')).join(', or ');

@@ -43,16 +43,28 @@ export interface InstallXsdResult {
 
 /** Thrown when the source has changed or missing files and the options do not accept them; `.report` has the details. */
 export class XsdInstallError extends SchemaError {
-  constructor(message: string, readonly report: InstallXsdResult, code: string) {
+  constructor(
+    message: string,
+    readonly report: InstallXsdResult,
+    code: string,
+  ) {
     super(message, { code });
   }
 }
 
-interface Candidate { source: string; name: string; bytes: Buffer; sha256: string }
+interface Candidate {
+  source: string;
+  name: string;
+  bytes: Buffer;
+  sha256: string;
+}
 
 /** Name key: lower case, no extension, letters and digits only, trailing `versionSuffix` (e.g. `v10`) dropped. */
 export function normalizeXsdFileName(name: string, versionSuffix = ''): string {
-  const key = basename(name).toLowerCase().replace(/\.xsd$/, '').replace(/[^a-z0-9]/g, '');
+  const key = basename(name)
+    .toLowerCase()
+    .replace(/\.xsd$/, '')
+    .replace(/[^a-z0-9]/g, '');
   return versionSuffix && key.endsWith(versionSuffix) ? key.slice(0, key.length - versionSuffix.length) : key;
 }
 
@@ -71,13 +83,18 @@ function collectFromDir(dir: string, depth = 0, out: Candidate[] = []): Candidat
 function collectFromZip(path: string): Candidate[] {
   return readZip(readFileSync(path))
     .filter((e) => !e.isDirectory && /\.xsd$/i.test(e.name) && !e.name.startsWith('__MACOSX/'))
-    .map((e) => { const bytes = e.read(); return { source: `${path}!${e.name}`, name: e.name, bytes, sha256: sha256Hex(bytes) }; });
+    .map((e) => {
+      const bytes = e.read();
+      return { source: `${path}!${e.name}`, name: e.name, bytes, sha256: sha256Hex(bytes) };
+    });
 }
 
 function collect(source: string, manifest: PinnedXsdManifest): Candidate[] {
   const abs = resolve(source);
   let st;
-  try { st = statSync(abs); } catch {
+  try {
+    st = statSync(abs);
+  } catch {
     throw new SchemaError(`XSD source not found: ${abs} (${manifest.sourceHint})`, { code: 'xsd_source_missing' });
   }
   return st.isDirectory() ? collectFromDir(abs) : collectFromZip(abs);
@@ -90,13 +107,19 @@ function match(candidates: Candidate[], manifest: PinnedXsdManifest) {
   const used = new Set<Candidate>();
   for (const c of candidates) {
     const f = byHash.get(c.sha256);
-    if (f && !chosen.has(f)) { chosen.set(f, { c, by: 'hash' }); used.add(c); }
+    if (f && !chosen.has(f)) {
+      chosen.set(f, { c, by: 'hash' });
+      used.add(c);
+    }
   }
   const key = (name: string) => normalizeXsdFileName(name, manifest.versionSuffix);
   for (const f of manifest.fileNames) {
     if (chosen.has(f)) continue;
     const c = candidates.find((x) => !used.has(x) && key(x.name) === key(f));
-    if (c) { chosen.set(f, { c, by: 'name' }); used.add(c); }
+    if (c) {
+      chosen.set(f, { c, by: 'name' });
+      used.add(c);
+    }
   }
   return { chosen, ignored: candidates.filter((c) => !used.has(c)).map((c) => c.source) };
 }
@@ -131,12 +154,16 @@ export function installPinnedXsd(source: string, targetDir: string, manifest: Pi
   if (result.changed.length && !options.acceptChanged) {
     throw new XsdInstallError(
       `Refusing to install: ${result.changed.length} file(s) differ from the pinned SHA-256 (${manifest.publisher} may have published a new set; review, then use --force / acceptChanged):\n${describe(result)}`,
-      result, 'xsd_changed');
+      result,
+      'xsd_changed',
+    );
   }
   if (result.missing.length && !options.allowMissing) {
     throw new XsdInstallError(
       `Refusing to install: ${result.missing.length} of the ${manifest.fileNames.length} files are missing from ${resolve(source)} (use --force / allowMissing to install the rest):\n${describe(result)}`,
-      result, 'xsd_incomplete');
+      result,
+      'xsd_incomplete',
+    );
   }
   mkdirSync(result.targetDir, { recursive: true });
   for (const c of checks) {
@@ -161,7 +188,11 @@ export function verifyPinnedXsdDir(dir: string, manifest: PinnedXsdManifest): Xs
   const files = manifest.fileNames.map((file) => {
     const expected = manifest.files[file]!;
     let actual: string | null = null;
-    try { actual = sha256Hex(readFileSync(join(abs, file))); } catch { /* missing */ }
+    try {
+      actual = sha256Hex(readFileSync(join(abs, file)));
+    } catch {
+      /* missing */
+    }
     const status: 'pinned' | 'changed' | 'missing' = actual === null ? 'missing' : actual === expected ? 'pinned' : 'changed';
     return { file, status, expected, actual };
   });

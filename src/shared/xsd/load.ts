@@ -45,17 +45,24 @@ export function sha256Hex(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
-const decodeOnly = <Fix>(_file: string, bytes: Uint8Array): { text: string; fixes: Fix[] } =>
-  ({ text: new TextDecoder('utf-8').decode(bytes), fixes: [] });
+const decodeOnly = <Fix>(_file: string, bytes: Uint8Array): { text: string; fixes: Fix[] } => ({ text: new TextDecoder('utf-8').decode(bytes), fixes: [] });
 
 /** Throws a `SchemaError` unless `dir` is a directory holding every file of the manifest. */
 export function assertPinnedXsdDir(dir: string, manifest: PinnedXsdManifest): void {
   const abs = resolve(dir);
   let isDir = false;
-  try { isDir = statSync(abs).isDirectory(); } catch { /* reported below */ }
+  try {
+    isDir = statSync(abs).isDirectory();
+  } catch {
+    /* reported below */
+  }
   if (!isDir) throw new SchemaError(`XSD directory not found: ${abs}. ${manifest.help}`, { code: 'xsd_dir_missing' });
   const missing = manifest.fileNames.filter((f) => {
-    try { return !statSync(join(abs, f)).isFile(); } catch { return true; }
+    try {
+      return !statSync(join(abs, f)).isFile();
+    } catch {
+      return true;
+    }
   });
   if (missing.length) {
     throw new SchemaError(`XSD file(s) missing in ${abs}: ${missing.join(', ')}. ${manifest.help}`, { code: 'xsd_file_missing' });
@@ -74,7 +81,9 @@ export function loadPinnedXsdSet<Id extends string, Fix>(dir: string, plan: XsdL
     const file = fileOf[id];
     const path = join(abs, file);
     let bytes: Uint8Array;
-    try { bytes = readFileSync(path); } catch (e) {
+    try {
+      bytes = readFileSync(path);
+    } catch (e) {
       throw new SchemaError(`Cannot read XSD file ${path}: ${(e as Error).message}. ${manifest.help}`, { code: 'xsd_file_unreadable', cause: e });
     }
     const sha256 = sha256Hex(bytes);

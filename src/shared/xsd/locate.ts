@@ -39,7 +39,8 @@ export function indexXml(text: string): XmlLocator {
   const lineStarts: number[] = [0];
 
   // Incremental cursor converting UTF-16 indices to code-point offsets and lines (positions only move forward).
-  let u16 = 0, cp = 0;
+  let u16 = 0,
+    cp = 0;
   const advance = (to: number) => {
     for (; u16 < to; u16++) {
       const c = text.charCodeAt(u16);
@@ -60,15 +61,22 @@ export function indexXml(text: string): XmlLocator {
     const next = text.charCodeAt(i + 1);
     let end: number;
     if (next === 63 /* ? */) {
-      end = text.indexOf('?>', i + 2); end = end < 0 ? n : end + 2;
+      end = text.indexOf('?>', i + 2);
+      end = end < 0 ? n : end + 2;
     } else if (next === 33 /* ! */) {
-      if (text.startsWith('<!--', i)) { end = text.indexOf('-->', i + 4); end = end < 0 ? n : end + 3; }
-      else if (text.startsWith('<![CDATA[', i)) { end = text.indexOf(']]>', i + 9); end = end < 0 ? n : end + 3; }
-      else end = skipDeclaration(text, i);
+      if (text.startsWith('<!--', i)) {
+        end = text.indexOf('-->', i + 4);
+        end = end < 0 ? n : end + 3;
+      } else if (text.startsWith('<![CDATA[', i)) {
+        end = text.indexOf(']]>', i + 9);
+        end = end < 0 ? n : end + 3;
+      } else end = skipDeclaration(text, i);
     } else if (next === 47 /* / */) {
-      end = text.indexOf('>', i + 2); end = end < 0 ? n : end + 1;
+      end = text.indexOf('>', i + 2);
+      end = end < 0 ? n : end + 1;
       advance(i);
-      tagCp.push(cp); tagEl.push(current);
+      tagCp.push(cp);
+      tagEl.push(current);
       if (current.parent) current = current.parent;
     } else {
       end = tagEnd(text, i + 1);
@@ -81,7 +89,8 @@ export function indexXml(text: string): XmlLocator {
       const ordinal = (counts.get(name) ?? 0) + 1;
       counts.set(name, ordinal);
       const el: ElementNode = { name, parent: current, ordinal, counts: null, line: lineStarts.length, column: cp - lineStarts[lineStarts.length - 1]! + 1 };
-      tagCp.push(cp); tagEl.push(el);
+      tagCp.push(cp);
+      tagEl.push(el);
       if (!empty) current = el;
     }
     i = text.indexOf('<', end);
@@ -107,24 +116,33 @@ export function indexXml(text: string): XmlLocator {
       // Position of the next unconsumed character; without a column, the end of the line.
       const pos = column > 0 ? lineStart + column - 1 : lineEnd;
       // Last tag starting before `pos`.
-      let lo = 0, hi = tagCp.length - 1, t = -1;
+      let lo = 0,
+        hi = tagCp.length - 1,
+        t = -1;
       while (lo <= hi) {
         const mid = (lo + hi) >> 1;
-        if (tagCp[mid]! < pos) { t = mid; lo = mid + 1; } else hi = mid - 1;
+        if (tagCp[mid]! < pos) {
+          t = mid;
+          lo = mid + 1;
+        } else hi = mid - 1;
       }
       if (t < 0) return { xpath: null, line, column: column || null };
-      const wanted = schemaError
-        ? /^Element '(?:\{[^}]*\})?([^']+)'/.exec(message)?.[1]
-        : /(?:tag mismatch: |in tag )([^\s:]+)/.exec(message)?.[1]; // libxml2 parser messages that name the element
+      const wanted = schemaError ? /^Element '(?:\{[^}]*\})?([^']+)'/.exec(message)?.[1] : /(?:tag mismatch: |in tag )([^\s:]+)/.exec(message)?.[1]; // libxml2 parser messages that name the element
       let found: ElementNode | null = null;
       if (wanted) {
         for (let e: ElementNode | null = tagEl[t]!; e && e !== root; e = e.parent) {
-          if (localName(e.name) === wanted) { found = e; break; }
+          if (localName(e.name) === wanted) {
+            found = e;
+            break;
+          }
         }
         // Not on this tag or its ancestors (unusual column accounting): nearest tag of that name.
         for (let d = 1; !found && d <= 64; d++) {
           for (const k of [t + d, t - d]) {
-            if (k >= 0 && k < tagEl.length && localName(tagEl[k]!.name) === wanted) { found = tagEl[k]!; break; }
+            if (k >= 0 && k < tagEl.length && localName(tagEl[k]!.name) === wanted) {
+              found = tagEl[k]!;
+              break;
+            }
           }
         }
         if (!found && schemaError) return { xpath: null, line, column: column || null };
@@ -148,8 +166,9 @@ function tagEnd(text: string, from: number): number {
   let quote = 0;
   for (let j = from; j < text.length; j++) {
     const c = text.charCodeAt(j);
-    if (quote) { if (c === quote) quote = 0; }
-    else if (c === 34 || c === 39) quote = c;
+    if (quote) {
+      if (c === quote) quote = 0;
+    } else if (c === 34 || c === 39) quote = c;
     else if (c === 62) return j + 1;
     else if (c === 60) return j; // malformed: a new tag starts
   }
@@ -158,11 +177,13 @@ function tagEnd(text: string, from: number): number {
 
 /** Skips `<!DOCTYPE …>` (with an internal subset) or another declaration. */
 export function skipDeclaration(text: string, from: number): number {
-  let depth = 0, quote = 0;
+  let depth = 0,
+    quote = 0;
   for (let j = from + 2; j < text.length; j++) {
     const c = text.charCodeAt(j);
-    if (quote) { if (c === quote) quote = 0; }
-    else if (c === 34 || c === 39) quote = c;
+    if (quote) {
+      if (c === quote) quote = 0;
+    } else if (c === 34 || c === 39) quote = c;
     else if (c === 91) depth++;
     else if (c === 93) depth--;
     else if (c === 62 && depth <= 0) return j + 1;

@@ -53,7 +53,10 @@ export function readZip(zip: Buffer): ZipEntry[] {
   if (zip.length < 22) bad('file too short');
   let eocd = -1;
   for (let i = zip.length - 22; i >= Math.max(0, zip.length - 22 - 0xffff); i--) {
-    if (zip.readUInt32LE(i) === EOCD_SIG) { eocd = i; break; }
+    if (zip.readUInt32LE(i) === EOCD_SIG) {
+      eocd = i;
+      break;
+    }
   }
   if (eocd < 0) bad('end of central directory not found');
   const disk = zip.readUInt16LE(eocd + 4);
@@ -81,7 +84,11 @@ export function readZip(zip: Buffer): ZipEntry[] {
     const name = (flags & 0x800 ? rawName.toString('utf8') : rawName.toString('latin1')).replace(/\\/g, '/');
     p += 46 + nameLen + extraLen + commentLen;
     entries.push({
-      name, method, compressedSize, size, crc32: crc,
+      name,
+      method,
+      compressedSize,
+      size,
+      crc32: crc,
       isDirectory: name.endsWith('/'),
       read() {
         if (flags & 1) bad(`${name} is encrypted`);
@@ -93,7 +100,11 @@ export function readZip(zip: Buffer): ZipEntry[] {
         let data: Buffer;
         if (method === 0) data = Buffer.from(raw);
         else if (method === 8) {
-          try { data = zlib.inflateRawSync(raw, { maxOutputLength: MAX_ENTRY_SIZE }); } catch (e) { bad(`${name}: ${(e as Error).message}`); }
+          try {
+            data = zlib.inflateRawSync(raw, { maxOutputLength: MAX_ENTRY_SIZE });
+          } catch (e) {
+            bad(`${name}: ${(e as Error).message}`);
+          }
         } else bad(`${name} uses compression method ${method} (only stored and deflate are supported)`);
         if (data.length !== size) bad(`${name}: size ${data.length} differs from the directory (${size})`);
         if (crc32(data) !== crc) bad(`${name}: CRC mismatch`);

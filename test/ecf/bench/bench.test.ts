@@ -52,7 +52,10 @@ function resolvable(name: string): boolean {
 describe('bench/pipeline.ts (quick mode)', () => {
   it('writes all ten types, the large documents and the peers with consistent figures', async () => {
     const { stdout } = await run(process.execPath, ['--import', 'tsx', 'bench/pipeline.ts'], {
-      cwd: repoRoot, env: { ...process.env, BENCH_QUICK: '1', BENCH_RESULTS_DIR: dir }, maxBuffer: 16 * 2 ** 20, timeout: 170_000,
+      cwd: repoRoot,
+      env: { ...process.env, BENCH_QUICK: '1', BENCH_RESULTS_DIR: dir },
+      maxBuffer: 16 * 2 ** 20,
+      timeout: 170_000,
     });
     const json = JSON.parse(readFileSync(join(dir, 'pipeline.json'), 'utf8')) as Json;
     expect(json.quick).toBe(true);
@@ -77,7 +80,11 @@ describe('bench/pipeline.ts (quick mode)', () => {
     }
 
     const big = json.big_documents as Json;
-    for (const [key, tipo, lines] of [['31_1000_lines', '31', 1000], ['32_10000_lines', '32', 10000], ['32_1000_lines_over_threshold', '32', 1000]] as const) {
+    for (const [key, tipo, lines] of [
+      ['31_1000_lines', '31', 1000],
+      ['32_10000_lines', '32', 10000],
+      ['32_1000_lines_over_threshold', '32', 1000],
+    ] as const) {
       const r = big[key] as Json;
       expect(r.tipo).toBe(tipo);
       expect(r.lines).toBe(lines);

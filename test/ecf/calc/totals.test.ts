@@ -4,7 +4,13 @@ import { additionalTaxKind, computeTotals, fillTotals, lineAmount, totalesKeys }
 import { ECF_TYPES } from '../../../src/ecf/spec/model.js';
 
 const item = (indicador_facturacion: number, precio_unitario: number, cantidad = 1, extra: Record<string, unknown> = {}) => ({
-  indicador_facturacion, nombre: 'x', indicador_bien_servicio: '1', cantidad, precio_unitario, monto: lineAmount({ precio_unitario, cantidad, ...extra }), ...extra,
+  indicador_facturacion,
+  nombre: 'x',
+  indicador_bien_servicio: '1',
+  cantidad,
+  precio_unitario,
+  monto: lineAmount({ precio_unitario, cantidad, ...extra }),
+  ...extra,
 });
 
 describe('lineAmount (R1)', () => {
@@ -20,7 +26,12 @@ describe('lineAmount (R1)', () => {
 describe('computeTotals', () => {
   it('the brief sample (31)', () => {
     expect(computeTotals('31', { items: [item(1, 100, 2)] }).totales).toEqual({
-      monto_gravado_total: 200, monto_gravado_i1: 200, itbis1: 18, total_itbis: 36, total_itbis1: 36, monto_total: 236,
+      monto_gravado_total: 200,
+      monto_gravado_i1: 200,
+      itbis1: 18,
+      total_itbis: 36,
+      total_itbis1: 36,
+      monto_total: 236,
     });
   });
 
@@ -47,8 +58,16 @@ describe('computeTotals', () => {
       ],
     };
     expect(computeTotals('31', doc).totales).toEqual({
-      monto_gravado_total: 195, monto_gravado_i1: 90, monto_gravado_i2: 105, monto_exento: 80,
-      itbis1: 18, itbis2: 16, total_itbis: 33, total_itbis1: 16.2, total_itbis2: 16.8, monto_total: 308,
+      monto_gravado_total: 195,
+      monto_gravado_i1: 90,
+      monto_gravado_i2: 105,
+      monto_exento: 80,
+      itbis1: 18,
+      itbis2: 16,
+      total_itbis: 33,
+      total_itbis1: 16.2,
+      total_itbis2: 16.8,
+      monto_total: 308,
     });
   });
 
@@ -62,11 +81,23 @@ describe('computeTotals', () => {
 
   it('only keys the type allows: 44 exempt, 46 rate 3, 47 no ITBIS', () => {
     expect(computeTotals('44', { items: [item(4, 150), item(0, 10)] }).totales).toEqual({ monto_exento: 150, monto_total: 150, monto_no_facturable: 10 });
-    expect(computeTotals('46', { items: [item(3, 250)] }).totales).toEqual({ monto_gravado_total: 250, monto_gravado_i3: 250, itbis3: 0, total_itbis: 0, total_itbis3: 0, monto_total: 250 });
-    expect(computeTotals('47', { items: [{ ...item(4, 1000), retencion: { indicador: '1', isr_retenido: 270 } }] }).totales).toEqual({ monto_exento: 1000, monto_total: 1000, total_isr_retencion: 270 });
+    expect(computeTotals('46', { items: [item(3, 250)] }).totales).toEqual({
+      monto_gravado_total: 250,
+      monto_gravado_i3: 250,
+      itbis3: 0,
+      total_itbis: 0,
+      total_itbis3: 0,
+      monto_total: 250,
+    });
+    expect(computeTotals('47', { items: [{ ...item(4, 1000), retencion: { indicador: '1', isr_retenido: 270 } }] }).totales).toEqual({
+      monto_exento: 1000,
+      monto_total: 1000,
+      total_isr_retencion: 270,
+    });
     for (const tipo of ECF_TYPES) {
       const keys = totalesKeys(tipo);
-      for (const k of Object.keys(computeTotals(tipo, { items: [item(1, 1), item(2, 1), item(3, 1), item(4, 1), item(0, 1)] }).totales)) expect(keys.has(k), `${tipo} ${k}`).toBe(true);
+      for (const k of Object.keys(computeTotals(tipo, { items: [item(1, 1), item(2, 1), item(3, 1), item(4, 1), item(0, 1)] }).totales))
+        expect(keys.has(k), `${tipo} ${k}`).toBe(true);
     }
   });
 
@@ -114,7 +145,10 @@ describe('computeTotals', () => {
   });
 
   it('a discount larger than its lines is reported as negative', () => {
-    const c = computeTotals('31', { items: [item(1, 100)], descuentos_recargos: [{ tipo_ajuste: 'D', tipo_valor: '$', monto: 150, indicador_facturacion: 1 }] });
+    const c = computeTotals('31', {
+      items: [item(1, 100)],
+      descuentos_recargos: [{ tipo_ajuste: 'D', tipo_valor: '$', monto: 150, indicador_facturacion: 1 }],
+    });
     expect(c.negative).toContain('monto_gravado_i1');
   });
 
@@ -131,14 +165,30 @@ describe('fillTotals', () => {
   it('fills item amounts and totals, generates 001–005 entries, keeps inputs', () => {
     const doc = {
       id_doc: { tipo_ingresos: '01', tipo_pago: '1' },
-      items: [{ indicador_facturacion: 1, nombre: 'Cena', indicador_bien_servicio: '2', cantidad: 1, precio_unitario: 1000, impuestos_adicionales: [{ tipo_impuesto: '001' }] }],
+      items: [
+        {
+          indicador_facturacion: 1,
+          nombre: 'Cena',
+          indicador_bien_servicio: '2',
+          cantidad: 1,
+          precio_unitario: 1000,
+          impuestos_adicionales: [{ tipo_impuesto: '001' }],
+        },
+      ],
       totales: { saldo_anterior: 50, valor_pagar: 0 },
     };
     const x = fillTotals('32', doc);
     expect((x.items[0] as Record<string, unknown>).monto).toBe(1000);
     expect(x.totales).toEqual({
-      monto_gravado_total: 1000, monto_gravado_i1: 1000, itbis1: 18, total_itbis: 180, total_itbis1: 180, monto_impuesto_adicional: 100, monto_total: 1280,
-      saldo_anterior: 50, valor_pagar: 1330,
+      monto_gravado_total: 1000,
+      monto_gravado_i1: 1000,
+      itbis1: 18,
+      total_itbis: 180,
+      total_itbis1: 180,
+      monto_impuesto_adicional: 100,
+      monto_total: 1280,
+      saldo_anterior: 50,
+      valor_pagar: 1330,
       impuestos_adicionales: [{ tipo_impuesto: '001', tasa_impuesto_adicional: 10, otros_impuestos_adicionales: 100 }],
     });
     expect(doc.totales).toEqual({ saldo_anterior: 50, valor_pagar: 0 }); // input not mutated
@@ -151,7 +201,16 @@ describe('fillTotals', () => {
 });
 
 describe('additionalTaxKind', () => {
-  it.each([['001', 'otros'], ['005', 'otros'], ['006', 'especifico'], ['022', 'especifico'], ['023', 'advalorem'], ['039', 'advalorem'], ['040', null], ['1', null]])('%s → %s', (code, kind) => {
+  it.each([
+    ['001', 'otros'],
+    ['005', 'otros'],
+    ['006', 'especifico'],
+    ['022', 'especifico'],
+    ['023', 'advalorem'],
+    ['039', 'advalorem'],
+    ['040', null],
+    ['1', null],
+  ])('%s → %s', (code, kind) => {
     expect(additionalTaxKind(code)).toBe(kind);
   });
 });

@@ -46,11 +46,19 @@ async function withStorage<T>(fn: (s: Awaited<ReturnType<typeof openStorage>>) =
   }
 }
 
-const profile = JSON.stringify({ rnc: RNC, razon_social: 'Emisor de Prueba SRL', direccion: 'Av. 27 de Febrero 100', municipio: '010101', telefonos: ['809-555-1234'] });
+const profile = JSON.stringify({
+  rnc: RNC,
+  razon_social: 'Emisor de Prueba SRL',
+  direccion: 'Av. 27 de Febrero 100',
+  municipio: '010101',
+  telefonos: ['809-555-1234'],
+});
 
 describe('ecf admin issuer', () => {
   it('adds an issuer with its profile and a working first token', async () => {
-    const r = await admin(['admin', 'issuer', 'add', '--rnc', RNC, '--name', 'Emisor de Prueba', '--profile', 'issuer.json'], { files: { 'issuer.json': profile } });
+    const r = await admin(['admin', 'issuer', 'add', '--rnc', RNC, '--name', 'Emisor de Prueba', '--profile', 'issuer.json'], {
+      files: { 'issuer.json': profile },
+    });
     expect(r.code).toBe(0);
     const out = r.json();
     expect(out.issuer).toEqual({ id: expect.any(Number), rnc: RNC, name: 'Emisor de Prueba', signing_mode: 'provider' });
@@ -74,7 +82,10 @@ describe('ecf admin issuer', () => {
     expect(b.code).toBe(0);
     const list = await admin(['admin', 'issuer', 'list']);
     expect(list.code).toBe(0);
-    expect(list.json().issuers.map((i: { rnc: string; signing_mode: string }) => [i.rnc, i.signing_mode])).toEqual([[RNC, 'own'], ['00199999996', 'provider']]);
+    expect(list.json().issuers.map((i: { rnc: string; signing_mode: string }) => [i.rnc, i.signing_mode])).toEqual([
+      [RNC, 'own'],
+      ['00199999996', 'provider'],
+    ]);
     await withStorage(async (s) => {
       expect((await s.getIssuerByRnc(RNC))?.profile).toEqual({ rnc: RNC, razon_social: 'Uno' });
     });
@@ -118,14 +129,18 @@ describe('ecf admin issuer', () => {
     expect(missing.code).toBe(1);
     expect(missing.err).toMatch(/cannot read profile nope\.json/);
     // Without rnc in the file it is taken from --rnc.
-    const ok = await admin(['admin', 'issuer', 'add', '--rnc', RNC, '--name', 'X', '--profile', 'p.json'], { files: { 'p.json': JSON.stringify({ razon_social: 'X SRL', direccion: 'Calle 1' }) } });
+    const ok = await admin(['admin', 'issuer', 'add', '--rnc', RNC, '--name', 'X', '--profile', 'p.json'], {
+      files: { 'p.json': JSON.stringify({ razon_social: 'X SRL', direccion: 'Calle 1' }) },
+    });
     expect(ok.code).toBe(0);
     await withStorage(async (s) => expect((await s.getIssuerByRnc(RNC))?.profile).toEqual({ rnc: RNC, razon_social: 'X SRL', direccion: 'Calle 1' }));
   });
 
   it('updates name, profile and signing mode', async () => {
     await admin(['admin', 'issuer', 'add', '--rnc', RNC, '--name', 'Uno']);
-    const r = await admin(['admin', 'issuer', 'update', '--rnc', RNC, '--name', 'Dos', '--profile', 'p.json', '--signing', 'own'], { files: { 'p.json': profile } });
+    const r = await admin(['admin', 'issuer', 'update', '--rnc', RNC, '--name', 'Dos', '--profile', 'p.json', '--signing', 'own'], {
+      files: { 'p.json': profile },
+    });
     expect(r.code).toBe(0);
     expect(r.json().issuer).toMatchObject({ rnc: RNC, name: 'Dos', signing_mode: 'own' });
     await withStorage(async (s) => expect((await s.getIssuerByRnc(RNC))?.profile).toEqual(JSON.parse(profile)));
@@ -149,7 +164,10 @@ describe('ecf admin token', () => {
     const list = await admin(['admin', 'token', 'list', '--rnc', RNC]);
     expect(list.code).toBe(0);
     const tokens = list.json().tokens;
-    expect(tokens.map((t: { label: string | null; revoked_at: string | null }) => [t.label, t.revoked_at])).toEqual([['initial', null], ['ERP producción', null]]);
+    expect(tokens.map((t: { label: string | null; revoked_at: string | null }) => [t.label, t.revoked_at])).toEqual([
+      ['initial', null],
+      ['ERP producción', null],
+    ]);
     expect(list.out).not.toContain(token);
     expect(list.out).not.toContain(hashToken(token));
 
@@ -188,12 +206,26 @@ describe('ecf admin sequence', () => {
     expect(b.json().sequence).toMatchObject({ tipo: '32', from: 9_999_999_990, to: 9_999_999_999, expires: null });
     await withStorage(async (s) => {
       const issuer = (await s.getIssuerByRnc(RNC))!;
-      const doc = await s.reserveAndInsert(issuer.id, '31', '2027-12-31', () => ({ source: 'json', unsignedXml: '<ECF/>', summary: false, issuedAt: '31-12-2027', totalAmount: '1.00', totalItbis: '0.00' }));
+      const doc = await s.reserveAndInsert(issuer.id, '31', '2027-12-31', () => ({
+        source: 'json',
+        unsignedXml: '<ECF/>',
+        summary: false,
+        issuedAt: '31-12-2027',
+        totalAmount: '1.00',
+        totalItbis: '0.00',
+      }));
       expect(doc?.encf).toBe('E310000000001');
-      expect(await s.reserveAndInsert(issuer.id, '31', '2028-01-01', () => { throw new Error('not reached'); })).toBeNull();
+      expect(
+        await s.reserveAndInsert(issuer.id, '31', '2028-01-01', () => {
+          throw new Error('not reached');
+        }),
+      ).toBeNull();
     });
     const list = await admin(['admin', 'sequence', 'list', '--rnc', RNC]);
-    expect(list.json().sequences.map((x: { tipo: string; next: number; expires: string | null }) => [x.tipo, x.next, x.expires])).toEqual([['31', 2, '31-12-2027'], ['32', 9_999_999_990, null]]);
+    expect(list.json().sequences.map((x: { tipo: string; next: number; expires: string | null }) => [x.tipo, x.next, x.expires])).toEqual([
+      ['31', 2, '31-12-2027'],
+      ['32', 9_999_999_990, null],
+    ]);
   });
 
   it('validates type, bounds, order, date and overlaps', async () => {
@@ -232,7 +264,8 @@ describe('ecf admin certificate set', () => {
     await admin(['admin', 'issuer', 'add', '--rnc', RNC, '--name', 'Uno']);
     const cert = rncP12();
     const r = await admin(['admin', 'certificate', 'set', '--rnc', RNC, '--p12', 'c.p12', '--password-env', 'P12_PW'], {
-      files: { 'c.p12': cert.p12 }, env: { P12_PW: cert.password, ECF_CERT_KEY: KEY_HEX },
+      files: { 'c.p12': cert.p12 },
+      env: { P12_PW: cert.password, ECF_CERT_KEY: KEY_HEX },
     });
     expect(r.code).toBe(0);
     expect(r.json().issuer).toMatchObject({ rnc: RNC, signing_mode: 'own', certificate: { tax_id: RNC } });
@@ -253,7 +286,8 @@ describe('ecf admin certificate set', () => {
     expect(r.code).toBe(0);
     expect(statSync(join(dataDir, 'certificate.key')).mode & 0o777).toBe(0o600);
     const prod = await admin(['admin', 'certificate', 'set', '--rnc', RNC, '--p12', 'c.p12', '--password', cert.password], {
-      files: { 'c.p12': cert.p12 }, env: { NODE_ENV: 'production' },
+      files: { 'c.p12': cert.p12 },
+      env: { NODE_ENV: 'production' },
     });
     expect(prod.code).toBe(1);
     expect(prod.err).toMatch(/ECF_CERT_KEY is not set/);
@@ -285,7 +319,7 @@ describe('ecf admin certificate set', () => {
     expect((await admin(['admin', 'certificate', 'set', '--rnc', RNC, '--p12', 'c.p12'])).code).toBe(2);
     expect((await admin(['admin', 'certificate', 'set', '--rnc', RNC, '--p12', 'c.p12', '--password-env', 'UNSET_VAR'])).code).toBe(2);
     await withStorage(async (s) => {
-      expect((await s.getIssuerByRnc(RNC))).toMatchObject({ signingMode: 'provider', certificate: null, certificateInfo: null });
+      expect(await s.getIssuerByRnc(RNC)).toMatchObject({ signingMode: 'provider', certificate: null, certificateInfo: null });
     });
   });
 });

@@ -51,7 +51,10 @@ describe('ecf dgii send', () => {
   });
 
   it('sends an RFCE to the fc reception and exits 1 when it is rejected', async () => {
-    server.route('POST', '/certecf/recepcionfc/api/recepcion/ecf', [{ json: JSON.parse(fixture('rfce-accepted.json')) }, { json: JSON.parse(fixture('rfce-rejected.json')) }]);
+    server.route('POST', '/certecf/recepcionfc/api/recepcion/ecf', [
+      { json: JSON.parse(fixture('rfce-accepted.json')) },
+      { json: JSON.parse(fixture('rfce-rejected.json')) },
+    ]);
     const ok = fakeIo(files({ 'rfce.xml': rfce }), { ECF_P12_PASSWORD: TEST_PASSWORD });
     expect(await dgiiSendCommand.run([...conn(), 'rfce.xml'], ok.io)).toBe(0);
     expect(JSON.parse(ok.out())).toMatchObject({ estado: 'Aceptado', codigo: 1 });
@@ -114,7 +117,9 @@ describe('ecf dgii status / track-ids / directory', () => {
     const g = fakeIo(files(), { ECF_P12_PASSWORD: TEST_PASSWORD });
     expect(await dgiiStatusCommand.run([...args, '--rfce'], g.io)).toBe(0);
     expect(JSON.parse(g.out())).toMatchObject({ estado: 'Aceptado', encf: 'E320000000123' });
-    expect(server.requestsTo('/certecf/consultarfce/api/consultas/consulta')[0]!.rawQuery).toBe('RNC_Emisor=130000001&ENCF=E310000000001&Cod_Seguridad_eCF=aB%2B9%2Fx');
+    expect(server.requestsTo('/certecf/consultarfce/api/consultas/consulta')[0]!.rawQuery).toBe(
+      'RNC_Emisor=130000001&ENCF=E310000000001&Cod_Seguridad_eCF=aB%2B9%2Fx',
+    );
   });
 
   it('needs --rnc and one of --track-id / --encf', async () => {

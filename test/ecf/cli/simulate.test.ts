@@ -63,7 +63,9 @@ describe('ecf simulate', () => {
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     try {
       const url = await until(() => /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout)?.[1], `the URL (stderr: ${stderr})`);
-      expect((await fetch(`${url}/api/estatusservicios/verificarestado?ambiente=1`, { headers: { authorization: 'Apikey x', accept: 'application/json' } })).status).toBe(200);
+      expect(
+        (await fetch(`${url}/api/estatusservicios/verificarestado?ambiente=1`, { headers: { authorization: 'Apikey x', accept: 'application/json' } })).status,
+      ).toBe(200);
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
       expect(stdout).toContain('DGII simulator stopped.');

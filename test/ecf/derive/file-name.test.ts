@@ -24,7 +24,8 @@ describe('fileNameFor', () => {
 
   it('ARECF and ACECF use RNCComprador', () => {
     expect(fileNameFor(noDeclaration)).toBe('131880738E310000000001.xml');
-    const acecf = '<ACECF><DetalleAprobacionComercial><Version>1.0</Version><RNCEmisor>130000001</RNCEmisor><eNCF>E310000000001</eNCF>' +
+    const acecf =
+      '<ACECF><DetalleAprobacionComercial><Version>1.0</Version><RNCEmisor>130000001</RNCEmisor><eNCF>E310000000001</eNCF>' +
       '<RNCComprador>00199999996</RNCComprador></DetalleAprobacionComercial></ACECF>';
     expect(fileNameFor(acecf)).toBe('00199999996E310000000001.xml');
   });

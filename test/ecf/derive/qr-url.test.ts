@@ -60,14 +60,18 @@ describe('qrUrl', () => {
     expect(qrUrl(base, { environment: 'certecf', environmentCase: 'mixed' })).toMatch(/\/CerteCF\/ConsultaTimbre\?/);
     expect(qrUrl(base, { environment: 'ecf', environmentCase: 'mixed', pathCase: 'lower' })).toMatch(/\/eCF\/consultatimbre\?/);
     const fc = { ...base, encf: 'E320000000001', montoTotal: '10.00' };
-    expect(qrUrl(fc, { environment: 'testecf', environmentCase: 'mixed', pathCase: 'lower' })).toMatch(/^https:\/\/fc\.dgii\.gov\.do\/TesteCF\/consultatimbrefc\?/);
+    expect(qrUrl(fc, { environment: 'testecf', environmentCase: 'mixed', pathCase: 'lower' })).toMatch(
+      /^https:\/\/fc\.dgii\.gov\.do\/TesteCF\/consultatimbrefc\?/,
+    );
     expect(qrUrl(base, { environment: 'ecf', baseUrl: 'http://localhost:8080/' })).toMatch(/^http:\/\/localhost:8080\/ecf\/ConsultaTimbre\?/);
     expect(qrUrl(fc, { environment: 'ecf', fcBaseUrl: 'http://127.0.0.1:9' })).toMatch(/^http:\/\/127\.0\.0\.1:9\/ecf\/ConsultaTimbreFC\?/);
   });
 
   it('rejects unknown environments and malformed amounts', () => {
     expect(() => qrUrl(base, { environment: 'prod' as never })).toThrow(expect.objectContaining({ code: 'invalid_argument' }));
-    expect(() => qrUrl({ ...base, encf: 'E320000000001', montoTotal: '1,000.00' }, { environment: 'ecf' })).toThrow(expect.objectContaining({ code: 'invalid_argument' }));
+    expect(() => qrUrl({ ...base, encf: 'E320000000001', montoTotal: '1,000.00' }, { environment: 'ecf' })).toThrow(
+      expect.objectContaining({ code: 'invalid_argument' }),
+    );
     expect(() => qrUrl({ ...base, fechaFirma: null }, { environment: 'ecf' })).toThrow(expect.objectContaining({ code: 'missing_field' }));
   });
 });
@@ -110,7 +114,8 @@ describe('qrUrlFromSignedXml', () => {
   });
 
   it('a signed RFCE gives the FC URL with its CodigoSeguridadeCF', async () => {
-    const rfce = '<?xml version="1.0" encoding="utf-8"?><RFCE><Encabezado><Version>1.0</Version><IdDoc><TipoeCF>32</TipoeCF><eNCF>E320000000064</eNCF></IdDoc>' +
+    const rfce =
+      '<?xml version="1.0" encoding="utf-8"?><RFCE><Encabezado><Version>1.0</Version><IdDoc><TipoeCF>32</TipoeCF><eNCF>E320000000064</eNCF></IdDoc>' +
       '<Emisor><RNCEmisor>131880738</RNCEmisor><FechaEmision>10-01-2026</FechaEmision></Emisor><Totales><MontoTotal>6225.09</MontoTotal></Totales>' +
       '<CodigoSeguridadeCF>ab+/cd</CodigoSeguridadeCF></Encabezado></RFCE>';
     const signed = await signXml(rfce, signer());

@@ -15,7 +15,8 @@ describe('securityCode', () => {
   });
 
   it('ignores whitespace and line breaks inside SignatureValue (line-wrapped signers)', () => {
-    const xml = '<ECF><A>1</A><Signature xmlns="http://www.w3.org/2000/09/xmldsig#"><SignatureValue>\n  gG/\r\n XY Z+abc==\n</SignatureValue></Signature></ECF>';
+    const xml =
+      '<ECF><A>1</A><Signature xmlns="http://www.w3.org/2000/09/xmldsig#"><SignatureValue>\n  gG/\r\n XY Z+abc==\n</SignatureValue></Signature></ECF>';
     expect(securityCode(xml)).toBe('gG/XYZ');
     expect(securityCodeFromSignatureValue(' m+t\nPLrQQ ')).toBe('m+tPLr');
   });
@@ -23,7 +24,9 @@ describe('securityCode', () => {
   it('an unsigned document → not_signed', () => {
     expect(() => securityCode('<ECF><A>1</A></ECF>')).toThrow(expect.objectContaining({ code: 'not_signed' }));
     // A Signature outside the XMLDSig namespace does not count.
-    expect(() => securityCode('<ECF><Signature><SignatureValue>abcdefgh</SignatureValue></Signature></ECF>')).toThrow(expect.objectContaining({ code: 'not_signed' }));
+    expect(() => securityCode('<ECF><Signature><SignatureValue>abcdefgh</SignatureValue></Signature></ECF>')).toThrow(
+      expect.objectContaining({ code: 'not_signed' }),
+    );
   });
 
   it('not well-formed → not_well_formed', () => {

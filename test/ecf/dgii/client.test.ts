@@ -157,7 +157,10 @@ describe('request contract', () => {
     server.route('POST', P.aprobacion, { json: JSON.parse(fixture('approval.json')) });
     server.route('POST', P.anulacion, { json: JSON.parse(fixture('voiding-accepted.json')) });
     const c = client();
-    expect(await c.sendApproval(who, { fileName: '131880738E310000000001.xml', xml: '<ACECF/>' })).toMatchObject({ codigo: '1', mensajes: ['Aprobación comercial aprobada'] });
+    expect(await c.sendApproval(who, { fileName: '131880738E310000000001.xml', xml: '<ACECF/>' })).toMatchObject({
+      codigo: '1',
+      mensajes: ['Aprobación comercial aprobada'],
+    });
     expect(await c.voidRanges(who, { fileName: '130000001ANECF.xml', xml: '<ANECF/>' })).toMatchObject({ accepted: true, rnc: '130000001' });
     expectPlainUploadHeaders(server.requestsTo(P.aprobacion)[0]!, '131880738E310000000001.xml');
     expectPlainUploadHeaders(server.requestsTo(P.anulacion)[0]!, '130000001ANECF.xml');
@@ -193,7 +196,9 @@ describe('token cache', () => {
     await c.sendEcf(who, ECF);
     expect(auth.seeds()).toBe(1);
     expect(server.requestsTo(P.validar)).toHaveLength(1);
-    expect(new Set([...server.requestsTo(P.recepcion), ...server.requestsTo(P.resultado)].map((r) => r.headers.authorization))).toEqual(new Set(['Bearer tok-1']));
+    expect(new Set([...server.requestsTo(P.recepcion), ...server.requestsTo(P.resultado)].map((r) => r.headers.authorization))).toEqual(
+      new Set(['Bearer tok-1']),
+    );
   });
 
   it('keeps one token per RNC and none across client instances', async () => {

@@ -81,12 +81,25 @@ describe('normalizeState', () => {
 
 describe('messages', () => {
   it('reads objects, strings, a single string and drops empty texts', () => {
-    expect(toAuthorityMessages([{ codigo: 614, valor: 'NCFModificado no emitido' }, { valor: '', codigo: 0 }])).toEqual([
-      { codigo: '614', valor: 'NCFModificado no emitido' },
+    expect(
+      toAuthorityMessages([
+        { codigo: 614, valor: 'NCFModificado no emitido' },
+        { valor: '', codigo: 0 },
+      ]),
+    ).toEqual([{ codigo: '614', valor: 'NCFModificado no emitido' }]);
+    expect(toAuthorityMessages(['uno', ' dos '])).toEqual([
+      { codigo: null, valor: 'uno' },
+      { codigo: null, valor: 'dos' },
     ]);
-    expect(toAuthorityMessages(['uno', ' dos '])).toEqual([{ codigo: null, valor: 'uno' }, { codigo: null, valor: 'dos' }]);
     expect(toAuthorityMessages('solo uno')).toEqual([{ codigo: null, valor: 'solo uno' }]);
-    expect(toAuthorityMessages({ Mensaje: [{ Codigo: '1', Valor: 'x' }, { Codigo: '2', Valor: 'y' }] })).toEqual([
+    expect(
+      toAuthorityMessages({
+        Mensaje: [
+          { Codigo: '1', Valor: 'x' },
+          { Codigo: '2', Valor: 'y' },
+        ],
+      }),
+    ).toEqual([
       { codigo: '1', valor: 'x' },
       { codigo: '2', valor: 'y' },
     ]);
@@ -217,7 +230,13 @@ describe('operation answers', () => {
   });
 
   it('reads RFCE verdicts and the RFCE query', () => {
-    expect(parseTrackResult(fixture('rfce-accepted.json'))).toMatchObject({ trackId: null, codigo: 1, estado: 'Aceptado', encf: 'E320000000123', secuenciaUtilizada: true });
+    expect(parseTrackResult(fixture('rfce-accepted.json'))).toMatchObject({
+      trackId: null,
+      codigo: 1,
+      estado: 'Aceptado',
+      encf: 'E320000000123',
+      secuenciaUtilizada: true,
+    });
     const rejected = parseTrackResult(fixture('rfce-rejected.json'));
     expect(rejected).toMatchObject({ codigo: 2, estado: 'Rechazado', secuenciaUtilizada: false });
     expect(rejected.mensajes[0]!.valor).toMatch(/no está delegado/);
@@ -266,11 +285,19 @@ describe('operation answers', () => {
 
   it('reads whether a voiding was accepted', () => {
     const ok = parseVoidingReceipt(fixture('voiding-accepted.json'));
-    expect(ok).toEqual({ rnc: '130000001', codigo: '1', nombre: 'Aceptado', mensajes: ['Se anularon 10 e-NCF del tipo 31 de forma satisfactoria.'], accepted: true });
+    expect(ok).toEqual({
+      rnc: '130000001',
+      codigo: '1',
+      nombre: 'Aceptado',
+      mensajes: ['Se anularon 10 e-NCF del tipo 31 de forma satisfactoria.'],
+      accepted: true,
+    });
     const refused = parseVoidingReceipt(fixture('voiding-rejected.json'));
     expect(refused.accepted).toBe(false);
     expect(refused.mensajes[0]).toMatch(/ya fue utilizada/);
-    expect(parseVoidingReceipt('{"rnc":"130000001","codigo":null,"nombre":null,"mensajes":["No se pudo anular el rango: secuencia no autorizada"]}').accepted).toBe(false);
+    expect(
+      parseVoidingReceipt('{"rnc":"130000001","codigo":null,"nombre":null,"mensajes":["No se pudo anular el rango: secuencia no autorizada"]}').accepted,
+    ).toBe(false);
   });
 
   it('normalises the directory: one object or an array, JSON or XML, empty URLs as null', () => {
@@ -288,7 +315,13 @@ describe('operation answers', () => {
     expect(list.map((d) => d.rnc)).toEqual(['131880738', '101672919']);
     expect(list[1]!.urlOpcional).toBeNull();
     expect(parseDirectory(fixture('directory.xml'))).toEqual([
-      { nombre: 'COMERCIAL DEL CARIBE SRL', rnc: '131880738', urlRecepcion: 'https://fe.comercialcaribe.com.do', urlAceptacion: 'https://fe.comercialcaribe.com.do', urlOpcional: null },
+      {
+        nombre: 'COMERCIAL DEL CARIBE SRL',
+        rnc: '131880738',
+        urlRecepcion: 'https://fe.comercialcaribe.com.do',
+        urlAceptacion: 'https://fe.comercialcaribe.com.do',
+        urlOpcional: null,
+      },
     ]);
   });
 
@@ -301,7 +334,9 @@ describe('operation answers', () => {
 
 describe('errorMessages summaries', () => {
   it('does not repeat an `error` that joins the listed `mensajes`', () => {
-    const body = parseBody('{"error":"El RNC no existe. El e-NCF no está autorizado.","mensajes":[{"codigo":"1","valor":"El RNC no existe."},{"codigo":"2","valor":"El e-NCF no está autorizado."}]}');
+    const body = parseBody(
+      '{"error":"El RNC no existe. El e-NCF no está autorizado.","mensajes":[{"codigo":"1","valor":"El RNC no existe."},{"codigo":"2","valor":"El e-NCF no está autorizado."}]}',
+    );
     expect(errorMessages(body)).toEqual([
       { codigo: '1', valor: 'El RNC no existe.' },
       { codigo: '2', valor: 'El e-NCF no está autorizado.' },
@@ -310,6 +345,9 @@ describe('errorMessages summaries', () => {
 
   it('ignores boolean error flags and keeps a summary that adds information', () => {
     expect(errorMessages(parseBody('{"error":true,"mensaje":"Archivo vacío"}'))).toEqual([{ codigo: null, valor: 'Archivo vacío' }]);
-    expect(errorMessages(parseBody('{"error":"Solicitud inválida","mensajes":["Archivo vacío"]}')).map((m) => m.valor)).toEqual(['Archivo vacío', 'Solicitud inválida']);
+    expect(errorMessages(parseBody('{"error":"Solicitud inválida","mensajes":["Archivo vacío"]}')).map((m) => m.valor)).toEqual([
+      'Archivo vacío',
+      'Solicitud inválida',
+    ]);
   });
 });

@@ -13,21 +13,52 @@ import type { LookupAddress } from 'node:dns';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createReceptorClient, type ReceptorClient, type ReceptorClientOptions } from '../../../src/ecf/dgii/receptor-client.js';
 import {
-  guardConnector, guardedLookup, LOOPBACK_RANGES, receiverAddressProblem, ReceiverAddressError, RECEIVER_ADDRESS_REFUSED,
+  guardConnector,
+  guardedLookup,
+  LOOPBACK_RANGES,
+  receiverAddressProblem,
+  ReceiverAddressError,
+  RECEIVER_ADDRESS_REFUSED,
 } from '../../../src/ecf/dgii/receiver-guard.js';
 import type { AuthorityIdentity, XmlFile } from '../../../src/ecf/dgii/types.js';
 import { EcfError } from '../../../src/shared/errors/ecf-error.js';
 import { TransportError } from '../../../src/shared/errors/transport-error.js';
 import { testIdentity } from './helpers/stand-in.js';
 
-const ACECF: XmlFile = { fileName: '131880738E310000000001.xml', xml: '<?xml version="1.0" encoding="utf-8"?><ACECF><DetalleAprobacionComercial><Version>1.0</Version></DetalleAprobacionComercial></ACECF>' };
+const ACECF: XmlFile = {
+  fileName: '131880738E310000000001.xml',
+  xml: '<?xml version="1.0" encoding="utf-8"?><ACECF><DetalleAprobacionComercial><Version>1.0</Version></DetalleAprobacionComercial></ACECF>',
+};
 const DEV: ReceptorClientOptions['receivers'] = { allowHttp: true, allowAddresses: LOOPBACK_RANGES };
 
 const REFUSED_LITERALS = [
-  '127.0.0.1', '127.8.9.10', '10.0.0.1', '172.16.0.1', '172.31.255.255', '192.168.1.1', '100.64.0.1', '169.254.169.254', '169.254.0.1',
-  '0.0.0.0', '224.0.0.1', '255.255.255.255', '::', '::1', 'fe80::1', 'fc00::1', 'fd12:3456::1', 'ff02::1',
-  '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:10.0.0.1', '::ffff:a9fe:a9fe', '0:0:0:0:0:ffff:169.254.169.254', '::127.0.0.1',
-  '64:ff9b::a9fe:a9fe', '2002:a9fe:a9fe::1', '[::ffff:127.0.0.1]',
+  '127.0.0.1',
+  '127.8.9.10',
+  '10.0.0.1',
+  '172.16.0.1',
+  '172.31.255.255',
+  '192.168.1.1',
+  '100.64.0.1',
+  '169.254.169.254',
+  '169.254.0.1',
+  '0.0.0.0',
+  '224.0.0.1',
+  '255.255.255.255',
+  '::',
+  '::1',
+  'fe80::1',
+  'fc00::1',
+  'fd12:3456::1',
+  'ff02::1',
+  '::ffff:127.0.0.1',
+  '::ffff:7f00:1',
+  '::ffff:10.0.0.1',
+  '::ffff:a9fe:a9fe',
+  '0:0:0:0:0:ffff:169.254.169.254',
+  '::127.0.0.1',
+  '64:ff9b::a9fe:a9fe',
+  '2002:a9fe:a9fe::1',
+  '[::ffff:127.0.0.1]',
 ];
 const PUBLIC_LITERALS = ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '172.32.0.1', '100.128.0.1'];
 
@@ -62,7 +93,13 @@ describe('guardedLookup: the check is on the resolved address, at connect time',
   });
 
   it('refuses when any of the addresses is refused (no choosing the good one: rebinding between resolutions)', async () => {
-    const { err } = await lookupWith([{ address: '93.184.216.34', family: 4 }, { address: '169.254.169.254', family: 4 }], true);
+    const { err } = await lookupWith(
+      [
+        { address: '93.184.216.34', family: 4 },
+        { address: '169.254.169.254', family: 4 },
+      ],
+      true,
+    );
     expect(err).toBeInstanceOf(ReceiverAddressError);
   });
 
@@ -81,8 +118,13 @@ describe('guardConnector: literal IPs (which net.connect never passes to lookup)
       cb(new Error('stub base connector: no connection is made in this test'), null);
     }) as unknown as Parameters<typeof guardConnector>[0];
     const connect = guardConnector(base, {});
-    const run = (hostname: string) => new Promise<Error | null>((resolve) =>
-      connect({ hostname, host: hostname, protocol: 'https:', port: '443' } as Parameters<typeof connect>[0], ((err: Error | null) => resolve(err)) as unknown as Parameters<typeof connect>[1]));
+    const run = (hostname: string) =>
+      new Promise<Error | null>((resolve) =>
+        connect(
+          { hostname, host: hostname, protocol: 'https:', port: '443' } as Parameters<typeof connect>[0],
+          ((err: Error | null) => resolve(err)) as unknown as Parameters<typeof connect>[1],
+        ),
+      );
     for (const ip of ['10.0.0.1', '169.254.169.254', '[::ffff:127.0.0.1]', '[::1]', '127.0.0.1', '[fd00::1]']) {
       expect(await run(ip), ip).toBeInstanceOf(ReceiverAddressError);
     }
@@ -94,7 +136,12 @@ describe('guardConnector: literal IPs (which net.connect never passes to lookup)
 
 // ------------------------------------------------------------------------------------ real client, loopback
 
-interface Counting { url: string; port: number; hits: string[]; close(): Promise<void> }
+interface Counting {
+  url: string;
+  port: number;
+  hits: string[];
+  close(): Promise<void>;
+}
 
 async function serve(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<Counting> {
   const hits: string[] = [];
@@ -106,8 +153,14 @@ async function serve(handler: (req: IncomingMessage, res: ServerResponse) => voi
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   const port = (server.address() as { port: number }).port;
   return {
-    url: `http://127.0.0.1:${port}`, port, hits,
-    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+    url: `http://127.0.0.1:${port}`,
+    port,
+    hits,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 

@@ -1,7 +1,13 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildArecfXml } from '../../../src/ecf/documents/arecf.js';
 import { LOOPBACK_RANGES } from '../../../src/ecf/dgii/receiver-guard.js';
-import { createReceptorClient, receptorUrls, type ReceptorClient, type ReceptorClientOptions, type ReceptorTarget } from '../../../src/ecf/dgii/receptor-client.js';
+import {
+  createReceptorClient,
+  receptorUrls,
+  type ReceptorClient,
+  type ReceptorClientOptions,
+  type ReceptorTarget,
+} from '../../../src/ecf/dgii/receptor-client.js';
 import type { AuthorityIdentity, XmlFile } from '../../../src/ecf/dgii/types.js';
 import { AuthorityError } from '../../../src/shared/errors/authority-error.js';
 import { EcfError } from '../../../src/shared/errors/ecf-error.js';
@@ -16,8 +22,14 @@ const R = {
   aprobacion: '/fe/aprobacioncomercial/api/ecf',
 };
 
-const ECF: XmlFile = { fileName: '130000001E310000000001.xml', xml: '<?xml version="1.0" encoding="utf-8"?><ECF><Encabezado><Version>1.0</Version></Encabezado></ECF>' };
-const ACECF: XmlFile = { fileName: '131880738E310000000001.xml', xml: '<?xml version="1.0" encoding="utf-8"?><ACECF><DetalleAprobacionComercial><Version>1.0</Version></DetalleAprobacionComercial></ACECF>' };
+const ECF: XmlFile = {
+  fileName: '130000001E310000000001.xml',
+  xml: '<?xml version="1.0" encoding="utf-8"?><ECF><Encabezado><Version>1.0</Version></Encabezado></ECF>',
+};
+const ACECF: XmlFile = {
+  fileName: '131880738E310000000001.xml',
+  xml: '<?xml version="1.0" encoding="utf-8"?><ACECF><DetalleAprobacionComercial><Version>1.0</Version></DetalleAprobacionComercial></ACECF>',
+};
 
 let who: AuthorityIdentity;
 let receivedArecf: string;
@@ -48,7 +60,12 @@ afterEach(async () => {
 
 function client(options: ReceptorClientOptions = {}): ReceptorClient {
   // The recording server is plain http on loopback: a development policy, opted into explicitly.
-  const c = createReceptorClient({ random: () => 0.5, sleep: async (ms) => void sleeps.push(ms), receivers: { allowHttp: true, allowAddresses: LOOPBACK_RANGES }, ...options });
+  const c = createReceptorClient({
+    random: () => 0.5,
+    sleep: async (ms) => void sleeps.push(ms),
+    receivers: { allowHttp: true, allowAddresses: LOOPBACK_RANGES },
+    ...options,
+  });
   clients.push(c);
   return c;
 }
@@ -83,19 +100,29 @@ describe('receptorUrls', () => {
   });
 
   it('keeps a plain path prefix, replaces whatever follows /fe and drops query, fragment and credentials (issue 13, finding 5)', () => {
-    expect(receptorUrls({
-      urlRecepcion: 'https://h.do/ecf/api',
-      urlAceptacion: 'https://user:pw@h.do:8443/t/131880738/fe/recepcion?x=1#frag/fe/aprobacioncomercial/api/ecf',
-      urlOpcional: '',
-    })).toEqual({
+    expect(
+      receptorUrls({
+        urlRecepcion: 'https://h.do/ecf/api',
+        urlAceptacion: 'https://user:pw@h.do:8443/t/131880738/fe/recepcion?x=1#frag/fe/aprobacioncomercial/api/ecf',
+        urlOpcional: '',
+      }),
+    ).toEqual({
       recepcion: 'https://h.do/ecf/api/fe/recepcion/api/ecf',
       aprobacion: 'https://h.do:8443/t/131880738/fe/aprobacioncomercial/api/ecf',
       semilla: null,
       validacion: null,
     });
     // A URL that merely ends with the service path is not used as given.
-    expect(receptorUrls({ urlAceptacion: 'https://h.do/admin?do=delete&x=/fe/aprobacioncomercial/api/ecf' }).aprobacion).toBe('https://h.do/admin/fe/aprobacioncomercial/api/ecf');
-    for (const url of ['https://h.do/a%2Fb', 'https://h.do/%2e%2e%2fadmin', 'https://h.do/a b', `https://h.do/${'a/'.repeat(9)}`, `https://h.do/${'x'.repeat(201)}`]) {
+    expect(receptorUrls({ urlAceptacion: 'https://h.do/admin?do=delete&x=/fe/aprobacioncomercial/api/ecf' }).aprobacion).toBe(
+      'https://h.do/admin/fe/aprobacioncomercial/api/ecf',
+    );
+    for (const url of [
+      'https://h.do/a%2Fb',
+      'https://h.do/%2e%2e%2fadmin',
+      'https://h.do/a b',
+      `https://h.do/${'a/'.repeat(9)}`,
+      `https://h.do/${'x'.repeat(201)}`,
+    ]) {
       expect(() => receptorUrls({ urlRecepcion: url }), url).toThrow(EcfError);
     }
   });
@@ -165,7 +192,10 @@ describe('deliverEcf', () => {
   });
 
   it('fails with AuthorityError on a 4xx without ARECF, and outcome unknown on a 2xx without one', async () => {
-    server.route('POST', R.recepcion, [{ status: 404, body: 'Not Found' }, { status: 200, body: 'OK' }]);
+    server.route('POST', R.recepcion, [
+      { status: 404, body: 'Not Found' },
+      { status: 200, body: 'OK' },
+    ]);
     const c = client();
     const missing = await failure(c.deliverEcf(target(false), who, ECF));
     expect(missing).toBeInstanceOf(AuthorityError);

@@ -32,7 +32,12 @@ describe('ACECF (aprobación comercial)', () => {
   });
 
   it('MontoTotal is always written with 2 decimals', () => {
-    for (const [n, text] of [[0.1, '0.10'], [1180.5, '1180.50'], [7, '7.00'], [123456789.99, '123456789.99']] as const) {
+    for (const [n, text] of [
+      [0.1, '0.10'],
+      [1180.5, '1180.50'],
+      [7, '7.00'],
+      [123456789.99, '123456789.99'],
+    ] as const) {
       expect(buildAcecfXml({ ...approve, monto_total: n })).toContain(`<MontoTotal>${text}</MontoTotal>`);
     }
     expect(issuesOf(() => buildAcecfXml({ ...approve, monto_total: 10.005 }))).toEqual([expect.objectContaining({ code: 'decimals', path: 'monto_total' })]);
@@ -73,7 +78,9 @@ describe('ACECF (aprobación comercial)', () => {
   });
 
   it('refuses bad dates and RNCs with paths', () => {
-    const issues = issuesOf(() => buildAcecfXml({ ...approve, fecha_emision: '2026-04-01', rnc_comprador: '1', fecha_hora_aprobacion_comercial: '02-04-2026' }));
+    const issues = issuesOf(() =>
+      buildAcecfXml({ ...approve, fecha_emision: '2026-04-01', rnc_comprador: '1', fecha_hora_aprobacion_comercial: '02-04-2026' }),
+    );
     expect(issues.map((i) => i.path).sort()).toEqual(['fecha_emision', 'fecha_hora_aprobacion_comercial', 'rnc_comprador']);
   });
 

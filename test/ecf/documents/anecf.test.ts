@@ -9,7 +9,13 @@ const base: AnecfInput = {
   rnc_emisor: '130000001',
   fecha_hora_anulacion_encf: '01-04-2026 10:00:00',
   anulaciones: [
-    { tipo_ecf: '31', rangos: [{ desde: 1, hasta: 5 }, { desde: 10, hasta: 10 }] },
+    {
+      tipo_ecf: '31',
+      rangos: [
+        { desde: 1, hasta: 5 },
+        { desde: 10, hasta: 10 },
+      ],
+    },
     { tipo_ecf: '34', rangos: [{ desde: 9_999_999_990, hasta: 9_999_999_999 }] },
   ],
 };
@@ -58,7 +64,9 @@ describe('ANECF (anulación de rangos)', () => {
     const rangos = Array.from({ length: MAX_ANECF_RANGES }, (_, i) => ({ desde: 3 * i + 1, hasta: 3 * i + 2 }));
     const xml = buildAnecfXml({ ...base, anulaciones: [{ tipo_ecf: '32', rangos }] });
     expect(xml.match(/<Secuencias>/g)).toHaveLength(10_000);
-    expect(xml).toContain('<SecuenciaeNCFDesde>E320000029998</SecuenciaeNCFDesde><SecuenciaeNCFHasta>E320000029999</SecuenciaeNCFHasta></Secuencias></TablaRangoSecuenciasAnuladaseNCF><CantidadeNCFAnulados>20000</CantidadeNCFAnulados>');
+    expect(xml).toContain(
+      '<SecuenciaeNCFDesde>E320000029998</SecuenciaeNCFDesde><SecuenciaeNCFHasta>E320000029999</SecuenciaeNCFHasta></Secuencias></TablaRangoSecuenciasAnuladaseNCF><CantidadeNCFAnulados>20000</CantidadeNCFAnulados>',
+    );
     expectSignedAndValid(await signXml(xml, testSigner()), 'ANECF');
     const more = [...rangos, { desde: 40_000, hasta: 40_000 }];
     expect(issuesOf(() => buildAnecfXml({ ...base, anulaciones: [{ tipo_ecf: '32', rangos: more }] }))).toEqual([
@@ -67,7 +75,18 @@ describe('ANECF (anulación de rangos)', () => {
   });
 
   it('inverted ranges are refused with the path of the range', () => {
-    const input = { ...base, anulaciones: [{ tipo_ecf: '31', rangos: [{ desde: 1, hasta: 5 }, { desde: 20, hasta: 11 }] }] };
+    const input = {
+      ...base,
+      anulaciones: [
+        {
+          tipo_ecf: '31',
+          rangos: [
+            { desde: 1, hasta: 5 },
+            { desde: 20, hasta: 11 },
+          ],
+        },
+      ],
+    };
     expect(issuesOf(() => buildAnecfXml(input))).toEqual([
       { code: 'rule', path: 'anulaciones.0.rangos.1', message: 'Rango invertido: desde (20) es mayor que hasta (11).', severity: 'error' },
     ]);
@@ -77,8 +96,22 @@ describe('ANECF (anulación de rangos)', () => {
     const input = {
       ...base,
       anulaciones: [
-        { tipo_ecf: '31', rangos: [{ desde: 1, hasta: 100 }, { desde: 5, hasta: 10 }, { desde: 20, hasta: 30 }, { desde: 101, hasta: 101 }] },
-        { tipo_ecf: '33', rangos: [{ desde: 7, hasta: 9 }, { desde: 1, hasta: 7 }] },
+        {
+          tipo_ecf: '31',
+          rangos: [
+            { desde: 1, hasta: 100 },
+            { desde: 5, hasta: 10 },
+            { desde: 20, hasta: 30 },
+            { desde: 101, hasta: 101 },
+          ],
+        },
+        {
+          tipo_ecf: '33',
+          rangos: [
+            { desde: 7, hasta: 9 },
+            { desde: 1, hasta: 7 },
+          ],
+        },
       ],
     };
     expect(issuesOf(() => buildAnecfXml(input))).toEqual([
@@ -87,7 +120,21 @@ describe('ANECF (anulación de rangos)', () => {
       { code: 'rule', path: 'anulaciones.1.rangos.1', message: 'El rango se solapa con el rango 0 del mismo tipo.', severity: 'error' },
     ]);
     // Adjacent ranges and the same consecutives under two types do not overlap.
-    expect(() => buildAnecfXml({ ...base, anulaciones: [{ tipo_ecf: '31', rangos: [{ desde: 1, hasta: 5 }, { desde: 6, hasta: 9 }] }, { tipo_ecf: '32', rangos: [{ desde: 1, hasta: 9 }] }] })).not.toThrow();
+    expect(() =>
+      buildAnecfXml({
+        ...base,
+        anulaciones: [
+          {
+            tipo_ecf: '31',
+            rangos: [
+              { desde: 1, hasta: 5 },
+              { desde: 6, hasta: 9 },
+            ],
+          },
+          { tipo_ecf: '32', rangos: [{ desde: 1, hasta: 9 }] },
+        ],
+      }),
+    ).not.toThrow();
   });
 
   it('refuses consecutives out of 1..9,999,999,999, unknown types, empty requests and a bad header, with paths', () => {

@@ -40,13 +40,24 @@ describe('ARECF (acuse de recibo)', () => {
       expect.objectContaining({ code: 'required', path: 'codigo_motivo_no_recibido', message: expect.stringMatching(/requerido cuando el estado es 1/) }),
     ]);
     expect(issuesOf(() => buildArecfXml({ ...received, codigo_motivo_no_recibido: '2' }))).toEqual([
-      expect.objectContaining({ code: 'not_allowed', path: 'codigo_motivo_no_recibido', message: expect.stringMatching(/solo se indica cuando el estado es 1/) }),
+      expect.objectContaining({
+        code: 'not_allowed',
+        path: 'codigo_motivo_no_recibido',
+        message: expect.stringMatching(/solo se indica cuando el estado es 1/),
+      }),
     ]);
   });
 
   it('refuses bad values with Spanish messages and paths, all at once', () => {
     const issues = issuesOf(() =>
-      buildArecfXml({ ...received, rnc_emisor: '13000', encf: 'E31', estado: '2' as '0', codigo_motivo_no_recibido: '5' as ArecfMotivo, fecha_hora_acuse_recibo: '2026-04-01 10:00' }),
+      buildArecfXml({
+        ...received,
+        rnc_emisor: '13000',
+        encf: 'E31',
+        estado: '2' as '0',
+        codigo_motivo_no_recibido: '5' as ArecfMotivo,
+        fecha_hora_acuse_recibo: '2026-04-01 10:00',
+      }),
     );
     expect(issues.map((i) => i.path).sort()).toEqual(['codigo_motivo_no_recibido', 'encf', 'estado', 'fecha_hora_acuse_recibo', 'rnc_emisor']);
     for (const i of issues) expect(i.message).toMatch(/[áéíóúñ]|inválido|Debe|Valor/);
@@ -62,9 +73,7 @@ describe('ARECF (acuse de recibo)', () => {
 
   it('parse: reports a motivo that contradicts Estado, and refuses another root', () => {
     const xml = buildArecfXml(received).replace('<Estado>0</Estado>', '<Estado>1</Estado>');
-    expect(parseArecfXml(xml).issues).toEqual([
-      expect.objectContaining({ code: 'required', path: '/ARECF/DetalleAcusedeRecibo/CodigoMotivoNoRecibido' }),
-    ]);
+    expect(parseArecfXml(xml).issues).toEqual([expect.objectContaining({ code: 'required', path: '/ARECF/DetalleAcusedeRecibo/CodigoMotivoNoRecibido' })]);
     expect(() => parseArecfXml('<ACECF><DetalleAprobacionComercial/></ACECF>')).toThrow(/Se esperaba un documento ARECF/);
     expect(() => parseArecfXml('<ARECF>')).toThrow(/mal formado/);
   });

@@ -11,8 +11,7 @@ const FECHA = '2026-04-01T10:33:32.8617792-04:00';
 const NS = 'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema"';
 
 /** The seed as DGII serves it: declaration, CRLF, two-space indentation, xsi declared before xsd. */
-const dgiiSeed =
-  `<?xml version="1.0" encoding="utf-8"?>\r\n<SemillaModel ${NS}>\r\n  <valor>${VALOR}</valor>\r\n  <fecha>${FECHA}</fecha>\r\n</SemillaModel>`;
+const dgiiSeed = `<?xml version="1.0" encoding="utf-8"?>\r\n<SemillaModel ${NS}>\r\n  <valor>${VALOR}</valor>\r\n  <fecha>${FECHA}</fecha>\r\n</SemillaModel>`;
 
 describe('Semilla (authentication seed)', () => {
   it('DGII-style pretty-printed seed: signed, whitespace-only text dropped, namespaces kept; valid against the Semilla XSD; verifies', async () => {

@@ -79,8 +79,14 @@ function buildCertificate(spec: CertSpec): forge.pki.Certificate {
   cert.setIssuer(spec.issuer ?? spec.subject);
   cert.setExtensions(
     spec.ca
-      ? [{ name: 'basicConstraints', cA: true }, { name: 'keyUsage', keyCertSign: true, cRLSign: true }]
-      : [{ name: 'basicConstraints', cA: false }, { name: 'keyUsage', digitalSignature: true, nonRepudiation: true }],
+      ? [
+          { name: 'basicConstraints', cA: true },
+          { name: 'keyUsage', keyCertSign: true, cRLSign: true },
+        ]
+      : [
+          { name: 'basicConstraints', cA: false },
+          { name: 'keyUsage', digitalSignature: true, nonRepudiation: true },
+        ],
   );
   cert.sign((spec.signer ?? spec.key).forgeKey, forge.md.sha256.create());
   return cert;
@@ -138,7 +144,10 @@ export const rncP12 = once(() => {
 /** Test CA certificate (its own key). */
 export const caCertificate = once(() =>
   buildCertificate({
-    subject: [{ shortName: 'C', value: 'DO' }, { name: 'commonName', value: 'ECF KIT TEST ROOT CA' }],
+    subject: [
+      { shortName: 'C', value: 'DO' },
+      { name: 'commonName', value: 'ECF KIT TEST ROOT CA' },
+    ],
     key: caKey(),
     ca: true,
   }),
@@ -234,8 +243,19 @@ function opensslP12(extraArgs: string[]): Uint8Array {
     writeFileSync(join(dir, 'key.pem'), leaf.keyPem);
     execFileSync(
       'openssl',
-      ['pkcs12', '-export', ...extraArgs, '-in', join(dir, 'cert.pem'), '-inkey', join(dir, 'key.pem'),
-        '-passout', 'env:ECF_KIT_TEST_P12_PASSWORD', '-out', join(dir, 'out.p12')],
+      [
+        'pkcs12',
+        '-export',
+        ...extraArgs,
+        '-in',
+        join(dir, 'cert.pem'),
+        '-inkey',
+        join(dir, 'key.pem'),
+        '-passout',
+        'env:ECF_KIT_TEST_P12_PASSWORD',
+        '-out',
+        join(dir, 'out.p12'),
+      ],
       { env: { ...process.env, ECF_KIT_TEST_P12_PASSWORD: TEST_PASSWORD }, stdio: 'pipe' },
     );
     return new Uint8Array(readFileSync(join(dir, 'out.p12')));
@@ -272,10 +292,43 @@ export const ecP12 = once(() => {
   requireTool('openssl');
   return withTempDir((dir) => {
     const env = { ...process.env, ECF_KIT_TEST_P12_PASSWORD: TEST_PASSWORD };
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '1',
-      '-subj', '/CN=EC TEST', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'pipe' });
-    execFileSync('openssl', ['pkcs12', '-export', '-in', join(dir, 'cert.pem'), '-inkey', join(dir, 'key.pem'),
-      '-passout', 'env:ECF_KIT_TEST_P12_PASSWORD', '-out', join(dir, 'out.p12')], { env, stdio: 'pipe' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:P-256',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=EC TEST',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+      ],
+      { stdio: 'pipe' },
+    );
+    execFileSync(
+      'openssl',
+      [
+        'pkcs12',
+        '-export',
+        '-in',
+        join(dir, 'cert.pem'),
+        '-inkey',
+        join(dir, 'key.pem'),
+        '-passout',
+        'env:ECF_KIT_TEST_P12_PASSWORD',
+        '-out',
+        join(dir, 'out.p12'),
+      ],
+      { env, stdio: 'pipe' },
+    );
     return new Uint8Array(readFileSync(join(dir, 'out.p12')));
   });
 });

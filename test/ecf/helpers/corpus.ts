@@ -50,7 +50,9 @@ export function exampleIssuer(full = false): IssuerProfile {
 
 /** Types whose XSD has `FechaVencimientoSecuencia` (all but 32 and 34). */
 function hasSequenceExpiry(tipo: EcfType): boolean {
-  return xmlTree(ECF_TABLE, tipo)[0]!.children!.find((n) => n.name === 'IdDoc')!.children!.some((n) => n.name === 'FechaVencimientoSecuencia');
+  return xmlTree(ECF_TABLE, tipo)[0]!
+    .children!.find((n) => n.name === 'IdDoc')!
+    .children!.some((n) => n.name === 'FechaVencimientoSecuencia');
 }
 
 /**
@@ -177,10 +179,50 @@ export function randomRnc(rng: Rng, length: 9 | 11 = rng.chance(0.7) ? 9 : 11): 
 }
 
 const WORDS = [
-  'Cemento', 'gris', 'tubería', 'PVC', 'señal', 'Año', 'Núñez', 'Peña', 'cañón', 'pingüino', 'café', 'azúcar', 'habichuelas',
-  'arroz', 'plátano', 'servicio', 'técnico', 'instalación', 'mantenimiento', 'preventivo', 'consultoría', 'jurídica',
-  'García', 'Rodríguez', 'Martínez', 'Álvarez', 'Ibáñez', 'Ortiz', 'Santo', 'Domingo', 'Santiago', 'Higüey', 'Baní',
-  'Hermanos', 'Compañía', 'Asociados', 'pulgada', 'galón', 'caja', 'docena', 'Ñame', 'ÉXITO', 'Distribución', 'Caribe',
+  'Cemento',
+  'gris',
+  'tubería',
+  'PVC',
+  'señal',
+  'Año',
+  'Núñez',
+  'Peña',
+  'cañón',
+  'pingüino',
+  'café',
+  'azúcar',
+  'habichuelas',
+  'arroz',
+  'plátano',
+  'servicio',
+  'técnico',
+  'instalación',
+  'mantenimiento',
+  'preventivo',
+  'consultoría',
+  'jurídica',
+  'García',
+  'Rodríguez',
+  'Martínez',
+  'Álvarez',
+  'Ibáñez',
+  'Ortiz',
+  'Santo',
+  'Domingo',
+  'Santiago',
+  'Higüey',
+  'Baní',
+  'Hermanos',
+  'Compañía',
+  'Asociados',
+  'pulgada',
+  'galón',
+  'caja',
+  'docena',
+  'Ñame',
+  'ÉXITO',
+  'Distribución',
+  'Caribe',
 ];
 const PUNCT = [' & ', ', ', ' - ', ' / ', ' <', '> ', ' "', '" ', " '", ' (', ') ', ' #', ' N.º ', ' % ', ' + ', '. '];
 
@@ -225,7 +267,8 @@ const PATTERN_GENERATORS: Record<string, (rng: Rng, f: Facets) => string> = {
 };
 
 function randomDate(rng: Rng, from = 2024, to = 2027): string {
-  const y = rng.int(from, to), m = rng.int(1, 12);
+  const y = rng.int(from, to),
+    m = rng.int(1, 12);
   const dim = new Date(Date.UTC(y, m, 0)).getUTCDate();
   return `${String(rng.int(1, dim)).padStart(2, '0')}-${String(m).padStart(2, '0')}-${y}`;
 }
@@ -406,7 +449,8 @@ function pruneEmpty(v: any): any {
   if (v && typeof v === 'object') {
     for (const k of Object.keys(v)) {
       const x = pruneEmpty(v[k]);
-      if (x === undefined || (typeof x === 'object' && x !== null && !Array.isArray(x) && Object.keys(x).length === 0) || (Array.isArray(x) && x.length === 0)) delete v[k];
+      if (x === undefined || (typeof x === 'object' && x !== null && !Array.isArray(x) && Object.keys(x).length === 0) || (Array.isArray(x) && x.length === 0))
+        delete v[k];
       else v[k] = x;
     }
   }
@@ -426,9 +470,16 @@ function adValoremRate(code: string): number {
 function taxCodes(tipo: EcfType): string[] {
   if (!allowsPath(tipo, 'items[].impuestos_adicionales')) return [];
   const kinds = (['otros', 'especifico', 'advalorem'] as const).filter((k) =>
-    allowsPath(tipo, `totales.impuestos_adicionales[].${k === 'otros' ? 'otros_impuestos_adicionales' : k === 'especifico' ? 'monto_impuesto_selectivo_consumo_especifico' : 'monto_impuesto_selectivo_consumo_advalorem'}`),
+    allowsPath(
+      tipo,
+      `totales.impuestos_adicionales[].${k === 'otros' ? 'otros_impuestos_adicionales' : k === 'especifico' ? 'monto_impuesto_selectivo_consumo_especifico' : 'monto_impuesto_selectivo_consumo_advalorem'}`,
+    ),
   );
-  return [...(kinds.includes('otros') ? OTHER_TAXES : []), ...(kinds.includes('especifico') ? ISC_SPECIFIC : []), ...(kinds.includes('advalorem') ? ISC_ADVALOREM : [])];
+  return [
+    ...(kinds.includes('otros') ? OTHER_TAXES : []),
+    ...(kinds.includes('especifico') ? ISC_SPECIFIC : []),
+    ...(kinds.includes('advalorem') ? ISC_ADVALOREM : []),
+  ];
 }
 
 /** A random e-NCF / NCF of the modified receipt: series E (13), B (11) or A/P (19). */
@@ -441,7 +492,18 @@ function randomNcf(rng: Rng, paperType?: string): string {
 }
 
 /** Paper NCF type each e-CF type replaces (contingency, code 4). */
-const PAPER_TYPE: Record<EcfType, string> = { '31': '01', '32': '02', '33': '03', '34': '04', '41': '11', '43': '13', '44': '14', '45': '15', '46': '16', '47': '17' };
+const PAPER_TYPE: Record<EcfType, string> = {
+  '31': '01',
+  '32': '02',
+  '33': '03',
+  '34': '04',
+  '41': '11',
+  '43': '13',
+  '44': '14',
+  '45': '15',
+  '46': '16',
+  '47': '17',
+};
 
 function fixIdDoc(tipo: EcfType, doc: Json, rng: Rng, issued: string): void {
   const id: Json = (doc.id_doc ??= {});
@@ -477,7 +539,10 @@ function fixItems(tipo: EcfType, doc: Json, rng: Rng, exact: boolean): void {
     it.precio_unitario = exact ? rng.int(1, 4000) / 2 : amount(rng, 0, 5000, rng.pick([0, 2, 2, 4]));
     if (rng.chance(0.05) && !exact) it.precio_unitario = 0;
     const base = mul(dec(it.precio_unitario), dec(it.cantidad));
-    for (const [list, total] of [['sub_descuentos', 'descuento_monto'], ['sub_recargos', 'recargo_monto']] as const) {
+    for (const [list, total] of [
+      ['sub_descuentos', 'descuento_monto'],
+      ['sub_recargos', 'recargo_monto'],
+    ] as const) {
       delete it[total];
       if (!Array.isArray(it[list])) continue;
       let s = ZERO;
@@ -542,13 +607,16 @@ function fixItems(tipo: EcfType, doc: Json, rng: Rng, exact: boolean): void {
 /** The `totales.impuestos_adicionales` entries the item codes call for: legal rates; ISC amounts chosen here. */
 function taxEntries(doc: Json, rng: Rng): Json[] {
   const seen: string[] = [];
-  for (const it of doc.items as Json[]) for (const t of (it.impuestos_adicionales ?? []) as Json[]) if (!seen.includes(t.tipo_impuesto)) seen.push(t.tipo_impuesto);
+  for (const it of doc.items as Json[])
+    for (const t of (it.impuestos_adicionales ?? []) as Json[]) if (!seen.includes(t.tipo_impuesto)) seen.push(t.tipo_impuesto);
   const out: Json[] = [];
   for (const code of seen) {
     const kind = additionalTaxKind(code);
     if (kind === 'otros') continue; // fillTotals computes 001–005 from the lines
-    if (kind === 'especifico') out.push({ tipo_impuesto: code, tasa_impuesto_adicional: amount(rng, 1, 999, 2), monto_impuesto_selectivo_consumo_especifico: amount(rng, 10, 5000, 2) });
-    if (kind === 'advalorem') out.push({ tipo_impuesto: code, tasa_impuesto_adicional: adValoremRate(code), monto_impuesto_selectivo_consumo_advalorem: amount(rng, 10, 5000, 2) });
+    if (kind === 'especifico')
+      out.push({ tipo_impuesto: code, tasa_impuesto_adicional: amount(rng, 1, 999, 2), monto_impuesto_selectivo_consumo_especifico: amount(rng, 10, 5000, 2) });
+    if (kind === 'advalorem')
+      out.push({ tipo_impuesto: code, tasa_impuesto_adicional: adValoremRate(code), monto_impuesto_selectivo_consumo_advalorem: amount(rng, 10, 5000, 2) });
   }
   return out;
 }
@@ -604,7 +672,12 @@ function fixReferencia(tipo: EcfType, doc: Json, rng: Rng, issued: string): void
     if (r.codigo_modificacion === '4' && r.ncf_modificado.startsWith('B')) r.ncf_modificado = randomNcf(rng, PAPER_TYPE[tipo]);
   } else {
     r.codigo_modificacion = tipo === '31' && rng.chance(0.5) ? '5' : '4';
-    r.ncf_modificado = r.codigo_modificacion === '4' && rng.chance(0.5) ? randomNcf(rng, PAPER_TYPE[tipo]) : r.codigo_modificacion === '5' ? `E32${rng.digits(10)}` : `E${tipo}${rng.digits(10)}`;
+    r.ncf_modificado =
+      r.codigo_modificacion === '4' && rng.chance(0.5)
+        ? randomNcf(rng, PAPER_TYPE[tipo])
+        : r.codigo_modificacion === '5'
+          ? `E32${rng.digits(10)}`
+          : `E${tipo}${rng.digits(10)}`;
   }
   if (tipo === '34') {
     const days = dayNumber(issued)! - dayNumber(r.fecha_ncf_modificado)!;
@@ -622,7 +695,19 @@ function zeroForTextCorrection(doc: Json): void {
   delete doc.descuentos_recargos;
 }
 
-const OM_KEYS = ['monto_gravado_total', 'monto_gravado_i1', 'monto_gravado_i2', 'monto_gravado_i3', 'monto_exento', 'total_itbis', 'total_itbis1', 'total_itbis2', 'total_itbis3', 'monto_impuesto_adicional', 'monto_total'];
+const OM_KEYS = [
+  'monto_gravado_total',
+  'monto_gravado_i1',
+  'monto_gravado_i2',
+  'monto_gravado_i3',
+  'monto_exento',
+  'total_itbis',
+  'total_itbis1',
+  'total_itbis2',
+  'total_itbis3',
+  'monto_impuesto_adicional',
+  'monto_total',
+];
 const TAX_AMOUNTS = ['monto_impuesto_selectivo_consumo_especifico', 'monto_impuesto_selectivo_consumo_advalorem', 'otros_impuestos_adicionales'];
 
 /** Other currency: every amount is the DOP amount / tipo_cambio; items and global adjustments at random. */
@@ -633,7 +718,9 @@ function fillOtraMoneda(tipo: EcfType, doc: Json, rng: Rng): void {
   om.tipo_cambio = amount(rng, 0.5, 120, rng.pick([2, 4]));
   const t: Json = doc.totales;
   // Amounts that must stay > 0 once converted (additional taxes) bound the rate: at most their value / 0.01.
-  const positive = [t.monto_impuesto_adicional, ...((t.impuestos_adicionales ?? []) as Json[]).flatMap((e) => TAX_AMOUNTS.map((f) => e[f]))].filter((v): v is number => typeof v === 'number' && v > 0);
+  const positive = [t.monto_impuesto_adicional, ...((t.impuestos_adicionales ?? []) as Json[]).flatMap((e) => TAX_AMOUNTS.map((f) => e[f]))].filter(
+    (v): v is number => typeof v === 'number' && v > 0,
+  );
   if (positive.length) om.tipo_cambio = Math.min(om.tipo_cambio, Math.floor(Math.min(...positive) * 100) / 100);
   const rate = dec(om.tipo_cambio);
   const conv = (v: number) => num(r2(div(dec(v), rate)));
@@ -688,7 +775,16 @@ function rangeFigures(doc: Json, from: number, to: number): Record<string, Dec> 
   return k;
 }
 
-const PAGE_TARGET: Record<string, string> = { i1: 'monto_gravado_i1', i2: 'monto_gravado_i2', i3: 'monto_gravado_i3', t1: 'total_itbis1', t2: 'total_itbis2', t3: 'total_itbis3', exento: 'monto_exento', nofact: 'monto_no_facturable' };
+const PAGE_TARGET: Record<string, string> = {
+  i1: 'monto_gravado_i1',
+  i2: 'monto_gravado_i2',
+  i3: 'monto_gravado_i3',
+  t1: 'total_itbis1',
+  t2: 'total_itbis2',
+  t3: 'total_itbis3',
+  exento: 'monto_exento',
+  nofact: 'monto_no_facturable',
+};
 
 /**
  * Pagination over `ranges` of lines. Without global discounts/surcharges every page carries exactly its lines'
@@ -905,7 +1001,8 @@ export function generateDocument(tipo: EcfType, rng: Rng, options: GenerateOptio
     filled.comprador = { ...(filled.comprador ?? {}), razon_social: filled.comprador?.razon_social ?? 'Consumidor identificado' };
     if (filled.comprador.rnc === undefined && filled.comprador.identificador_extranjero === undefined) filled.comprador.rnc = randomRnc(rng);
   }
-  if (filled.informaciones_adicionales?.total_fob !== undefined && filled.totales.monto_total > 0) filled.informaciones_adicionales.total_fob = filled.totales.monto_total;
+  if (filled.informaciones_adicionales?.total_fob !== undefined && filled.totales.monto_total > 0)
+    filled.informaciones_adicionales.total_fob = filled.totales.monto_total;
   fillOtraMoneda(tipo, filled, rng);
   if (wantPages) fillPaginacion(tipo, filled, rng);
   else delete filled.paginacion;

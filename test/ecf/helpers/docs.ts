@@ -43,7 +43,16 @@ const RAW: Record<EcfType, Json> = {
   '41': {
     id_doc: { tipo_pago: '1' },
     comprador: { rnc: '131880738', razon_social: 'Proveedor Informal' },
-    items: [{ ...ITEM_GRAVADO, nombre: 'Servicio de jardinería', indicador_bien_servicio: '2', cantidad: 1, precio_unitario: 200, retencion: { indicador: '1', monto_itbis_retenido: 36, monto_isr_retenido: 20 } }],
+    items: [
+      {
+        ...ITEM_GRAVADO,
+        nombre: 'Servicio de jardinería',
+        indicador_bien_servicio: '2',
+        cantidad: 1,
+        precio_unitario: 200,
+        retencion: { indicador: '1', monto_itbis_retenido: 36, monto_isr_retenido: 20 },
+      },
+    ],
   },
   '43': {
     id_doc: { tipo_pago: '1' },

@@ -30,30 +30,33 @@ export function rawConnect(url: string): Promise<RawClient> {
       for (const t of timers) clearInterval(t);
       for (const w of closedWaiters.splice(0)) w();
     });
-    socket.once('connect', () => resolve({
-      socket,
-      received: () => data,
-      closed: (ms) => new Promise<boolean>((done) => {
-        if (isClosed) return done(true);
-        const t = setTimeout(() => done(false), ms);
-        closedWaiters.push(() => {
-          clearTimeout(t);
-          done(true);
-        });
+    socket.once('connect', () =>
+      resolve({
+        socket,
+        received: () => data,
+        closed: (ms) =>
+          new Promise<boolean>((done) => {
+            if (isClosed) return done(true);
+            const t = setTimeout(() => done(false), ms);
+            closedWaiters.push(() => {
+              clearTimeout(t);
+              done(true);
+            });
+          }),
+        trickle(pieces, everyMs) {
+          let i = 0;
+          const t = setInterval(() => {
+            if (isClosed || i >= pieces.length) return clearInterval(t);
+            socket.write(pieces[i++]!);
+          }, everyMs);
+          timers.push(t);
+        },
+        destroy() {
+          for (const t of timers) clearInterval(t);
+          socket.destroy();
+        },
       }),
-      trickle(pieces, everyMs) {
-        let i = 0;
-        const t = setInterval(() => {
-          if (isClosed || i >= pieces.length) return clearInterval(t);
-          socket.write(pieces[i++]!);
-        }, everyMs);
-        timers.push(t);
-      },
-      destroy() {
-        for (const t of timers) clearInterval(t);
-        socket.destroy();
-      },
-    }));
+    );
     socket.once('error', reject);
   });
 }

@@ -63,7 +63,10 @@ async function startSimulatorProcess(options: SimulatorOptions): Promise<string>
 }
 
 async function control<T>(method: 'GET' | 'PUT', name: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${simUrl}/_simulator/${name}`, { method, ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }) });
+  const res = await fetch(`${simUrl}/_simulator/${name}`, {
+    method,
+    ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+  });
   if (res.status !== 200) throw new Error(`/_simulator/${name}: HTTP ${res.status} ${await res.text()}`);
   return (await res.json()) as T;
 }
@@ -123,7 +126,15 @@ function makeDocs(): Doc[] {
   return Array.from({ length: DOCUMENTS }, (_, i) => {
     const kind: Kind = i % 2 === 0 ? 'ecf' : 'rfce';
     const n = Math.floor(i / 2) + 1;
-    return { kind, n, encf: encfOf(kind === 'ecf' ? '31' : '32', n), expected: expectedState(n), crash: i % CRASH_EVERY === CRASH_EVERY - 1, mark: 'pending', log: [] };
+    return {
+      kind,
+      n,
+      encf: encfOf(kind === 'ecf' ? '31' : '32', n),
+      expected: expectedState(n),
+      crash: i % CRASH_EVERY === CRASH_EVERY - 1,
+      mark: 'pending',
+      log: [],
+    };
   });
 }
 
@@ -153,7 +164,8 @@ function createSender(dgii: DgiiClient, counters: Counters) {
         doc.log.push('query:unknown');
         return false;
       }
-      const chosen = ids.find((e) => e.estado === 'Aceptado' || e.estado === 'Aceptado Condicional') ?? ids.find((e) => e.estado === 'En Proceso') ?? ids[ids.length - 1]!;
+      const chosen =
+        ids.find((e) => e.estado === 'Aceptado' || e.estado === 'Aceptado Condicional') ?? ids.find((e) => e.estado === 'En Proceso') ?? ids[ids.length - 1]!;
       doc.trackId = chosen.trackId;
       doc.mark = 'sent';
     } else {
@@ -275,76 +287,81 @@ function newClient(): DgiiClient {
 // ---------------------------------------------------------------------------------------------
 
 describe('soak: 5,000 documents through a faulty authority', () => {
-  it(
-    'every document ends in a definite state, each received exactly once, with every kind of fault injected',
-    async () => {
-      const started = performance.now();
-      await control('PUT', 'faults', FAULTS);
-      const docs = makeDocs();
-      const counters: Counters = { uploads: 0, unknownOutcomes: 0, adopted: 0, resentAfterNotFound: 0, resentNotSent: 0, queryRetries: 0, crashes: 0, recovered: 0 };
+  it('every document ends in a definite state, each received exactly once, with every kind of fault injected', async () => {
+    const started = performance.now();
+    await control('PUT', 'faults', FAULTS);
+    const docs = makeDocs();
+    const counters: Counters = {
+      uploads: 0,
+      unknownOutcomes: 0,
+      adopted: 0,
+      resentAfterNotFound: 0,
+      resentNotSent: 0,
+      queryRetries: 0,
+      crashes: 0,
+      recovered: 0,
+    };
 
-      const first = newClient();
-      try {
-        const sender = createSender(first, counters);
-        await pool(docs, CONCURRENCY, (doc) => sender.process(doc));
-      } finally {
-        await first.close();
-      }
-      // The "restarted" sender: a new client (new token cache) resolves what was left "sending".
-      const left = docs.filter((d) => d.mark === 'sending');
-      expect(left.length).toBe(counters.crashes);
-      const second = newClient();
-      try {
-        const sender = createSender(second, counters);
-        await pool(left, CONCURRENCY, (doc) => sender.recover(doc));
-      } finally {
-        await second.close();
-      }
-      const stats = await control<SimulatorStats>('GET', 'stats');
-      await control('PUT', 'faults', {});
-      const seconds = (performance.now() - started) / 1000;
+    const first = newClient();
+    try {
+      const sender = createSender(first, counters);
+      await pool(docs, CONCURRENCY, (doc) => sender.process(doc));
+    } finally {
+      await first.close();
+    }
+    // The "restarted" sender: a new client (new token cache) resolves what was left "sending".
+    const left = docs.filter((d) => d.mark === 'sending');
+    expect(left.length).toBe(counters.crashes);
+    const second = newClient();
+    try {
+      const sender = createSender(second, counters);
+      await pool(left, CONCURRENCY, (doc) => sender.recover(doc));
+    } finally {
+      await second.close();
+    }
+    const stats = await control<SimulatorStats>('GET', 'stats');
+    await control('PUT', 'faults', {});
+    const seconds = (performance.now() - started) / 1000;
 
-      // 1. Every document is in a definite state, the one its e-NCF calls for.
-      const unfinished = docs.filter((d) => d.mark !== 'done' || !d.final || !TERMINAL.has(d.final.estado));
-      expect(unfinished.map((d) => `${d.encf}: ${d.mark} ${d.final?.estado ?? ''}`)).toEqual([]);
-      const wrong = docs.filter((d) => d.final!.estado !== d.expected || d.final!.encf !== d.encf);
-      expect(wrong.map((d) => `${d.encf}: ${d.final!.estado} (expected ${d.expected}) ${JSON.stringify(d.final!.mensajes)}`)).toEqual([]);
-      const byState = (s: AuthorityState) => docs.filter((d) => d.final!.estado === s).length;
-      // Sequences 1…2,500 per type: 25 end in 37 and 25 in 58, for each of the two types.
-      expect(byState('Rechazado')).toBe(50);
-      expect(byState('Aceptado Condicional')).toBe(50);
-      expect(byState('Aceptado')).toBe(DOCUMENTS - 100);
+    // 1. Every document is in a definite state, the one its e-NCF calls for.
+    const unfinished = docs.filter((d) => d.mark !== 'done' || !d.final || !TERMINAL.has(d.final.estado));
+    expect(unfinished.map((d) => `${d.encf}: ${d.mark} ${d.final?.estado ?? ''}`)).toEqual([]);
+    const wrong = docs.filter((d) => d.final!.estado !== d.expected || d.final!.encf !== d.encf);
+    expect(wrong.map((d) => `${d.encf}: ${d.final!.estado} (expected ${d.expected}) ${JSON.stringify(d.final!.mensajes)}`)).toEqual([]);
+    const byState = (s: AuthorityState) => docs.filter((d) => d.final!.estado === s).length;
+    // Sequences 1…2,500 per type: 25 end in 37 and 25 in 58, for each of the two types.
+    expect(byState('Rechazado')).toBe(50);
+    expect(byState('Aceptado Condicional')).toBe(50);
+    expect(byState('Aceptado')).toBe(DOCUMENTS - 100);
 
-      // 2. The authority received each document exactly once: every resend happened only after a
-      //    query showed it did not have the document (so "at most once unless asked in between" holds).
-      const ecfKeys = docs.filter((d) => d.kind === 'ecf').map((d) => `${EMISOR}${d.encf}`);
-      const rfceKeys = docs.filter((d) => d.kind === 'rfce').map((d) => `${EMISOR}${d.encf}`);
-      expect(Object.keys(stats.receptions).sort()).toEqual([...ecfKeys].sort());
-      expect(Object.keys(stats.rfce).sort()).toEqual([...rfceKeys].sort());
-      const twice = [...ecfKeys.filter((k) => stats.receptions[k] !== 1), ...rfceKeys.filter((k) => stats.rfce[k] !== 1)];
-      expect(twice).toEqual([]);
-      // The sender's own log: no upload follows an unknown outcome without a query in between.
-      const blind = docs.filter((d) => d.log.some((e, i) => e === 'upload' && (d.log[i - 1] === 'unknown' || d.log[i - 1] === 'crash')));
-      expect(blind.map((d) => `${d.encf}: ${d.log.join(' → ')}`)).toEqual([]);
+    // 2. The authority received each document exactly once: every resend happened only after a
+    //    query showed it did not have the document (so "at most once unless asked in between" holds).
+    const ecfKeys = docs.filter((d) => d.kind === 'ecf').map((d) => `${EMISOR}${d.encf}`);
+    const rfceKeys = docs.filter((d) => d.kind === 'rfce').map((d) => `${EMISOR}${d.encf}`);
+    expect(Object.keys(stats.receptions).sort()).toEqual([...ecfKeys].sort());
+    expect(Object.keys(stats.rfce).sort()).toEqual([...rfceKeys].sort());
+    const twice = [...ecfKeys.filter((k) => stats.receptions[k] !== 1), ...rfceKeys.filter((k) => stats.rfce[k] !== 1)];
+    expect(twice).toEqual([]);
+    // The sender's own log: no upload follows an unknown outcome without a query in between.
+    const blind = docs.filter((d) => d.log.some((e, i) => e === 'upload' && (d.log[i - 1] === 'unknown' || d.log[i - 1] === 'crash')));
+    expect(blind.map((d) => `${d.encf}: ${d.log.join(' → ')}`)).toEqual([]);
 
-      // 3. Faults of every kind really happened, and the unknown-outcome paths were exercised.
-      expect(stats.faults.latency).toBeGreaterThan(DOCUMENTS);
-      expect(stats.faults.http500).toBeGreaterThan(0);
-      expect(stats.faults.http503).toBeGreaterThan(0);
-      expect(stats.faults.dropBefore).toBeGreaterThan(0);
-      expect(stats.faults.dropAfter).toBeGreaterThan(0);
-      expect(counters.unknownOutcomes).toBeGreaterThan(0);
-      expect(counters.resentAfterNotFound).toBeGreaterThan(0);
-      expect(counters.adopted).toBeGreaterThan(counters.crashes);
-      // A flagged document whose upload met an unknown outcome was adopted before it could "crash".
-      expect(counters.crashes).toBeGreaterThan(0);
-      expect(counters.crashes).toBeLessThanOrEqual(Math.floor(DOCUMENTS / CRASH_EVERY));
-      expect(counters.recovered).toBe(counters.crashes);
+    // 3. Faults of every kind really happened, and the unknown-outcome paths were exercised.
+    expect(stats.faults.latency).toBeGreaterThan(DOCUMENTS);
+    expect(stats.faults.http500).toBeGreaterThan(0);
+    expect(stats.faults.http503).toBeGreaterThan(0);
+    expect(stats.faults.dropBefore).toBeGreaterThan(0);
+    expect(stats.faults.dropAfter).toBeGreaterThan(0);
+    expect(counters.unknownOutcomes).toBeGreaterThan(0);
+    expect(counters.resentAfterNotFound).toBeGreaterThan(0);
+    expect(counters.adopted).toBeGreaterThan(counters.crashes);
+    // A flagged document whose upload met an unknown outcome was adopted before it could "crash".
+    expect(counters.crashes).toBeGreaterThan(0);
+    expect(counters.crashes).toBeLessThanOrEqual(Math.floor(DOCUMENTS / CRASH_EVERY));
+    expect(counters.recovered).toBe(counters.crashes);
 
-      console.info(
-        `soak: ${DOCUMENTS} documents in ${seconds.toFixed(1)} s; ${stats.requests} requests; faults ${JSON.stringify(stats.faults)}; sender ${JSON.stringify(counters)}; tokens ${stats.tokens}`,
-      );
-    },
-    240_000,
-  );
+    console.info(
+      `soak: ${DOCUMENTS} documents in ${seconds.toFixed(1)} s; ${stats.requests} requests; faults ${JSON.stringify(stats.faults)}; sender ${JSON.stringify(counters)}; tokens ${stats.tokens}`,
+    );
+  }, 240_000);
 });

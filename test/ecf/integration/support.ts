@@ -69,7 +69,11 @@ export async function signedAcecf(encf: string, montoTotal = 236, estado: '1' | 
 
 /** A signed ANECF voiding one range of one type of the issuer. */
 export async function signedAnecf(tipo: string, desde: number, hasta: number): Promise<string> {
-  const xml = buildAnecfXml({ rnc_emisor: EMISOR, fecha_hora_anulacion_encf: '02-04-2026 09:00:00', anulaciones: [{ tipo_ecf: tipo, rangos: [{ desde, hasta }] }] });
+  const xml = buildAnecfXml({
+    rnc_emisor: EMISOR,
+    fecha_hora_anulacion_encf: '02-04-2026 09:00:00',
+    anulaciones: [{ tipo_ecf: tipo, rangos: [{ desde, hasta }] }],
+  });
   return signXml(xml, issuerSigner());
 }
 

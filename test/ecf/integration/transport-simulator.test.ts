@@ -8,20 +8,7 @@ import { securityCode } from '../../../src/ecf/index.js';
 import { AuthorityError, createDgiiClient, TransportError, type DgiiClient, type DgiiClientOptions, type DirectoryEntry } from '../../../src/ecf/dgii/index.js';
 import { SIMULATOR_RNC, startSimulator, type Simulator, type SimulatorOptions } from '../../../src/ecf/simulator/index.js';
 import { xsdDir } from '../helpers/env.js';
-import {
-  COMPRADOR,
-  EMISOR,
-  encfOf,
-  eventually,
-  failureOf,
-  fileOf,
-  issuer,
-  signedAcecf,
-  signedAnecf,
-  signedEcf,
-  signedRfce,
-  waitVerdict,
-} from './support.js';
+import { COMPRADOR, EMISOR, encfOf, eventually, failureOf, fileOf, issuer, signedAcecf, signedAnecf, signedEcf, signedRfce, waitVerdict } from './support.js';
 
 const RECEPCION = 'recepcion/api/facturaselectronicas';
 const CLIENTE: DirectoryEntry = {
@@ -169,7 +156,16 @@ describe('e-CF reception, results, status and track ids', () => {
     expect(ids).toEqual([{ trackId, estado: 'En Proceso', fechaRecepcion: expect.any(Date) }]);
 
     const result = await waitVerdict(c, who, trackId);
-    expect(result).toEqual({ trackId, codigo: 1, estado: 'Aceptado', rnc: EMISOR, encf, secuenciaUtilizada: true, fechaRecepcion: expect.any(Date), mensajes: [] });
+    expect(result).toEqual({
+      trackId,
+      codigo: 1,
+      estado: 'Aceptado',
+      rnc: EMISOR,
+      encf,
+      secuenciaUtilizada: true,
+      fechaRecepcion: expect.any(Date),
+      mensajes: [],
+    });
     expect(Math.abs(result.fechaRecepcion!.getTime() - Date.now())).toBeLessThan(60_000);
     expect(await c.trackIds(who, { rncEmisor: EMISOR, encf })).toEqual([{ trackId, estado: 'Aceptado', fechaRecepcion: result.fechaRecepcion }]);
 
@@ -189,8 +185,15 @@ describe('e-CF reception, results, status and track ids', () => {
       idExtranjero: null,
     });
     const wrongCode = code === 'AAAAAA' ? 'BBBBBB' : 'AAAAAA';
-    expect(await c.status(who, { rncEmisor: EMISOR, encf, rncComprador: COMPRADOR, codigoSeguridad: wrongCode })).toMatchObject({ codigo: 0, estado: 'No encontrado', montoTotal: null });
-    expect(await c.status(who, { rncEmisor: EMISOR, encf, rncComprador: '401000001', codigoSeguridad: code })).toMatchObject({ codigo: 0, estado: 'No encontrado' });
+    expect(await c.status(who, { rncEmisor: EMISOR, encf, rncComprador: COMPRADOR, codigoSeguridad: wrongCode })).toMatchObject({
+      codigo: 0,
+      estado: 'No encontrado',
+      montoTotal: null,
+    });
+    expect(await c.status(who, { rncEmisor: EMISOR, encf, rncComprador: '401000001', codigoSeguridad: code })).toMatchObject({
+      codigo: 0,
+      estado: 'No encontrado',
+    });
   });
 
   it('rejections and conditional acceptance come back with their mensajes', async () => {
@@ -199,7 +202,13 @@ describe('e-CF reception, results, status and track ids', () => {
       rejected: (await sendAndWait(c, 99)).result,
       conditional: (await sendAndWait(c, 98)).result,
     }));
-    expect(verdicts.rejected).toMatchObject({ codigo: 2, estado: 'Rechazado', encf: encfOf('31', 99), secuenciaUtilizada: true, mensajes: [{ codigo: null, valor: expect.stringContaining('escenario') }] });
+    expect(verdicts.rejected).toMatchObject({
+      codigo: 2,
+      estado: 'Rechazado',
+      encf: encfOf('31', 99),
+      secuenciaUtilizada: true,
+      mensajes: [{ codigo: null, valor: expect.stringContaining('escenario') }],
+    });
     expect(verdicts.conditional).toMatchObject({ codigo: 4, estado: 'Aceptado Condicional', mensajes: [{ valor: expect.stringContaining('condicional') }] });
 
     // Altered after signing: the real signature check rejects it, and the sequence stays usable.
@@ -207,7 +216,12 @@ describe('e-CF reception, results, status and track ids', () => {
     expect(signed).toContain('<MontoTotal>236.00</MontoTotal>');
     const altered = signed.replace('<MontoTotal>236.00</MontoTotal>', '<MontoTotal>237.00</MontoTotal>');
     const { trackId } = await c.sendEcf(who, { fileName: fileOf(encfOf('31', 2)), xml: altered });
-    expect(await waitVerdict(c, who, trackId)).toMatchObject({ codigo: 2, estado: 'Rechazado', secuenciaUtilizada: false, mensajes: [{ valor: expect.stringContaining('firma') }] });
+    expect(await waitVerdict(c, who, trackId)).toMatchObject({
+      codigo: 2,
+      estado: 'Rechazado',
+      secuenciaUtilizada: false,
+      mensajes: [{ valor: expect.stringContaining('firma') }],
+    });
 
     // A consumer invoice below RD$250,000 belongs to the RFCE service, not to Recepción.
     const small32 = await signedEcf('32', 3);
@@ -241,13 +255,27 @@ describe('RFCE (consumer invoices below RD$250,000)', () => {
     expect(verdict).toMatchObject({ codigo: 1, estado: 'Aceptado', encf, secuenciaUtilizada: true, mensajes: [] });
     expect(sim.stats().rfce[`${EMISOR}${encf}`]).toBe(1);
 
-    expect(await c.rfceStatus(who, { rncEmisor: EMISOR, encf, codigoSeguridad })).toMatchObject({ codigo: 1, estado: 'Aceptado', encf, secuenciaUtilizada: true });
+    expect(await c.rfceStatus(who, { rncEmisor: EMISOR, encf, codigoSeguridad })).toMatchObject({
+      codigo: 1,
+      estado: 'Aceptado',
+      encf,
+      secuenciaUtilizada: true,
+    });
     const wrongCode = codigoSeguridad === 'AAAAAA' ? 'BBBBBB' : 'AAAAAA';
     expect(await c.rfceStatus(who, { rncEmisor: EMISOR, encf, codigoSeguridad: wrongCode })).toMatchObject({ codigo: 0, estado: 'No encontrado' });
-    expect(await c.status(who, { rncEmisor: EMISOR, encf, codigoSeguridad })).toMatchObject({ codigo: 1, estado: 'Aceptado', montoTotal: '236.00', codigoSeguridad });
+    expect(await c.status(who, { rncEmisor: EMISOR, encf, codigoSeguridad })).toMatchObject({
+      codigo: 1,
+      estado: 'Aceptado',
+      montoTotal: '236.00',
+      codigoSeguridad,
+    });
 
     // Sent again: a duplicate, refused synchronously; the accepted one still answers the query.
-    expect(await c.sendRfce(who, { fileName: fileOf(encf), xml: rfce })).toMatchObject({ codigo: 2, estado: 'Rechazado', mensajes: [{ valor: expect.stringContaining('duplicado') }] });
+    expect(await c.sendRfce(who, { fileName: fileOf(encf), xml: rfce })).toMatchObject({
+      codigo: 2,
+      estado: 'Rechazado',
+      mensajes: [{ valor: expect.stringContaining('duplicado') }],
+    });
     expect(await c.rfceStatus(who, { rncEmisor: EMISOR, encf, codigoSeguridad })).toMatchObject({ estado: 'Aceptado' });
   });
 
@@ -308,7 +336,9 @@ describe('directory and service status', () => {
 
     // The wire answer for one taxpayer is an object, not an array; the client normalises it.
     const { token } = await c.authenticate(who);
-    const raw = (await (await fetch(`${c.endpoints.directorioPorRnc}?RNC=${COMPRADOR}`, { headers: { authorization: `Bearer ${token}`, accept: 'application/json' } })).json()) as unknown;
+    const raw = (await (
+      await fetch(`${c.endpoints.directorioPorRnc}?RNC=${COMPRADOR}`, { headers: { authorization: `Bearer ${token}`, accept: 'application/json' } })
+    ).json()) as unknown;
     expect(Array.isArray(raw)).toBe(false);
     expect(raw).toMatchObject({ rnc: COMPRADOR });
     expect(await c.directory(who, COMPRADOR)).toEqual([CLIENTE]);
@@ -403,9 +433,14 @@ describe('retries, unknown outcomes and timeouts through simulator faults', () =
     expect(sim.stats().receptions[`${EMISOR}${encf}`]).toBe(1);
 
     const summary = await signedRfce(22);
-    const rfceError = await withFaults({ dropAfterRate: 1, paths: ['recepcionfc'], limit: 1 }, () => failureOf(c.sendRfce(who, { fileName: fileOf(summary.encf), xml: summary.rfce })));
+    const rfceError = await withFaults({ dropAfterRate: 1, paths: ['recepcionfc'], limit: 1 }, () =>
+      failureOf(c.sendRfce(who, { fileName: fileOf(summary.encf), xml: summary.rfce })),
+    );
     expect(rfceError).toMatchObject({ name: 'TransportError', outcomeUnknown: true });
-    expect(await c.rfceStatus(who, { rncEmisor: EMISOR, encf: summary.encf, codigoSeguridad: summary.codigoSeguridad })).toMatchObject({ codigo: 1, estado: 'Aceptado' });
+    expect(await c.rfceStatus(who, { rncEmisor: EMISOR, encf: summary.encf, codigoSeguridad: summary.codigoSeguridad })).toMatchObject({
+      codigo: 1,
+      estado: 'Aceptado',
+    });
     expect(sim.stats().rfce[`${EMISOR}${summary.encf}`]).toBe(1);
   });
 
@@ -437,7 +472,12 @@ describe('retries, unknown outcomes and timeouts through simulator faults', () =
     const before = sim.stats().requests;
     const error = await failureOf(c.sendEcf(who, { fileName: `${EMISOR}${encf.slice(0, -1)}.xml`, xml }));
     expect(error).toBeInstanceOf(AuthorityError);
-    expect(error).toMatchObject({ code: 'rejected', status: 400, trackId: null, mensajes: [{ codigo: '3243', valor: expect.stringContaining('nombre del archivo') }] });
+    expect(error).toMatchObject({
+      code: 'rejected',
+      status: 400,
+      trackId: null,
+      mensajes: [{ codigo: '3243', valor: expect.stringContaining('nombre del archivo') }],
+    });
     expect(sim.stats().requests - before).toBe(1);
     expect(await c.trackIds(who, { rncEmisor: EMISOR, encf })).toEqual([]);
   });
@@ -488,7 +528,9 @@ describe('environments', () => {
       expect(await c.trackIds(who, { rncEmisor: EMISOR, encf })).toEqual([expect.objectContaining({ trackId: sent.trackId })]);
       const summary = await signedRfce(700);
       expect(await c.sendRfce(who, { fileName: fileOf(summary.encf), xml: summary.rfce })).toMatchObject({ estado: 'Aceptado' });
-      expect(await c.rfceStatus(who, { rncEmisor: EMISOR, encf: summary.encf, codigoSeguridad: summary.codigoSeguridad })).toMatchObject({ estado: 'Aceptado' });
+      expect(await c.rfceStatus(who, { rncEmisor: EMISOR, encf: summary.encf, codigoSeguridad: summary.codigoSeguridad })).toMatchObject({
+        estado: 'Aceptado',
+      });
     }
     expect(sim.stats().receptions[`${EMISOR}${encf}`]).toBe(receptions + 3);
 
@@ -496,7 +538,9 @@ describe('environments', () => {
     const test = client({ environment: 'testecf' });
     expect(await test.result(who, tracks.certecf!)).toMatchObject({ codigo: 0, estado: 'No encontrado' });
     const cert = client({ environment: 'certecf' });
-    const res = await fetch(`${cert.endpoints.consultaTrackIds}?rncemisor=${EMISOR}&encf=${encf}`, { headers: { authorization: `Bearer ${tokens.testecf}`, accept: 'application/json' } });
+    const res = await fetch(`${cert.endpoints.consultaTrackIds}?rncemisor=${EMISOR}&encf=${encf}`, {
+      headers: { authorization: `Bearer ${tokens.testecf}`, accept: 'application/json' },
+    });
     expect(res.status).toBe(401);
   });
 });

@@ -59,13 +59,33 @@ export function rich31(): Json {
     },
     items: [
       {
-        indicador_facturacion: 1, nombre: 'Cemento gris Portland tipo I, funda 42.5 kg', indicador_bien_servicio: '1',
-        descripcion: 'Cemento de uso general; almacenar en lugar seco.', cantidad: 120, unidad_medida: '46', precio_unitario: 465.5,
-        descuento_monto: 2793, sub_descuentos: [{ tipo: '%', porcentaje: 5, monto: 2793 }],
+        indicador_facturacion: 1,
+        nombre: 'Cemento gris Portland tipo I, funda 42.5 kg',
+        indicador_bien_servicio: '1',
+        descripcion: 'Cemento de uso general; almacenar en lugar seco.',
+        cantidad: 120,
+        unidad_medida: '46',
+        precio_unitario: 465.5,
+        descuento_monto: 2793,
+        sub_descuentos: [{ tipo: '%', porcentaje: 5, monto: 2793 }],
       },
       { indicador_facturacion: 1, nombre: LONG_NAME, indicador_bien_servicio: '1', cantidad: 36, unidad_medida: '34', precio_unitario: 1185.25 },
-      { indicador_facturacion: 4, nombre: 'Manual técnico «Construcción sismorresistente»', indicador_bien_servicio: '1', cantidad: 3, unidad_medida: '43', precio_unitario: 1275 },
-      { indicador_facturacion: 1, nombre: 'Servicio de flete y descarga en obra', indicador_bien_servicio: '2', cantidad: 1, unidad_medida: '43', precio_unitario: 2500 },
+      {
+        indicador_facturacion: 4,
+        nombre: 'Manual técnico «Construcción sismorresistente»',
+        indicador_bien_servicio: '1',
+        cantidad: 3,
+        unidad_medida: '43',
+        precio_unitario: 1275,
+      },
+      {
+        indicador_facturacion: 1,
+        nombre: 'Servicio de flete y descarga en obra',
+        indicador_bien_servicio: '2',
+        cantidad: 1,
+        unidad_medida: '43',
+        precio_unitario: 2500,
+      },
     ],
     descuentos_recargos: [{ tipo_ajuste: 'D', descripcion: 'Descuento por pronto pago', tipo_valor: '$', valor: 500, monto: 500, indicador_facturacion: 1 }],
   });
@@ -82,13 +102,34 @@ export function rich46(): Json {
       direccion: '1200 Brickell Ave, Suite 800, Miami, FL 33131',
     },
     informaciones_adicionales: {
-      fecha_embarque: '02-04-2026', numero_embarque: 'EMB-2026-118', numero_contenedor: 'MSKU 123456-7',
-      nombre_puerto_embarque: 'Puerto de Haina', condiciones_entrega: 'FOB', total_fob: 740000,
-      peso_bruto: 2450.5, unidad_peso_bruto: '21', peso_neto: 2400, unidad_peso_neto: '21',
+      fecha_embarque: '02-04-2026',
+      numero_embarque: 'EMB-2026-118',
+      numero_contenedor: 'MSKU 123456-7',
+      nombre_puerto_embarque: 'Puerto de Haina',
+      condiciones_entrega: 'FOB',
+      total_fob: 740000,
+      peso_bruto: 2450.5,
+      unidad_peso_bruto: '21',
+      peso_neto: 2400,
+      unidad_peso_neto: '21',
     },
-    transporte: { via_transporte: '02', pais_origen: 'DO', pais_destino: 'US', nombre_compania_transportista: 'Naviera del Caribe, S.A.', numero_viaje: 'NC-0426' },
+    transporte: {
+      via_transporte: '02',
+      pais_origen: 'DO',
+      pais_destino: 'US',
+      nombre_compania_transportista: 'Naviera del Caribe, S.A.',
+      numero_viaje: 'NC-0426',
+    },
     items: [
-      { indicador_facturacion: 3, nombre: 'Cacao en grano fermentado, saco 60 kg', indicador_bien_servicio: '1', descripcion: 'Cacao Hispaniola, cosecha 2025-2026, certificado orgánico.', cantidad: 40, unidad_medida: '46', precio_unitario: 18500 },
+      {
+        indicador_facturacion: 3,
+        nombre: 'Cacao en grano fermentado, saco 60 kg',
+        indicador_bien_servicio: '1',
+        descripcion: 'Cacao Hispaniola, cosecha 2025-2026, certificado orgánico.',
+        cantidad: 40,
+        unidad_medida: '46',
+        precio_unitario: 18500,
+      },
     ],
   });
 }
@@ -104,7 +145,12 @@ export function manyLines(tipo: EcfType, n: number, price = 10): Json {
   const base = baseDoc(tipo);
   const template = { ...base.items[0] };
   delete template.monto;
-  base.items = Array.from({ length: n }, (_, i) => ({ ...structuredClone(template), nombre: `Artículo ${i + 1} de prueba`, cantidad: 1, precio_unitario: price }));
+  base.items = Array.from({ length: n }, (_, i) => ({
+    ...structuredClone(template),
+    nombre: `Artículo ${i + 1} de prueba`,
+    cantidad: 1,
+    precio_unitario: price,
+  }));
   delete base.totales;
   return fillTotals(tipo, base);
 }

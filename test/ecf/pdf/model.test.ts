@@ -17,7 +17,11 @@ const security = { code: 'Ab+/12', qrUrl: 'https://ecf.dgii.gov.do/testecf/Consu
 describe('print model', () => {
   it('type differences come from data: no type-code comparisons in the PDF code (src/ecf/pdf, src/shared/pdf)', () => {
     const dirs = [join(repoRoot, 'src/ecf/pdf'), join(repoRoot, 'src/shared/pdf')];
-    for (const f of dirs.flatMap((dir) => readdirSync(dir).filter((n) => n.endsWith('.ts')).map((n) => join(dir, n)))) {
+    for (const f of dirs.flatMap((dir) =>
+      readdirSync(dir)
+        .filter((n) => n.endsWith('.ts'))
+        .map((n) => join(dir, n)),
+    )) {
       const src = readFileSync(f, 'utf8');
       expect(src, f).not.toMatch(/tipo\s*[!=]==?\s*['"]\d\d['"]/);
       expect(src, f).not.toMatch(/['"](31|32|33|34|41|43|44|45|46|47)['"]\s*[!=]==?\s*\w*tipo/);
@@ -64,7 +68,13 @@ describe('print model', () => {
   it('totals: rows only for present fields, additional taxes by code, withholdings', () => {
     const m = buildPrintModel({ tipo: '41', ...minimalInput('41') }, security);
     expect(m.totals.map((t) => t.label)).toEqual([
-      'Monto gravado ITBIS 18%', 'Total monto gravado', 'ITBIS 18%', 'Total ITBIS', 'TOTAL RD$', 'ITBIS retenido', 'ISR retenido',
+      'Monto gravado ITBIS 18%',
+      'Total monto gravado',
+      'ITBIS 18%',
+      'Total ITBIS',
+      'TOTAL RD$',
+      'ITBIS retenido',
+      'ISR retenido',
     ]);
     const doc = minimal('31').doc;
     doc.totales.impuestos_adicionales = [{ tipo_impuesto: '001', tasa_impuesto_adicional: 10, otros_impuestos_adicionales: 20 }];
@@ -117,9 +127,12 @@ describe('text and QR primitives', () => {
   });
 
   it('QR: version 8 when the URL fits, the smallest larger version otherwise', () => {
-    expect(qrMatrix('https://fc.dgii.gov.do/ecf/ConsultaTimbreFC?RncEmisor=131880738&ENCF=E320000000064&MontoTotal=6225.09&CodigoSeguridad=uabnyh').version).toBe(8);
+    expect(
+      qrMatrix('https://fc.dgii.gov.do/ecf/ConsultaTimbreFC?RncEmisor=131880738&ENCF=E320000000064&MontoTotal=6225.09&CodigoSeguridad=uabnyh').version,
+    ).toBe(8);
     // DGII's own ConsultaTimbre example (DT) is 205 bytes: more than version 8 holds (192 bytes at L), so 9.
-    const dgiiExample = 'https://ecf.dgii.gov.do/testecf/consultatimbre?rncemisor=130000001&rnccomprador=130000002&encf=e310000000001&fechaemision=10-10-2020&montototal=02.11&fechafirma=10-10-2020%2009:00:00&codigoseguridad=dcp79q';
+    const dgiiExample =
+      'https://ecf.dgii.gov.do/testecf/consultatimbre?rncemisor=130000001&rnccomprador=130000002&encf=e310000000001&fechaemision=10-10-2020&montototal=02.11&fechafirma=10-10-2020%2009:00:00&codigoseguridad=dcp79q';
     expect(qrMatrix(dgiiExample)).toMatchObject({ version: 9, errorCorrection: 'L', size: 53 });
     expect(qrMatrix(dgiiExample, 'M').version).toBe(10);
     // 192 bytes: the most version 8 holds at level L.

@@ -57,11 +57,30 @@ describe('renderPdf: every e-CF type', () => {
     assertValid('31', doc);
     const pdf = await renderPdf(await signed('31', doc), { environment: 'testecf' });
     const text = squash(pdfText(pdf));
-    for (const s of ['Distribuidora Peña & Asociados, S.R.L.', 'Ferretería La Ñapa', 'Constructora Núñez & Hermanos, S.A.', 'Ing. Ramón Ibáñez',
-      'Manual técnico «Construcción sismorresistente»', 'Distrito Nacional', 'Tel.: 809-555-0101 / 829-555-0103', 'Sucursal: Piantini',
-      'Tipo de pago: Crédito', 'Fecha límite de pago: 01-05-2026', 'Factura interna: FI-2026-0451', 'Descuentos y recargos globales',
-      'Descuento por pronto pago', 'Venta a Crédito', 'Saco', 'Pieza', 'Exento', 'ITBIS 18%', '-2,793.00', 'Descuento 5%: 2,793.00',
-      `Total ITBIS ${formatMoney(doc.totales.total_itbis)}`, `Monto exento ${formatMoney(doc.totales.monto_exento)}`]) {
+    for (const s of [
+      'Distribuidora Peña & Asociados, S.R.L.',
+      'Ferretería La Ñapa',
+      'Constructora Núñez & Hermanos, S.A.',
+      'Ing. Ramón Ibáñez',
+      'Manual técnico «Construcción sismorresistente»',
+      'Distrito Nacional',
+      'Tel.: 809-555-0101 / 829-555-0103',
+      'Sucursal: Piantini',
+      'Tipo de pago: Crédito',
+      'Fecha límite de pago: 01-05-2026',
+      'Factura interna: FI-2026-0451',
+      'Descuentos y recargos globales',
+      'Descuento por pronto pago',
+      'Venta a Crédito',
+      'Saco',
+      'Pieza',
+      'Exento',
+      'ITBIS 18%',
+      '-2,793.00',
+      'Descuento 5%: 2,793.00',
+      `Total ITBIS ${formatMoney(doc.totales.total_itbis)}`,
+      `Monto exento ${formatMoney(doc.totales.monto_exento)}`,
+    ]) {
       expect(text).toContain(s);
     }
   });
@@ -71,9 +90,20 @@ describe('renderPdf: every e-CF type', () => {
     assertValid('46', doc);
     const pdf = await renderPdf(await signed('46', doc), { environment: 'certecf' });
     const text = squash(pdfText(pdf));
-    for (const s of ['Comprobante Electrónico para Exportaciones', 'Identificador extranjero: EIN 12-3456789', 'País: Estados Unidos',
-      'Informaciones adicionales', 'Puerto de embarque: Puerto de Haina', 'Total FOB: 740,000.00', 'Peso bruto: 2,450.5 Kilogramo',
-      'Transporte', 'Vía de transporte: Marítima', 'País de destino: Estados Unidos', 'ITBIS 0%', 'TOTAL RD$ 740,000.00']) {
+    for (const s of [
+      'Comprobante Electrónico para Exportaciones',
+      'Identificador extranjero: EIN 12-3456789',
+      'País: Estados Unidos',
+      'Informaciones adicionales',
+      'Puerto de embarque: Puerto de Haina',
+      'Total FOB: 740,000.00',
+      'Peso bruto: 2,450.5 Kilogramo',
+      'Transporte',
+      'Vía de transporte: Marítima',
+      'País de destino: Estados Unidos',
+      'ITBIS 0%',
+      'TOTAL RD$ 740,000.00',
+    ]) {
       expect(text).toContain(s);
     }
     expect(text).not.toContain('RNC/Cédula:');
@@ -195,5 +225,4 @@ describe('renderPdf: every e-CF type', () => {
     // More than one line: the words do not all share the first word's baseline.
     expect(new Set(placed.map((w) => Math.round(w.yMin))).size).toBeGreaterThan(1);
   });
-
 });

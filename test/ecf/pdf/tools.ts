@@ -40,12 +40,15 @@ function run(tool: Tool, args: string[]): string {
 
 /** Text of the PDF (or of pages `first`–`last`), in reading order (`-layout` keeps columns on one line). */
 export function pdfText(pdf: Uint8Array, opts: { first?: number; last?: number; layout?: boolean } = {}): string {
-  return withPdf(pdf, (file) => run('pdftotext', [
-    ...(opts.layout === false ? [] : ['-layout']),
-    ...(opts.first ? ['-f', String(opts.first)] : []),
-    ...(opts.last ? ['-l', String(opts.last)] : []),
-    file, '-',
-  ]));
+  return withPdf(pdf, (file) =>
+    run('pdftotext', [
+      ...(opts.layout === false ? [] : ['-layout']),
+      ...(opts.first ? ['-f', String(opts.first)] : []),
+      ...(opts.last ? ['-l', String(opts.last)] : []),
+      file,
+      '-',
+    ]),
+  );
 }
 
 /** Text of each page. */
@@ -63,10 +66,15 @@ export function pageCount(pdf: Uint8Array): number {
 /** `pdfinfo` fields (Title, Author, CreationDate, …). */
 export function pdfInfo(pdf: Uint8Array): Record<string, string> {
   const info = withPdf(pdf, (file) => run('pdfinfo', ['-isodates', file]));
-  return Object.fromEntries(info.split('\n').filter((l) => l.includes(':')).map((l) => {
-    const i = l.indexOf(':');
-    return [l.slice(0, i).trim(), l.slice(i + 1).trim()];
-  }));
+  return Object.fromEntries(
+    info
+      .split('\n')
+      .filter((l) => l.includes(':'))
+      .map((l) => {
+        const i = l.indexOf(':');
+        return [l.slice(0, i).trim(), l.slice(i + 1).trim()];
+      }),
+  );
 }
 
 export interface Word {
@@ -89,7 +97,12 @@ export function pageWords(pdf: Uint8Array, page: number): Word[] {
 }
 
 function decodeEntities(s: string): string {
-  return s.replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'");
+  return s
+    .replace(/&amp;/g, '&')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'");
 }
 
 /** Rasterises one page to PNG bytes (`pdftoppm -r dpi -png`). */

@@ -13,18 +13,22 @@ import { runFaultScenario } from './faults/run.js';
 const DOCS = scale(300, 10_000);
 
 describe('fault run: PostgreSQL with restarts', () => {
-  it(`${DOCS} documents under authority faults, worker kills and database restarts`, async () => {
-    const result = await runFaultScenario({ storage: 'postgres', docs: DOCS, full: FULL, seed: 20_261_122 });
-    checkFaultRun(result, DOCS);
-    expect(result.figures.pg_restarts).toBeGreaterThan(0);
-    // POSTs in flight during a restart were refused with 503 (and retried), never a 500; the envelope says why.
-    expect(result.figures.post_503).toBeGreaterThan(0);
-    for (const p of result.posts.filter((x) => x.statuses.includes(503))) {
-      expect(JSON.parse(p.lastError!)).toMatchObject({
-        status: 'error',
-        message: expect.stringContaining('base de datos'),
-        document: { errors: [expect.any(String)] },
-      });
-    }
-  }, scale(240_000, 4 * 3_600_000));
+  it(
+    `${DOCS} documents under authority faults, worker kills and database restarts`,
+    async () => {
+      const result = await runFaultScenario({ storage: 'postgres', docs: DOCS, full: FULL, seed: 20_261_122 });
+      checkFaultRun(result, DOCS);
+      expect(result.figures.pg_restarts).toBeGreaterThan(0);
+      // POSTs in flight during a restart were refused with 503 (and retried), never a 500; the envelope says why.
+      expect(result.figures.post_503).toBeGreaterThan(0);
+      for (const p of result.posts.filter((x) => x.statuses.includes(503))) {
+        expect(JSON.parse(p.lastError!)).toMatchObject({
+          status: 'error',
+          message: expect.stringContaining('base de datos'),
+          document: { errors: [expect.any(String)] },
+        });
+      }
+    },
+    scale(240_000, 4 * 3_600_000),
+  );
 });

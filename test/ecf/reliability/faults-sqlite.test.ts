@@ -15,8 +15,12 @@ import { runFaultScenario } from './faults/run.js';
 const DOCS = scale(300, 10_000);
 
 describe('fault run: SQLite', () => {
-  it(`${DOCS} documents under authority faults and worker kills: all terminal, none lost, none sent twice`, async () => {
-    const result = await runFaultScenario({ storage: 'sqlite', docs: DOCS, full: FULL, seed: 20_261_121 });
-    checkFaultRun(result, DOCS);
-  }, scale(240_000, 4 * 3_600_000));
+  it(
+    `${DOCS} documents under authority faults and worker kills: all terminal, none lost, none sent twice`,
+    async () => {
+      const result = await runFaultScenario({ storage: 'sqlite', docs: DOCS, full: FULL, seed: 20_261_121 });
+      checkFaultRun(result, DOCS);
+    },
+    scale(240_000, 4 * 3_600_000),
+  );
 });

@@ -31,9 +31,17 @@ afterAll(async () => {
 async function start(extra: Record<string, string> = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'ecf-hostile-conn-'));
   dirs.push(dataDir);
-  const server = await startServer(loadConfig({
-    PORT: '0', HOST: '127.0.0.1', ECF_DATA_DIR: dataDir, ECF_XSD_DIR: xsdDir(), LOG_LEVEL: 'silent', ECF_WORKER: 'off', ...extra,
-  }));
+  const server = await startServer(
+    loadConfig({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      ECF_DATA_DIR: dataDir,
+      ECF_XSD_DIR: xsdDir(),
+      LOG_LEVEL: 'silent',
+      ECF_WORKER: 'off',
+      ...extra,
+    }),
+  );
   servers.push(server);
   return { server, dataDir };
 }
@@ -41,17 +49,26 @@ async function start(extra: Record<string, string> = {}) {
 describe('hostile connections', () => {
   it(`${SLOW} slowloris headers and ${SLOW} slow bodies are cut while a seed request is answered`, async () => {
     const { server } = await start({
-      ECF_HEADERS_TIMEOUT_MS: '600', ECF_REQUEST_TIMEOUT_MS: '5000', ECF_MIN_BODY_RATE: '500', ECF_BODY_GRACE_MS: '300',
+      ECF_HEADERS_TIMEOUT_MS: '600',
+      ECF_REQUEST_TIMEOUT_MS: '5000',
+      ECF_MIN_BODY_RATE: '500',
+      ECF_BODY_GRACE_MS: '300',
       ECF_MAX_CONNECTIONS: String(2 * SLOW + 10),
     });
     const attackers: RawClient[] = [];
     for (let i = 0; i < SLOW; i++) {
       const h = await rawConnect(server.url);
       h.socket.write(`GET /fe/autenticacion/api/semilla HTTP/1.1\r\nHost: x\r\n`);
-      h.trickle(Array.from({ length: 300 }, (_, j) => `X-${j}: a\r\n`), 100);
+      h.trickle(
+        Array.from({ length: 300 }, (_, j) => `X-${j}: a\r\n`),
+        100,
+      );
       const b = await rawConnect(server.url);
       b.socket.write(`POST ${VALIDAR} HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: 60000\r\n\r\n`);
-      b.trickle(Array.from({ length: 3000 }, () => 'x'), 100);
+      b.trickle(
+        Array.from({ length: 3000 }, () => 'x'),
+        100,
+      );
       attackers.push(h, b);
     }
     clients.push(...attackers);
@@ -70,11 +87,13 @@ describe('hostile connections', () => {
     const values = new Set<string>();
     const batch = 50;
     for (let i = 0; i < SEEDS; i += batch) {
-      const texts = await Promise.all(Array.from({ length: Math.min(batch, SEEDS - i) }, async () => {
-        const r = await fetch(`${server.url}/fe/autenticacion/api/semilla`);
-        expect(r.status).toBe(200);
-        return r.text();
-      }));
+      const texts = await Promise.all(
+        Array.from({ length: Math.min(batch, SEEDS - i) }, async () => {
+          const r = await fetch(`${server.url}/fe/autenticacion/api/semilla`);
+          expect(r.status).toBe(200);
+          return r.text();
+        }),
+      );
       for (const t of texts) values.add(/<valor>([^<]+)<\/valor>/.exec(t)![1]!);
     }
     expect(values.size).toBe(SEEDS);

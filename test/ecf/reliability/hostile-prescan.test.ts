@@ -15,7 +15,11 @@ const DEPTH = scale(20_000, 1_000_000);
 const EMPTY = scale(300_000, 3_000_000);
 
 const ATTACKS: Array<[string, string, string]> = [
-  ['&amp; flood in one value', `<ECF><Encabezado><Emisor><RazonSocialEmisor>${'&amp;'.repeat(REFS)}</RazonSocialEmisor></Emisor></Encabezado></ECF>`, 'value_too_long'],
+  [
+    '&amp; flood in one value',
+    `<ECF><Encabezado><Emisor><RazonSocialEmisor>${'&amp;'.repeat(REFS)}</RazonSocialEmisor></Emisor></Encabezado></ECF>`,
+    'value_too_long',
+  ],
   ['character references in an attribute', `<ECF a="${'&#38;'.repeat(REFS)}"/>`, 'value_too_long'],
   ['CDATA flood', `<ECF><A><![CDATA[${'x'.repeat(REFS)}]]></A></ECF>`, 'value_too_long'],
   ['deep nesting', `<ECF>${'<a>'.repeat(DEPTH)}${'</a>'.repeat(DEPTH)}</ECF>`, 'too_deep'],

@@ -62,19 +62,43 @@ beforeAll(async () => {
 afterAll(async () => {
   await client?.close();
   await dev?.close();
-  await new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); });
+  await new Promise<void>((r) => {
+    server.closeAllConnections();
+    server.close(() => r());
+  });
 });
 
 describe('hostile directory URLs (no development address allowance)', () => {
   it(`${N} generated URLs: none reaches the loopback server`, async () => {
     const r = rng(13);
-    const hosts = ['127.0.0.1', 'localhost', '[::1]', '[::ffff:127.0.0.1]', '[::ffff:7f00:1]', '127.1', '2130706433', '0x7f000001', '127.0.0.2', '[0:0:0:0:0:ffff:127.0.0.1]'];
-    const tails = ['', '/', '/fe/aprobacioncomercial/api/ecf', '/admin?x=/fe/aprobacioncomercial/api/ecf', '/a/b/c#/fe/recepcion/api/ecf', '/%2e%2e/%2e%2e/etc', '/t/131880738/fe/x?y=1'];
+    const hosts = [
+      '127.0.0.1',
+      'localhost',
+      '[::1]',
+      '[::ffff:127.0.0.1]',
+      '[::ffff:7f00:1]',
+      '127.1',
+      '2130706433',
+      '0x7f000001',
+      '127.0.0.2',
+      '[0:0:0:0:0:ffff:127.0.0.1]',
+    ];
+    const tails = [
+      '',
+      '/',
+      '/fe/aprobacioncomercial/api/ecf',
+      '/admin?x=/fe/aprobacioncomercial/api/ecf',
+      '/a/b/c#/fe/recepcion/api/ecf',
+      '/%2e%2e/%2e%2e/etc',
+      '/t/131880738/fe/x?y=1',
+    ];
     const schemes = ['http://', 'http://user:pw@', 'data:text/plain,', 'file://', 'gopher://', 'ftp://', 'HTTP://'];
     for (let i = 0; i < N; i++) {
       const url = `${pick(r, schemes)}${pick(r, hosts)}${pick(r, ['', `:${port}`])}${pick(r, tails)}`;
-      const outcome = await client.sendApproval({ urlAceptacion: url, ...(r() < 0.3 ? { urlOpcional: url } : {}) }, who, ACECF)
-        .then(() => 'delivered', (e: Error) => e.name);
+      const outcome = await client.sendApproval({ urlAceptacion: url, ...(r() < 0.3 ? { urlOpcional: url } : {}) }, who, ACECF).then(
+        () => 'delivered',
+        (e: Error) => e.name,
+      );
       expect(['EcfError', 'TransportError'], `${url}: ${outcome}`).toContain(outcome);
     }
     expect(hits).toEqual([]);
@@ -82,11 +106,32 @@ describe('hostile directory URLs (no development address allowance)', () => {
 
   it(`${N} resolver answers with refused addresses (stub resolver): always refused, never connected`, async () => {
     const r = rng(5);
-    const refused = ['10.0.0.1', '10.255.1.2', '172.16.5.4', '192.168.0.10', '100.64.0.1', '169.254.169.254', '169.254.1.1', '0.0.0.0', '127.0.0.1',
-      '224.0.0.251', '::1', '::', 'fe80::1', 'fd00::1', 'fc00::abcd', 'ff02::1', '::ffff:10.0.0.1', '::ffff:a9fe:a9fe', '64:ff9b::a9fe:a9fe'];
+    const refused = [
+      '10.0.0.1',
+      '10.255.1.2',
+      '172.16.5.4',
+      '192.168.0.10',
+      '100.64.0.1',
+      '169.254.169.254',
+      '169.254.1.1',
+      '0.0.0.0',
+      '127.0.0.1',
+      '224.0.0.251',
+      '::1',
+      '::',
+      'fe80::1',
+      'fd00::1',
+      'fc00::abcd',
+      'ff02::1',
+      '::ffff:10.0.0.1',
+      '::ffff:a9fe:a9fe',
+      '64:ff9b::a9fe:a9fe',
+    ];
     const publics = ['93.184.216.34', '2606:4700:4700::1111', '8.8.4.4'];
     for (let i = 0; i < N; i++) {
-      const answer = [pick(r, refused), ...(r() < 0.5 ? [pick(r, publics)] : [])].sort(() => r() - 0.5).map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+      const answer = [pick(r, refused), ...(r() < 0.5 ? [pick(r, publics)] : [])]
+        .sort(() => r() - 0.5)
+        .map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
       const lookup = guardedLookup({ resolve: async () => answer });
       const err = await new Promise<Error | null>((res) => lookup('receiver.example.do', { all: r() < 0.5 }, (e) => res(e)));
       expect(err, JSON.stringify(answer)).toBeInstanceOf(ReceiverAddressError);
@@ -96,8 +141,16 @@ describe('hostile directory URLs (no development address allowance)', () => {
   it(`${scale(10, 200)} redirects (development policy): the target is never hit`, async () => {
     hits = [];
     for (let i = 0; i < scale(10, 200); i++) {
-      const outcome = await dev.sendApproval({ urlAceptacion: `http://127.0.0.1:${port}/redirect${i}`, ...(i % 2 ? { urlOpcional: `http://127.0.0.1:${port}/redirect${i}` } : {}) }, who, ACECF)
-        .then((d) => (d.ok ? 'delivered' : `HTTP ${d.status}`), (e: Error) => e.name);
+      const outcome = await dev
+        .sendApproval(
+          { urlAceptacion: `http://127.0.0.1:${port}/redirect${i}`, ...(i % 2 ? { urlOpcional: `http://127.0.0.1:${port}/redirect${i}` } : {}) },
+          who,
+          ACECF,
+        )
+        .then(
+          (d) => (d.ok ? 'delivered' : `HTTP ${d.status}`),
+          (e: Error) => e.name,
+        );
       expect(outcome).not.toBe('delivered');
     }
     expect(hits.filter((h) => h.includes('/target'))).toEqual([]);
@@ -113,8 +166,9 @@ describe('hostile decoys in received e-CF', () => {
     for (let i = 0; i < N; i++) {
       const around = () => (r() < 0.6 ? pick(r, wrap)(decoy()) : '');
       const cdata = r() < 0.5 ? `<![CDATA[${decoy()}]]>` : 'Proveedor';
-      const xml = `<?xml version="1.0"?>${around()}<ECF>${around()}<Encabezado>${around()}<Emisor><RazonSocialEmisor>${cdata}</RazonSocialEmisor></Emisor>${around()}`
-        + `<Comprador>${around()}<RNCComprador>130000001</RNCComprador>${around()}</Comprador></Encabezado></ECF>`;
+      const xml =
+        `<?xml version="1.0"?>${around()}<ECF>${around()}<Encabezado>${around()}<Emisor><RazonSocialEmisor>${cdata}</RazonSocialEmisor></Emisor>${around()}` +
+        `<Comprador>${around()}<RNCComprador>130000001</RNCComprador>${around()}</Comprador></Encabezado></ECF>`;
       expect(xmlValue(xml, ['Encabezado', 'Comprador', 'RNCComprador']), xml).toBe('130000001');
     }
   });

@@ -50,17 +50,32 @@ beforeAll(async () => {
   } finally {
     await storage.close();
   }
-  server = await startServerProcess({
-    PORT: '0', HOST: '127.0.0.1', ECF_DATA_DIR: dir, ECF_XSD_DIR: xsdDir(), ECF_WORKER: 'off', LOG_LEVEL: 'info',
-    ECF_MAX_JSON_BYTES: undefined, ECF_MAX_XML_BYTES: undefined, DATABASE_URL: undefined, ECF_AUTHORITY: undefined,
-  }, join(dir, 'server.log'));
+  server = await startServerProcess(
+    {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      ECF_DATA_DIR: dir,
+      ECF_XSD_DIR: xsdDir(),
+      ECF_WORKER: 'off',
+      LOG_LEVEL: 'info',
+      ECF_MAX_JSON_BYTES: undefined,
+      ECF_MAX_XML_BYTES: undefined,
+      DATABASE_URL: undefined,
+      ECF_AUTHORITY: undefined,
+    },
+    join(dir, 'server.log'),
+  );
   base = new URL(server.url);
   // An inbound token: the seed flow with a self-signed certificate, over the wire.
   const remote = createSelfSignedIdentity({ commonName: 'EMISOR REMOTO CABLE', serialNumber: '101672919', now: new Date(Date.now() - 86_400_000), days: 30 });
   const seed = await (await fetch(`${server.url}/fe/autenticacion/api/semilla`)).text();
   const form = new FormData();
   form.append('xml', new Blob([await signXml(seed, remote.signer)], { type: 'text/xml' }), 'semilla.xml');
-  const login = await fetch(`${server.url}/fe/autenticacion/api/validacioncertificado`, { method: 'POST', body: form, headers: { accept: 'application/json' } });
+  const login = await fetch(`${server.url}/fe/autenticacion/api/validacioncertificado`, {
+    method: 'POST',
+    body: form,
+    headers: { accept: 'application/json' },
+  });
   expect(login.status).toBe(200);
   inboundToken = ((await login.json()) as { token: string }).token;
 }, 120_000);
@@ -114,7 +129,10 @@ interface Streamed {
  * bytes, then holds the rest back. A server that refuses early answers while the body is held; one that
  * waits for the whole body never answers (LIVENESS_MS).
  */
-function postHeld(path: string, opts: { total: number; sendAtMost: number; chunked: boolean; contentType: string; auth?: string; fill?: number }): Promise<Streamed> {
+function postHeld(
+  path: string,
+  opts: { total: number; sendAtMost: number; chunked: boolean; contentType: string; auth?: string; fill?: number },
+): Promise<Streamed> {
   return new Promise((resolve) => {
     const headers: Record<string, string> = { 'content-type': opts.contentType, ...(opts.auth ? { authorization: opts.auth } : {}) };
     if (!opts.chunked) headers['content-length'] = String(opts.total);
@@ -230,7 +248,8 @@ function raw(bytes: Buffer): Promise<string> {
   });
 }
 
-const bytes = (...parts: (string | number[] | Buffer)[]) => Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'latin1') : Buffer.from(p))));
+const bytes = (...parts: (string | number[] | Buffer)[]) =>
+  Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'latin1') : Buffer.from(p))));
 
 function parseRaw(text: string): { status: number; headers: string; body: string } {
   const [head = '', ...rest] = text.split('\r\n\r\n');
@@ -238,10 +257,14 @@ function parseRaw(text: string): { status: number; headers: string; body: string
 }
 
 const answer = (s: { status: number | null; body: string; contentType: string }) => ({
-  status: s.status ?? 0, contentType: s.contentType, text: s.body, json: s.contentType.includes('json') && s.body ? JSON.parse(s.body) : null,
+  status: s.status ?? 0,
+  contentType: s.contentType,
+  text: s.body,
+  json: s.contentType.includes('json') && s.body ? JSON.parse(s.body) : null,
 });
 
-const statusesOk = async () => (await fetch(`${server.url}/api/v1/statuses`, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(LIVENESS_MS) })).status;
+const statusesOk = async () =>
+  (await fetch(`${server.url}/api/v1/statuses`, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(LIVENESS_MS) })).status;
 
 describe('bodies far over the size limit (50 MB)', () => {
   const routes: { name: string; path: string; contentType: string; auth: () => string | undefined; inbound: boolean }[] = [
@@ -249,16 +272,36 @@ describe('bodies far over the size limit (50 MB)', () => {
     { name: 'issue XML', path: '/api/v1/documents/31', contentType: 'application/xml', auth: () => `Bearer ${token}`, inbound: false },
     { name: 'voiding', path: '/api/v1/voided-sequences', contentType: 'application/json', auth: () => `Bearer ${token}`, inbound: false },
     { name: 'certificate', path: '/api/v1/certificate', contentType: 'multipart/form-data; boundary=x', auth: () => `Bearer ${token}`, inbound: false },
-    { name: 'commercial approval', path: '/api/v1/received-documents/E310000000001/commercial-approval', contentType: 'application/json', auth: () => `Bearer ${token}`, inbound: false },
-    { name: 'validacioncertificado', path: '/fe/autenticacion/api/validacioncertificado', contentType: 'multipart/form-data; boundary=x', auth: () => undefined, inbound: true },
+    {
+      name: 'commercial approval',
+      path: '/api/v1/received-documents/E310000000001/commercial-approval',
+      contentType: 'application/json',
+      auth: () => `Bearer ${token}`,
+      inbound: false,
+    },
+    {
+      name: 'validacioncertificado',
+      path: '/fe/autenticacion/api/validacioncertificado',
+      contentType: 'multipart/form-data; boundary=x',
+      auth: () => undefined,
+      inbound: true,
+    },
     { name: 'recepcion', path: '/fe/recepcion/api/ecf', contentType: 'multipart/form-data; boundary=x', auth: () => `Bearer ${inboundToken}`, inbound: true },
-    { name: 'aprobacioncomercial', path: '/fe/aprobacioncomercial/api/ecf', contentType: 'multipart/form-data; boundary=x', auth: () => `Bearer ${inboundToken}`, inbound: true },
+    {
+      name: 'aprobacioncomercial',
+      path: '/fe/aprobacioncomercial/api/ecf',
+      contentType: 'multipart/form-data; boundary=x',
+      auth: () => `Bearer ${inboundToken}`,
+      inbound: true,
+    },
   ];
 
   // First, on a fresh server: its resident memory has not been raised by earlier requests yet.
   it('are not buffered whole: the server grows by less than the body while a client pushes all 50 MB regardless of the answer', async () => {
     const { result, growthMb } = await watchingMemory(() => streamWhole('/api/v1/documents/31', 50 * MB, `Bearer ${token}`));
-    console.log(`[hostile-wire] RSS growth while a client pushed a 50 MB chunked body: ${growthMb.toFixed(1)} MB (answered ${result.status}; ${(result.written / MB).toFixed(1)} MB written before the server stopped taking it)`);
+    console.log(
+      `[hostile-wire] RSS growth while a client pushed a 50 MB chunked body: ${growthMb.toFixed(1)} MB (answered ${result.status}; ${(result.written / MB).toFixed(1)} MB written before the server stopped taking it)`,
+    );
     expect(result.status).toBe(413);
     expect(growthMb, 'a server that buffered the 50 MB body would grow by at least 50 MB').toBeLessThan(50);
     expect(await statusesOk()).toBe(200);
@@ -276,7 +319,12 @@ describe('bodies far over the size limit (50 MB)', () => {
         expect(s.status, `${what}: ${s.body.slice(0, 200)}`).toBe(413);
         expect(s.answeredWhileHeld, `${what}: answered before the whole body was sent`).toBe(true);
         expect(s.writtenAtAnswer, what).toBeLessThan(50 * MB);
-        if (r.inbound) expectInboundAnswer(r.name === 'validacioncertificado' ? 'validacioncertificado' : r.name === 'recepcion' ? 'recepcion' : 'aprobacioncomercial', answer(s), what);
+        if (r.inbound)
+          expectInboundAnswer(
+            r.name === 'validacioncertificado' ? 'validacioncertificado' : r.name === 'recepcion' ? 'recepcion' : 'aprobacioncomercial',
+            answer(s),
+            what,
+          );
         else expectApiAnswer('POST', r.path, answer(s), what);
         figures.push(`${r.name} ${(s.writtenAtAnswer / MB).toFixed(1)} MB`);
       }
@@ -284,7 +332,6 @@ describe('bodies far over the size limit (50 MB)', () => {
       expect(await statusesOk()).toBe(200);
     }, 240_000);
   }
-
 });
 
 describe('raw bytes on the wire', () => {
@@ -293,17 +340,52 @@ describe('raw bytes on the wire', () => {
     const post = (path: string, contentType: string, body: Buffer, extra = auth) =>
       bytes(`POST ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: ${contentType}\r\nContent-Length: ${body.length}\r\n${extra}\r\n`, body);
     const cases: { name: string; req: Buffer; path: string; status: number }[] = [
-      { name: 'JSON body', path: '/api/v1/documents/31', req: post('/api/v1/documents/31', 'application/json', bytes('{"id_doc":"', [0xff, 0xfe, 0xc3], '"}')), status: 422 },
-      { name: 'XML body', path: '/api/v1/documents/31', req: post('/api/v1/documents/31', 'application/xml', bytes('<ECF><Encabezado>', [0xc0, 0xaf, 0xed, 0xa0, 0x80], '</Encabezado></ECF>')), status: 422 },
-      { name: 'voiding body', path: '/api/v1/voided-sequences', req: post('/api/v1/voided-sequences', 'application/json', bytes('{"rangos":"', [0xf4, 0x90, 0x80, 0x80], '"}')), status: 422 },
+      {
+        name: 'JSON body',
+        path: '/api/v1/documents/31',
+        req: post('/api/v1/documents/31', 'application/json', bytes('{"id_doc":"', [0xff, 0xfe, 0xc3], '"}')),
+        status: 422,
+      },
+      {
+        name: 'XML body',
+        path: '/api/v1/documents/31',
+        req: post('/api/v1/documents/31', 'application/xml', bytes('<ECF><Encabezado>', [0xc0, 0xaf, 0xed, 0xa0, 0x80], '</Encabezado></ECF>')),
+        status: 422,
+      },
+      {
+        name: 'voiding body',
+        path: '/api/v1/voided-sequences',
+        req: post('/api/v1/voided-sequences', 'application/json', bytes('{"rangos":"', [0xf4, 0x90, 0x80, 0x80], '"}')),
+        status: 422,
+      },
       { name: 'overlong BOM', path: '/api/v1/documents/31', req: post('/api/v1/documents/31', 'application/json', bytes([0xef, 0xbb], '{}')), status: 422 },
-      { name: 'token bytes', path: '/api/v1/statuses', req: bytes('GET /api/v1/statuses HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: Bearer ', [0xff, 0xfe, 0x80, 0xc3], '\r\n\r\n'), status: 401 },
-      { name: 'content type bytes', path: '/api/v1/documents/31', req: post('/api/v1/documents/31', bytes('application/json; charset=', [0xff]).toString('latin1'), Buffer.from('{}')), status: 415 },
+      {
+        name: 'token bytes',
+        path: '/api/v1/statuses',
+        req: bytes('GET /api/v1/statuses HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: Bearer ', [0xff, 0xfe, 0x80, 0xc3], '\r\n\r\n'),
+        status: 401,
+      },
+      {
+        name: 'content type bytes',
+        path: '/api/v1/documents/31',
+        req: post('/api/v1/documents/31', bytes('application/json; charset=', [0xff]).toString('latin1'), Buffer.from('{}')),
+        status: 415,
+      },
     ];
     for (const c of cases) {
       const r = parseRaw(await raw(c.req));
       expect(r.status, `${c.name}: ${r.headers}\n${r.body.slice(0, 200)}`).toBe(c.status);
-      expectApiAnswer(c.path.includes('statuses') ? 'GET' : 'POST', c.path, { status: r.status, contentType: /content-type: ([^\r\n]+)/i.exec(r.headers)?.[1] ?? '', text: r.body, json: JSON.parse(Buffer.from(r.body, 'latin1').toString('utf8')) }, c.name);
+      expectApiAnswer(
+        c.path.includes('statuses') ? 'GET' : 'POST',
+        c.path,
+        {
+          status: r.status,
+          contentType: /content-type: ([^\r\n]+)/i.exec(r.headers)?.[1] ?? '',
+          text: r.body,
+          json: JSON.parse(Buffer.from(r.body, 'latin1').toString('utf8')),
+        },
+        c.name,
+      );
     }
     // The same bytes in a multipart upload to the receptor: refused as input, never a 500.
     const form = multipart([{ name: 'xml', fileName: 'x.xml', content: bytes('<SemillaModel><valor>', [0xff, 0xfe], '</valor></SemillaModel>') }], 'none');
@@ -315,10 +397,18 @@ describe('raw bytes on the wire', () => {
     const cases = [
       bytes('GET /api/v1/documents/E31', [0xff, 0xfe], ` HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: Bearer ${token}\r\n\r\n`),
       bytes('GET /fe/autenticacion/api/semilla', [0xc3, 0x28], ' HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'),
-      bytes(`POST /api/v1/documents/31 HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nAuthorization: Bearer ${token}\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`),
-      bytes(`POST /api/v1/documents/31 HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\nAuthorization: Bearer ${token}\r\n\r\n0\r\n\r\n`),
-      bytes(`POST /api/v1/documents/31 HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: -1\r\nAuthorization: Bearer ${token}\r\n\r\n`),
-      bytes(`POST /api/v1/documents/31 HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: 99999999999999999999999\r\nAuthorization: Bearer ${token}\r\n\r\n{}`),
+      bytes(
+        `POST /api/v1/documents/31 HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nAuthorization: Bearer ${token}\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`,
+      ),
+      bytes(
+        `POST /api/v1/documents/31 HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\nAuthorization: Bearer ${token}\r\n\r\n0\r\n\r\n`,
+      ),
+      bytes(
+        `POST /api/v1/documents/31 HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: -1\r\nAuthorization: Bearer ${token}\r\n\r\n`,
+      ),
+      bytes(
+        `POST /api/v1/documents/31 HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: 99999999999999999999999\r\nAuthorization: Bearer ${token}\r\n\r\n{}`,
+      ),
     ];
     for (const c of cases) {
       const r = parseRaw(await raw(c));
@@ -335,12 +425,21 @@ describe('chunked and slow bodies', () => {
   it('issues from a chunked body without Content-Length, in many small pieces', async () => {
     const text = JSON.stringify(baseDoc('31'));
     const res = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = request({ host: base.hostname, port: base.port, path: '/api/v1/documents/31', method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` } }, (r) => {
-        let body = '';
-        r.setEncoding('utf8');
-        r.on('data', (c: string) => (body += c));
-        r.on('end', () => resolve({ status: r.statusCode ?? 0, body }));
-      });
+      const req = request(
+        {
+          host: base.hostname,
+          port: base.port,
+          path: '/api/v1/documents/31',
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        },
+        (r) => {
+          let body = '';
+          r.setEncoding('utf8');
+          r.on('data', (c: string) => (body += c));
+          r.on('end', () => resolve({ status: r.statusCode ?? 0, body }));
+        },
+      );
       req.on('error', reject);
       for (let i = 0; i < text.length; i += 7) req.write(text.slice(i, i + 7));
       req.end();
@@ -354,18 +453,24 @@ describe('chunked and slow bodies', () => {
     const order: string[] = [];
     let secondHalf: () => void = () => undefined;
     const slow = new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = request({
-        host: base.hostname, port: base.port, path: '/api/v1/documents/31', method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'content-length': String(Buffer.byteLength(text)) },
-      }, (r) => {
-        let body = '';
-        r.setEncoding('utf8');
-        r.on('data', (c: string) => (body += c));
-        r.on('end', () => {
-          order.push('slow');
-          resolve({ status: r.statusCode ?? 0, body });
-        });
-      });
+      const req = request(
+        {
+          host: base.hostname,
+          port: base.port,
+          path: '/api/v1/documents/31',
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'content-length': String(Buffer.byteLength(text)) },
+        },
+        (r) => {
+          let body = '';
+          r.setEncoding('utf8');
+          r.on('data', (c: string) => (body += c));
+          r.on('end', () => {
+            order.push('slow');
+            resolve({ status: r.statusCode ?? 0, body });
+          });
+        },
+      );
       req.on('error', reject);
       // The first half now; the second half, in pieces, only once the other requests were answered.
       req.write(text.slice(0, text.length / 2));
@@ -399,17 +504,43 @@ describe('inputs that used to hang the process', () => {
     const bodies: { name: string; path: string; body: string | Uint8Array; contentType?: string; auth?: string }[] = [
       { name: 'line breaks without a boundary', path: '/fe/autenticacion/api/validacioncertificado', body: `${'\n'.repeat(60)}x` },
       { name: 'CRLFs without a boundary', path: '/fe/autenticacion/api/validacioncertificado', body: `${'\r\n'.repeat(60)}x` },
-      { name: 'seed with 5,000 attributes', path: '/fe/autenticacion/api/validacioncertificado', body: `<SemillaModel ${attrs(5_000)}><valor>x</valor><fecha>2026-04-01T10:00:00</fecha></SemillaModel>`, contentType: 'application/xml' },
-      { name: 'e-CF with 500,000 attributes', path: '/api/v1/documents/31', body: `<ECF ${attrs(500_000)}><Encabezado/></ECF>`, contentType: 'application/xml', auth: `Bearer ${token}` },
+      {
+        name: 'seed with 5,000 attributes',
+        path: '/fe/autenticacion/api/validacioncertificado',
+        body: `<SemillaModel ${attrs(5_000)}><valor>x</valor><fecha>2026-04-01T10:00:00</fecha></SemillaModel>`,
+        contentType: 'application/xml',
+      },
+      {
+        name: 'e-CF with 500,000 attributes',
+        path: '/api/v1/documents/31',
+        body: `<ECF ${attrs(500_000)}><Encabezado/></ECF>`,
+        contentType: 'application/xml',
+        auth: `Bearer ${token}`,
+      },
       {
         name: 'unparseable e-CF with 2 MB of spaces',
         path: '/fe/recepcion/api/ecf',
-        body: multipart([{ name: 'xml', fileName: 'x.xml', content: `<ECF><IdDoc><eNCF>${' '.repeat(2 * MB)}x<RNCComprador>${MAIN_PROFILE.rnc}</RNCComprador>` }], 'none').body,
+        body: multipart(
+          [{ name: 'xml', fileName: 'x.xml', content: `<ECF><IdDoc><eNCF>${' '.repeat(2 * MB)}x<RNCComprador>${MAIN_PROFILE.rnc}</RNCComprador>` }],
+          'none',
+        ).body,
         contentType: 'multipart/form-data; boundary=ecfHostileBoundary7MA4YWxk',
         auth: `Bearer ${inboundToken}`,
       },
-      { name: 'JSON 6 million levels deep', path: '/api/v1/documents/31', body: `${'['.repeat(6_000_000)}${']'.repeat(6_000_000)}`, contentType: 'application/json', auth: `Bearer ${token}` },
-      { name: 'JSON with 3 million empty lines', path: '/api/v1/documents/32', body: JSON.stringify({ ...baseDoc('32'), items: Array.from({ length: 3_000_000 }, () => ({})) }), contentType: 'application/json', auth: `Bearer ${token}` },
+      {
+        name: 'JSON 6 million levels deep',
+        path: '/api/v1/documents/31',
+        body: `${'['.repeat(6_000_000)}${']'.repeat(6_000_000)}`,
+        contentType: 'application/json',
+        auth: `Bearer ${token}`,
+      },
+      {
+        name: 'JSON with 3 million empty lines',
+        path: '/api/v1/documents/32',
+        body: JSON.stringify({ ...baseDoc('32'), items: Array.from({ length: 3_000_000 }, () => ({})) }),
+        contentType: 'application/json',
+        auth: `Bearer ${token}`,
+      },
     ];
     // A signed e-CF whose Signature repeats its SignatureValue 30,000 times (11 MB): xml-crypto's lookups are quadratic in that.
     const remote = createSelfSignedIdentity({ commonName: 'EMISOR RELLENO', serialNumber: '101672919', now: new Date(Date.now() - 86_400_000), days: 30 });
@@ -417,7 +548,13 @@ describe('inputs that used to hang the process', () => {
     doc.comprador = { ...doc.comprador, rnc: MAIN_PROFILE.rnc };
     const signed = await signEcf(buildEcfXml('31', doc, { ...baseContext('31'), encf: 'E310000080000' }), remote.signer, () => new Date());
     const padded = signed.replace(/<SignatureValue>[\s\S]*?<\/SignatureValue>/, (m) => m.repeat(30_000));
-    bodies.push({ name: 'signature with 30,000 SignatureValue elements', path: '/fe/recepcion/api/ecf', body: multipart([{ name: 'xml', fileName: 'x.xml', content: padded }], 'none').body, contentType: 'multipart/form-data; boundary=ecfHostileBoundary7MA4YWxk', auth: `Bearer ${inboundToken}` });
+    bodies.push({
+      name: 'signature with 30,000 SignatureValue elements',
+      path: '/fe/recepcion/api/ecf',
+      body: multipart([{ name: 'xml', fileName: 'x.xml', content: padded }], 'none').body,
+      contentType: 'multipart/form-data; boundary=ecfHostileBoundary7MA4YWxk',
+      auth: `Bearer ${inboundToken}`,
+    });
     for (const b of bodies) {
       const headers: Record<string, string> = {};
       if (b.contentType) headers['content-type'] = b.contentType;
@@ -436,27 +573,44 @@ describe('inputs that used to hang the process', () => {
 
 describe('XML entity attacks over the wire', () => {
   it('are refused without expansion or outbound requests, with the memory bounded', async () => {
-    const xml = buildEcfXml('31', baseDoc('31'), { ...baseContext('31'), emisor: { ...baseContext('31').emisor, ...MAIN_PROFILE } as never, encf: 'E310000090000' });
+    const xml = buildEcfXml('31', baseDoc('31'), {
+      ...baseContext('31'),
+      emisor: { ...baseContext('31').emisor, ...MAIN_PROFILE } as never,
+      encf: 'E310000090000',
+    });
     const { result, growthMb } = await watchingMemory(async () => {
       const statuses: number[] = [];
       for (const p of entityPayloads(canary.url)) {
         const body = xml.replace(/^(<\?xml[^>]*\?>)/, `$1${p.prolog}`).replace(/<RazonSocialEmisor>[^<]*/, `<RazonSocialEmisor>${p.reference}`);
         for (let k = 0; k < 5; k++) {
-          const res = await fetch(`${server.url}/api/v1/documents/31`, { method: 'POST', body, headers: { 'content-type': 'application/xml', authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(LIVENESS_MS) });
+          const res = await fetch(`${server.url}/api/v1/documents/31`, {
+            method: 'POST',
+            body,
+            headers: { 'content-type': 'application/xml', authorization: `Bearer ${token}` },
+            signal: AbortSignal.timeout(LIVENESS_MS),
+          });
           const text = await res.text();
           expect(text).not.toContain('root:x:0:0');
           statuses.push(res.status);
         }
         const seed = `<?xml version="1.0"?>${p.prolog.replace(/\bECF\b/g, 'SemillaModel')}<SemillaModel><valor>${p.reference}${randomBytes(8).toString('hex')}</valor><fecha>2026-04-01T10:00:00</fecha></SemillaModel>`;
         const form = multipart([{ name: 'xml', fileName: 's.xml', content: seed }], 'none');
-        const res = await fetch(`${server.url}/fe/autenticacion/api/validacioncertificado`, { method: 'POST', body: form.body as BodyInit, headers: { 'content-type': form.contentType }, signal: AbortSignal.timeout(LIVENESS_MS) });
+        const res = await fetch(`${server.url}/fe/autenticacion/api/validacioncertificado`, {
+          method: 'POST',
+          body: form.body as BodyInit,
+          headers: { 'content-type': form.contentType },
+          signal: AbortSignal.timeout(LIVENESS_MS),
+        });
         await res.text();
         statuses.push(res.status);
       }
       return statuses;
     });
     console.log(`[hostile-wire] RSS growth over ${result.length} entity attacks: ${growthMb.toFixed(1)} MB`);
-    expect(result.every((s) => s === 400 || s === 413 || s === 422), `statuses ${result.join(',')}`).toBe(true);
+    expect(
+      result.every((s) => s === 400 || s === 413 || s === 422),
+      `statuses ${result.join(',')}`,
+    ).toBe(true);
     expect(growthMb, 'an expanded billion laughs would take gigabytes').toBeLessThan(64);
     await new Promise((r) => setTimeout(r, 300));
     expect(canary.hits).toEqual([]);
@@ -468,7 +622,11 @@ describe('the server log', () => {
     const log = readFileSync(join(dir, 'server.log'), 'utf8');
     const lines = log.split('\n').filter((l) => l.startsWith('{'));
     expect(lines.length).toBeGreaterThan(10);
-    const bad = lines.flatMap((l, i) => (/"status":5\d\d/.test(l) || /unexpected error|unexpected HTTP exception|inbound service failed/.test(l) ? [lines.slice(Math.max(0, i - 3), i + 1).join('\n')] : []));
+    const bad = lines.flatMap((l, i) =>
+      /"status":5\d\d/.test(l) || /unexpected error|unexpected HTTP exception|inbound service failed/.test(l)
+        ? [lines.slice(Math.max(0, i - 3), i + 1).join('\n')]
+        : [],
+    );
     expect(bad, bad.join('\n---\n').slice(0, 4_000)).toEqual([]);
   });
 });

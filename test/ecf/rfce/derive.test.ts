@@ -38,7 +38,7 @@ function amountsOf(xml: string): string[] {
 }
 
 describe('RFCE derived from a signed type 32 below 250,000.00', () => {
-  it('carries the 32\'s security code, amounts with 2 decimals; signed, valid against the RFCE XSD, verifies', async () => {
+  it("carries the 32's security code, amounts with 2 decimals; signed, valid against the RFCE XSD, verifies", async () => {
     const full = await signed32();
     expectSignedAndValid(full, 'ECF-32');
     const rfce = deriveRfceXml(full);

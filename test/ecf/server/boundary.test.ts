@@ -13,12 +13,16 @@ const kernel = join(repoRoot, 'src/shared');
 const ENTRIES = ['index.ts', 'sign/index.ts', 'xsd/index.ts', 'pdf/index.ts', 'dgii/index.ts', 'simulator/index.ts'];
 
 function walk(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? walk(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  );
 }
 
 function relativeImports(file: string): string[] {
   const text = readFileSync(file, 'utf8');
-  const specs = [...text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s*['"]([^'"]+)['"]/g), ...text.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1]!);
+  const specs = [...text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s*['"]([^'"]+)['"]/g), ...text.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g)].map(
+    (m) => m[1]!,
+  );
   return specs.filter((s) => s.startsWith('.'));
 }
 

@@ -19,23 +19,55 @@ describe('loadConfig', () => {
   it('defaults: port 8080, ./data, SQLite, XSD under the data dir, in-process simulator, worker on, 12 MB limits', () => {
     const c = loadConfig({});
     expect(c).toMatchObject({
-      port: 8080, host: '0.0.0.0', dataDir: resolve('./data'), databaseUrl: null, xsdDir: resolve('./data/xsd'),
-      authority: { kind: 'simulator' }, environment: 'testecf', providerP12: null, providerP12Password: null,
-      production: false, worker: true, limits: { jsonBytes: 12 * 1024 * 1024, xmlBytes: 12 * 1024 * 1024 }, logLevel: 'info',
+      port: 8080,
+      host: '0.0.0.0',
+      dataDir: resolve('./data'),
+      databaseUrl: null,
+      xsdDir: resolve('./data/xsd'),
+      authority: { kind: 'simulator' },
+      environment: 'testecf',
+      providerP12: null,
+      providerP12Password: null,
+      production: false,
+      worker: true,
+      limits: { jsonBytes: 12 * 1024 * 1024, xmlBytes: 12 * 1024 * 1024 },
+      logLevel: 'info',
     });
   });
 
   it('reads every variable', () => {
     const c = loadConfig({
-      PORT: '0', HOST: '127.0.0.1', ECF_DATA_DIR: '/srv/ecf', DATABASE_URL: 'postgres://u:p@db/ecf', ECF_XSD_DIR: '/opt/xsd',
-      ECF_AUTHORITY: 'certecf', ECF_CERT_KEY: HEX_KEY, ECF_CERT_KEY_PREVIOUS: HEX_KEY, ECF_PROVIDER_P12: '/run/secrets/provider.p12',
-      ECF_PROVIDER_P12_PASSWORD: 'secreto', ECF_WORKER: 'off', ECF_MAX_JSON_BYTES: '2MB', ECF_MAX_XML_BYTES: '512KB', LOG_LEVEL: 'debug',
-      NODE_ENV: 'production', UNRELATED_SECRET: 'x',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      ECF_DATA_DIR: '/srv/ecf',
+      DATABASE_URL: 'postgres://u:p@db/ecf',
+      ECF_XSD_DIR: '/opt/xsd',
+      ECF_AUTHORITY: 'certecf',
+      ECF_CERT_KEY: HEX_KEY,
+      ECF_CERT_KEY_PREVIOUS: HEX_KEY,
+      ECF_PROVIDER_P12: '/run/secrets/provider.p12',
+      ECF_PROVIDER_P12_PASSWORD: 'secreto',
+      ECF_WORKER: 'off',
+      ECF_MAX_JSON_BYTES: '2MB',
+      ECF_MAX_XML_BYTES: '512KB',
+      LOG_LEVEL: 'debug',
+      NODE_ENV: 'production',
+      UNRELATED_SECRET: 'x',
     });
     expect(c).toMatchObject({
-      port: 0, host: '127.0.0.1', dataDir: '/srv/ecf', databaseUrl: 'postgres://u:p@db/ecf', xsdDir: '/opt/xsd',
-      authority: { kind: 'dgii', environment: 'certecf' }, environment: 'certecf', providerP12: '/run/secrets/provider.p12',
-      providerP12Password: 'secreto', production: true, worker: false, limits: { jsonBytes: 2 * 1024 * 1024, xmlBytes: 512 * 1024 }, logLevel: 'debug',
+      port: 0,
+      host: '127.0.0.1',
+      dataDir: '/srv/ecf',
+      databaseUrl: 'postgres://u:p@db/ecf',
+      xsdDir: '/opt/xsd',
+      authority: { kind: 'dgii', environment: 'certecf' },
+      environment: 'certecf',
+      providerP12: '/run/secrets/provider.p12',
+      providerP12Password: 'secreto',
+      production: true,
+      worker: false,
+      limits: { jsonBytes: 2 * 1024 * 1024, xmlBytes: 512 * 1024 },
+      logLevel: 'debug',
     });
     // Only the certificate-key variables are kept from the environment.
     expect(c.env).toEqual({ ECF_CERT_KEY: HEX_KEY, ECF_CERT_KEY_PREVIOUS: HEX_KEY });
@@ -43,8 +75,13 @@ describe('loadConfig', () => {
 
   it('ECF_AUTHORITY: the three environments, a URL (with ECF_ENVIRONMENT), or the simulator', () => {
     // A real authority is production and needs ECF_CERT_KEY (issue 13, finding 11).
-    for (const e of ['testecf', 'certecf', 'ecf'] as const) expect(loadConfig({ ECF_AUTHORITY: e, ECF_CERT_KEY: HEX_KEY }).authority).toEqual({ kind: 'dgii', environment: e });
-    expect(loadConfig({ ECF_AUTHORITY: 'http://127.0.0.1:9090/' }).authority).toEqual({ kind: 'url', baseUrl: 'http://127.0.0.1:9090', environment: 'testecf' });
+    for (const e of ['testecf', 'certecf', 'ecf'] as const)
+      expect(loadConfig({ ECF_AUTHORITY: e, ECF_CERT_KEY: HEX_KEY }).authority).toEqual({ kind: 'dgii', environment: e });
+    expect(loadConfig({ ECF_AUTHORITY: 'http://127.0.0.1:9090/' }).authority).toEqual({
+      kind: 'url',
+      baseUrl: 'http://127.0.0.1:9090',
+      environment: 'testecf',
+    });
     const url = loadConfig({ ECF_AUTHORITY: 'https://gateway.example/dgii', ECF_ENVIRONMENT: 'ecf' });
     expect(url.authority).toEqual({ kind: 'url', baseUrl: 'https://gateway.example/dgii', environment: 'ecf' });
     expect(url.environment).toBe('ecf');
@@ -82,12 +119,16 @@ describe('loadConfig', () => {
 
   it('receiver policy (issue 13, finding 5): https and public addresses by default; development opt-ins refused in production', () => {
     expect(loadConfig({}).receivers).toEqual({ allowHttp: false, allowAddresses: [] });
-    expect(loadConfig({ ECF_RECEIVER_ALLOW_HTTP: 'on', ECF_RECEIVER_ALLOW_ADDRESSES: 'loopback, 10.1.0.0/16' }).receivers)
-      .toEqual({ allowHttp: true, allowAddresses: ['127.0.0.0/8', '::1/128', '10.1.0.0/16'] });
+    expect(loadConfig({ ECF_RECEIVER_ALLOW_HTTP: 'on', ECF_RECEIVER_ALLOW_ADDRESSES: 'loopback, 10.1.0.0/16' }).receivers).toEqual({
+      allowHttp: true,
+      allowAddresses: ['127.0.0.0/8', '::1/128', '10.1.0.0/16'],
+    });
     expect(problems({ ECF_RECEIVER_ALLOW_ADDRESSES: '10.0.0.0/33' }).join(' ')).toMatch(/ECF_RECEIVER_ALLOW_ADDRESSES/);
     const prod = { NODE_ENV: 'production', ECF_AUTHORITY: 'http://127.0.0.1:9090', ECF_CERT_KEY: HEX_KEY };
     expect(loadConfig(prod).receivers.allowHttp).toBe(false);
-    expect(problems({ ...prod, ECF_RECEIVER_ALLOW_HTTP: 'on' }).join(' ')).toMatch(/ECF_RECEIVER_ALLOW_HTTP and ECF_RECEIVER_ALLOW_ADDRESSES are for development/);
+    expect(problems({ ...prod, ECF_RECEIVER_ALLOW_HTTP: 'on' }).join(' ')).toMatch(
+      /ECF_RECEIVER_ALLOW_HTTP and ECF_RECEIVER_ALLOW_ADDRESSES are for development/,
+    );
     expect(problems({ ECF_AUTHORITY: 'certecf', ECF_RECEIVER_ALLOW_ADDRESSES: 'loopback' }).join(' ')).toMatch(/for development/);
   });
 

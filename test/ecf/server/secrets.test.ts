@@ -146,8 +146,9 @@ describe('loadCertificateKey', () => {
 
   it('refuses a malformed ECF_CERT_KEY or previous key', () => {
     expect(codeOf(() => loadCertificateKey({ env: { ECF_CERT_KEY: 'corta' }, dataDir: tempDir(), production: false }))).toBe('invalid_key');
-    expect(() => loadCertificateKey({ env: { ECF_CERT_KEY: randomBytes(32).toString('hex'), ECF_CERT_KEY_PREVIOUS: 'x' }, dataDir: tempDir(), production: false }))
-      .toThrow(/ECF_CERT_KEY_PREVIOUS\[0\]/);
+    expect(() =>
+      loadCertificateKey({ env: { ECF_CERT_KEY: randomBytes(32).toString('hex'), ECF_CERT_KEY_PREVIOUS: 'x' }, dataDir: tempDir(), production: false }),
+    ).toThrow(/ECF_CERT_KEY_PREVIOUS\[0\]/);
   });
 
   it('in development generates the key file once with mode 0600 and reuses it', () => {

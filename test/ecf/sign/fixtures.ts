@@ -34,14 +34,14 @@ export const compactOddities =
   `<Totales><MontoTotal>6225.09</MontoTotal></Totales></Encabezado></ECF>`;
 
 /** No XML declaration. */
-export const noDeclaration = '<ARECF><DetalleAcusedeRecibo><Version>1.0</Version><RNCEmisor>130000001</RNCEmisor>' +
+export const noDeclaration =
+  '<ARECF><DetalleAcusedeRecibo><Version>1.0</Version><RNCEmisor>130000001</RNCEmisor>' +
   '<RNCComprador>131880738</RNCComprador><eNCF>E310000000001</eNCF><Estado>0</Estado>' +
   '<FechaHoraAcuseRecibo>10-01-2026 10:00:00</FechaHoraAcuseRecibo></DetalleAcusedeRecibo></ARECF>';
 
 /** The e-CF above pretty-printed with CRLF and tabs (normalises back to the compact subset). */
-export const prettyEcf = compactEcf31
-  .replace(DECL, `${DECL}\r\n`)
-  .replace(/<(\/?)(Encabezado|IdDoc|Emisor|Comprador|Totales|DetallesItems|Item)>/g, '\r\n\t<$1$2>\r\n\t\t') + '\r\n';
+export const prettyEcf =
+  compactEcf31.replace(DECL, `${DECL}\r\n`).replace(/<(\/?)(Encabezado|IdDoc|Emisor|Comprador|Totales|DetallesItems|Item)>/g, '\r\n\t<$1$2>\r\n\t\t') + '\r\n';
 
 /** DGII's seed, as DGII returns it: pretty-printed, with xsi/xsd declared in that (non-canonical) order. */
 export const prettySeed =

@@ -3,8 +3,23 @@ import { describe, expect, it } from 'vitest';
 import { CertificateError } from '../../../src/shared/errors/index.js';
 import { checkValidity, daysToExpiry, readP12 } from '../../../src/shared/xmldsig/p12.js';
 import {
-  aesP12, ecP12, expiredP12, mismatchedP12, legacyP12, modernP12, multiCertP12, noKeyP12, notYetValidP12, opensslDefaultP12,
-  opensslRead, rncP12, TEST_CEDULA_SERIAL, TEST_PASSWORD, TEST_RNC_SERIAL, VALID_FROM, VALID_TO,
+  aesP12,
+  ecP12,
+  expiredP12,
+  mismatchedP12,
+  legacyP12,
+  modernP12,
+  multiCertP12,
+  noKeyP12,
+  notYetValidP12,
+  opensslDefaultP12,
+  opensslRead,
+  rncP12,
+  TEST_CEDULA_SERIAL,
+  TEST_PASSWORD,
+  TEST_RNC_SERIAL,
+  VALID_FROM,
+  VALID_TO,
 } from '../helpers/certs.js';
 
 const at = (iso: string) => () => new Date(iso);
@@ -40,8 +55,9 @@ describe('readP12', () => {
     expect(id.privateKey.type).toBe('private');
     expect(id.privateKey.asymmetricKeyType).toBe('rsa');
     expect(new X509Certificate(t.certificateDer).checkPrivateKey(id.privateKey)).toBe(true);
-    expect(createPublicKey(id.privateKey).export({ type: 'spki', format: 'der' }))
-      .toEqual(new X509Certificate(t.certificateDer).publicKey.export({ type: 'spki', format: 'der' }));
+    expect(createPublicKey(id.privateKey).export({ type: 'spki', format: 'der' })).toEqual(
+      new X509Certificate(t.certificateDer).publicKey.export({ type: 'spki', format: 'der' }),
+    );
   });
 
   it('opens an AES-256 (PBES2) .p12', () => {

@@ -15,9 +15,9 @@ const text = fc.array(fc.constantFrom(...TEXT_PIECES), { minLength: 1, maxLength
 const whitespace = fc.constantFrom(...WHITESPACE);
 
 const element: fc.Memo<string> = fc.memo((depth) => {
-  const leaf = fc.tuple(fc.constantFrom(...NAMES), fc.oneof(text, fc.constant(''), fc.constant('/'))).map(([n, t]) =>
-    t === '/' ? `<${n}/>` : `<${n}>${t}</${n}>`,
-  );
+  const leaf = fc
+    .tuple(fc.constantFrom(...NAMES), fc.oneof(text, fc.constant(''), fc.constant('/')))
+    .map(([n, t]) => (t === '/' ? `<${n}/>` : `<${n}>${t}</${n}>`));
   if (depth <= 1) return leaf;
   const child = fc.oneof(leaf, element(depth - 1), text, whitespace);
   return fc.tuple(fc.constantFrom(...NAMES), fc.array(child, { maxLength: 5 })).map(([n, children]) => `<${n}>${children.join('')}</${n}>`);

@@ -44,7 +44,7 @@ describe('signEcf', () => {
     expect(verifyXml(signed).valid).toBe(true);
   });
 
-  it('changes nothing else: the output is the input plus FechaHoraFirma plus the Signature (xml-crypto\'s, byte for byte)', async () => {
+  it("changes nothing else: the output is the input plus FechaHoraFirma plus the Signature (xml-crypto's, byte for byte)", async () => {
     const signed = await signEcf(compactEcf31, signer(), at('2026-01-01T03:30:00Z'));
     const stamped = withSigningTime(compactEcf31, '31-12-2025 23:30:00');
     expect(splitSigned(signed).rest).toBe(stamped);
@@ -57,7 +57,9 @@ describe('signEcf', () => {
 
   it('keeps an existing FechaHoraFirma (passthrough XML) and does not read the clock', async () => {
     const withStamp = compactEcf31.replace('</ECF>', '<FechaHoraFirma>09-01-2026 08:00:00</FechaHoraFirma></ECF>');
-    const clock = () => { throw new Error('clock must not be read'); };
+    const clock = () => {
+      throw new Error('clock must not be read');
+    };
     const signed = await signEcf(withStamp, signer(), clock);
     expect(signed.match(/<FechaHoraFirma>/g)).toHaveLength(1);
     expect(stamp(signed)).toBe('09-01-2026 08:00:00');

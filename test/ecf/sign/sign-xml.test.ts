@@ -123,7 +123,9 @@ describe('signXml: profile and shape', () => {
 
   it('golden: digest and canonical SignedInfo of a fixed document and clock (key-independent)', async () => {
     const signed = await signEcf('<?xml version="1.0" encoding="utf-8"?><ECF><Encabezado><Version>1.0</Version></Encabezado></ECF>', testSigner(), clock);
-    expect(signed).toMatch(/^<\?xml version="1\.0" encoding="utf-8"\?><ECF><Encabezado><Version>1\.0<\/Version><\/Encabezado><FechaHoraFirma>31-12-2025 23:30:00<\/FechaHoraFirma><Signature /);
+    expect(signed).toMatch(
+      /^<\?xml version="1\.0" encoding="utf-8"\?><ECF><Encabezado><Version>1\.0<\/Version><\/Encabezado><FechaHoraFirma>31-12-2025 23:30:00<\/FechaHoraFirma><Signature /,
+    );
     // printf '%s' '<ECF><Encabezado><Version>1.0</Version></Encabezado><FechaHoraFirma>31-12-2025 23:30:00</FechaHoraFirma></ECF>' | openssl dgst -sha256 -binary | base64
     const digest = 'Jq6IXQZ4aBP5jdB9KjMNEpTtBT4+/qoW1xkjcbFVpYs=';
     expect(signed).toContain(`<DigestValue>${digest}</DigestValue>`);
@@ -156,8 +158,9 @@ describe('signXml: profile and shape', () => {
   });
 
   it('canonicalises the compact subset like C14N: quotes literal, > escaped, empty elements expanded, declaration dropped', () => {
-    expect(scanCompact('<?xml version="1.0" encoding="utf-8"?><E><A>&quot;x&quot; &apos;y&apos; &amp; &lt; &gt; ></A><B/><C></C></E>')?.canonical)
-      .toBe('<E><A>"x" \'y\' &amp; &lt; &gt; &gt;</A><B></B><C></C></E>');
+    expect(scanCompact('<?xml version="1.0" encoding="utf-8"?><E><A>&quot;x&quot; &apos;y&apos; &amp; &lt; &gt; ></A><B/><C></C></E>')?.canonical).toBe(
+      '<E><A>"x" \'y\' &amp; &lt; &gt; &gt;</A><B></B><C></C></E>',
+    );
   });
 });
 
@@ -190,7 +193,12 @@ describe('signXml: errors', () => {
   });
 
   it('a failing Signer → signer_failed, with the cause', async () => {
-    const e = await signingError(compactEcf31, { certificate: modernP12().certificate, sign: () => { throw new Error('HSM offline'); } });
+    const e = await signingError(compactEcf31, {
+      certificate: modernP12().certificate,
+      sign: () => {
+        throw new Error('HSM offline');
+      },
+    });
     expect(e.code).toBe('signer_failed');
     expect(e.message).toContain('HSM offline');
   });

@@ -60,7 +60,10 @@ describe('verifyXml against xml-crypto 6 and xmlsec1', () => {
     expect(verifyXml(signed)).toMatchObject({ valid: true });
     // The same infoset written with character references leaves the compact subset: the DOM path decides.
     expect(verifyXml(signed.replaceAll('&amp;', '&#38;'))).toMatchObject({ valid: true });
-    expect(verifyXml(signed.replace('<NumeroLinea>9999</NumeroLinea>', '<NumeroLinea>9998</NumeroLinea>'))).toMatchObject({ valid: false, code: 'digest_mismatch' });
+    expect(verifyXml(signed.replace('<NumeroLinea>9999</NumeroLinea>', '<NumeroLinea>9998</NumeroLinea>'))).toMatchObject({
+      valid: false,
+      code: 'digest_mismatch',
+    });
   });
 });
 
@@ -76,34 +79,55 @@ const between = (signed: string, at: number): number => {
   return positions[at % positions.length]!;
 };
 const MUTATIONS: Mutation[] = [
-  { name: 'insert a comment', apply: (s, at) => { const p = between(s, at); return s.slice(0, p) + '<!-- x -->' + s.slice(p); } },
-  { name: 'insert whitespace', apply: (s, at) => { const p = between(s, at); return s.slice(0, p) + '\n  ' + s.slice(p); } },
-  { name: 'change a digit', apply: (s, at) => {
-    const digits = [...s.matchAll(/>[^<]*?(\d)/g)].map((m) => m.index! + m[0].length - 1);
-    if (digits.length === 0) return s;
-    const p = digits[at % digits.length]!;
-    return s.slice(0, p) + (s[p] === '7' ? '8' : '7') + s.slice(p + 1);
-  } },
+  {
+    name: 'insert a comment',
+    apply: (s, at) => {
+      const p = between(s, at);
+      return s.slice(0, p) + '<!-- x -->' + s.slice(p);
+    },
+  },
+  {
+    name: 'insert whitespace',
+    apply: (s, at) => {
+      const p = between(s, at);
+      return s.slice(0, p) + '\n  ' + s.slice(p);
+    },
+  },
+  {
+    name: 'change a digit',
+    apply: (s, at) => {
+      const digits = [...s.matchAll(/>[^<]*?(\d)/g)].map((m) => m.index! + m[0].length - 1);
+      if (digits.length === 0) return s;
+      const p = digits[at % digits.length]!;
+      return s.slice(0, p) + (s[p] === '7' ? '8' : '7') + s.slice(p + 1);
+    },
+  },
   { name: 'write &amp; as a character reference', apply: (s) => s.replace('&amp;', '&#38;') },
   { name: 'write an empty element as <a/>', apply: (s) => s.replace(/<([A-Za-z_][\w.-]*)><\/\1>/, '<$1/>') },
-  { name: 'duplicate an element', apply: (s, at) => {
-    const els = [...s.matchAll(/<([A-Za-z][\w.-]*)>[^<]*<\/\1>/g)].filter((m) => !['DigestValue', 'SignatureValue', 'X509Certificate'].includes(m[1]!));
-    if (els.length === 0) return s;
-    const m = els[at % els.length]!;
-    return s.slice(0, m.index!) + m[0] + s.slice(m.index!);
-  } },
-  { name: 'move the Signature into the first child', apply: (s) => {
-    const start = s.indexOf('<Signature ');
-    const end = s.indexOf('</Signature>') + '</Signature>'.length;
-    const sig = s.slice(start, end);
-    const rest = s.slice(0, start) + s.slice(end);
-    const firstChildEnd = /<([A-Za-z][\w.-]*)>/g;
-    const root = firstChildEnd.exec(rest.replace(/^<\?xml[^>]*\?>/, (d) => ' '.repeat(d.length)));
-    const child = root ? firstChildEnd.exec(rest) : null;
-    if (!child) return s;
-    const p = child.index! + child[0].length;
-    return rest.slice(0, p) + sig + rest.slice(p);
-  } },
+  {
+    name: 'duplicate an element',
+    apply: (s, at) => {
+      const els = [...s.matchAll(/<([A-Za-z][\w.-]*)>[^<]*<\/\1>/g)].filter((m) => !['DigestValue', 'SignatureValue', 'X509Certificate'].includes(m[1]!));
+      if (els.length === 0) return s;
+      const m = els[at % els.length]!;
+      return s.slice(0, m.index!) + m[0] + s.slice(m.index!);
+    },
+  },
+  {
+    name: 'move the Signature into the first child',
+    apply: (s) => {
+      const start = s.indexOf('<Signature ');
+      const end = s.indexOf('</Signature>') + '</Signature>'.length;
+      const sig = s.slice(start, end);
+      const rest = s.slice(0, start) + s.slice(end);
+      const firstChildEnd = /<([A-Za-z][\w.-]*)>/g;
+      const root = firstChildEnd.exec(rest.replace(/^<\?xml[^>]*\?>/, (d) => ' '.repeat(d.length)));
+      const child = root ? firstChildEnd.exec(rest) : null;
+      if (!child) return s;
+      const p = child.index! + child[0].length;
+      return rest.slice(0, p) + sig + rest.slice(p);
+    },
+  },
 ];
 
 const NAMES = ['ECF', 'Item', 'a', 'B_2'];
@@ -113,7 +137,11 @@ const elementArb: fc.Memo<string> = fc.memo((depth) => {
   const leaf = fc.tuple(fc.constantFrom(...NAMES), fc.oneof(textArb, fc.constant(''))).map(([n, t]) => `<${n}>${t}</${n}>`);
   if (depth <= 1) return leaf;
   return fc
-    .tuple(fc.constantFrom(...NAMES), fc.constantFrom('', ' xmlns="urn:d"', ' a="1" xml:lang="es"'), fc.array(fc.oneof(leaf, elementArb(depth - 1), textArb), { minLength: 1, maxLength: 4 }))
+    .tuple(
+      fc.constantFrom(...NAMES),
+      fc.constantFrom('', ' xmlns="urn:d"', ' a="1" xml:lang="es"'),
+      fc.array(fc.oneof(leaf, elementArb(depth - 1), textArb), { minLength: 1, maxLength: 4 }),
+    )
     .map(([n, attrs, children]) => `<${n}${attrs}>${children.join('')}</${n}>`);
 });
 const docArb = elementArb(3).map((root) => `<?xml version="1.0" encoding="utf-8"?><Doc>${root}<Total>1180.00</Total></Doc>`);

@@ -79,7 +79,10 @@ describe('verifyXml', () => {
     const signed = await sign(compactEcf31);
     const variants = [
       signed.replace('xmldsig-more#rsa-sha256', 'xmldsig#rsa-sha1'),
-      signed.replace('<CanonicalizationMethod Algorithm="http://www.w3.org/TR/2001/REC-xml-c14n-20010315"', '<CanonicalizationMethod Algorithm="http://www.w3.org/2001/10/xml-exc-c14n#"'),
+      signed.replace(
+        '<CanonicalizationMethod Algorithm="http://www.w3.org/TR/2001/REC-xml-c14n-20010315"',
+        '<CanonicalizationMethod Algorithm="http://www.w3.org/2001/10/xml-exc-c14n#"',
+      ),
       signed.replace('</Transforms>', '<Transform Algorithm="http://www.w3.org/TR/1999/REC-xpath-19991116"/></Transforms>'),
       signed.replace('</SignedInfo>', '<Reference URI=""/></SignedInfo>'),
     ];
@@ -94,7 +97,11 @@ describe('verifyXml', () => {
 describe('XML 1.0 line ends in signed values', () => {
   // Regression: xmldom normalised U+0085/U+2028/U+2029 to LF (XML 1.1), so verifyXml reported digest_mismatch
   // on documents xmlsec1 accepts.
-  it.each([['U+0085', '\u0085'], ['U+2028', '\u2028'], ['U+2029', '\u2029']])('a value with %s verifies', async (_n, c) => {
+  it.each([
+    ['U+0085', '\u0085'],
+    ['U+2028', '\u2028'],
+    ['U+2029', '\u2029'],
+  ])('a value with %s verifies', async (_n, c) => {
     const t = modernP12();
     const signer = p12Signer(readP12(t.p12, TEST_PASSWORD));
     const signed = await signXml(`<?xml version="1.0" encoding="utf-8"?><Doc><A>uno${c}dos</A></Doc>`, signer);

@@ -24,7 +24,9 @@ describe('simulator: seed authentication', () => {
   it('serves a pretty-printed SemillaModel with a random valor and a -04:00 fecha', async () => {
     const a = await seed();
     const b = await seed();
-    expect(a).toMatch(/^<\?xml version="1.0" encoding="utf-8"\?>\r\n<SemillaModel xmlns:xsi="http:\/\/www.w3.org\/2001\/XMLSchema-instance" xmlns:xsd="http:\/\/www.w3.org\/2001\/XMLSchema">\r\n {2}<valor>/);
+    expect(a).toMatch(
+      /^<\?xml version="1.0" encoding="utf-8"\?>\r\n<SemillaModel xmlns:xsi="http:\/\/www.w3.org\/2001\/XMLSchema-instance" xmlns:xsd="http:\/\/www.w3.org\/2001\/XMLSchema">\r\n {2}<valor>/,
+    );
     expect(a).toContain('<fecha>2026-04-01T10:00:00.0000000-04:00</fecha>');
     expect(/<valor>(.+)<\/valor>/.exec(a)![1]).not.toBe(/<valor>(.+)<\/valor>/.exec(b)![1]);
   });
@@ -39,7 +41,9 @@ describe('simulator: seed authentication', () => {
 
     const x = await validar(await signXml(await seed(), testSigner()), false);
     expect(x.headers.get('content-type')).toMatch(/xml/);
-    expect(await x.text()).toMatch(/^<\?xml version="1.0" encoding="utf-8"\?><RespuestaAutenticacion><Token>[\w-]+<\/Token><Expira>2026-04-01T14:01:00Z<\/Expira><Expedido>2026-04-01T14:00:00Z<\/Expedido><\/RespuestaAutenticacion>$/);
+    expect(await x.text()).toMatch(
+      /^<\?xml version="1.0" encoding="utf-8"\?><RespuestaAutenticacion><Token>[\w-]+<\/Token><Expira>2026-04-01T14:01:00Z<\/Expira><Expedido>2026-04-01T14:00:00Z<\/Expedido><\/RespuestaAutenticacion>$/,
+    );
   });
 
   it('rejects a tampered signature, an unknown valor, a reused valor and an expired seed', async () => {
@@ -100,7 +104,9 @@ describe('simulator: seed authentication', () => {
 
   it('paths are case-insensitive', async () => {
     const token = await login(sim.url);
-    const r = await fetch(`${sim.url}/TesteCF/ConsultaResultado/api/Consultas/Estado?TrackId=x`, { headers: { authorization: `Bearer ${token}`, accept: 'application/json' } });
+    const r = await fetch(`${sim.url}/TesteCF/ConsultaResultado/api/Consultas/Estado?TrackId=x`, {
+      headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
+    });
     expect(r.status).toBe(200);
     expect(((await r.json()) as { estado: string }).estado).toBe('No encontrado');
     expect((await fetch(`${sim.url}/otroambiente/autenticacion/api/autenticacion/semilla`)).status).toBe(404);

@@ -41,7 +41,9 @@ describe('simulator + createDgiiClient / createReceptorClient', () => {
     expect(result.fechaRecepcion).toBeInstanceOf(Date);
     const status = await dgii.status(who(), { rncEmisor: EMISOR, encf: 'E310000000001', rncComprador: '131880738', codigoSeguridad: securityCode(xml) });
     expect(status).toMatchObject({ codigo: 1, estado: 'Aceptado', montoTotal: '236.00', totalITBIS: '36.00' });
-    expect(await dgii.trackIds(who(), { rncEmisor: EMISOR, encf: 'E310000000001' })).toEqual([{ trackId, estado: 'Aceptado', fechaRecepcion: result.fechaRecepcion }]);
+    expect(await dgii.trackIds(who(), { rncEmisor: EMISOR, encf: 'E310000000001' })).toEqual([
+      { trackId, estado: 'Aceptado', fechaRecepcion: result.fechaRecepcion },
+    ]);
   });
 
   it('sends an RFCE and queries it by security code', async () => {
@@ -49,13 +51,33 @@ describe('simulator + createDgiiClient / createReceptorClient', () => {
     const rfce = await signXml(deriveRfceXml(ecf), testSigner());
     const verdict = await dgii.sendRfce(who(), { fileName: `${EMISOR}E320000000001.xml`, xml: rfce });
     expect(verdict).toMatchObject({ codigo: 1, estado: 'Aceptado', encf: 'E320000000001', secuenciaUtilizada: true });
-    expect(await dgii.rfceStatus(who(), { rncEmisor: EMISOR, encf: 'E320000000001', codigoSeguridad: securityCode(ecf) })).toMatchObject({ codigo: 1, estado: 'Aceptado' });
-    expect(await dgii.rfceStatus(who(), { rncEmisor: EMISOR, encf: 'E320000000001', codigoSeguridad: 'zzzzzz' })).toMatchObject({ codigo: 0, estado: 'No encontrado' });
+    expect(await dgii.rfceStatus(who(), { rncEmisor: EMISOR, encf: 'E320000000001', codigoSeguridad: securityCode(ecf) })).toMatchObject({
+      codigo: 1,
+      estado: 'Aceptado',
+    });
+    expect(await dgii.rfceStatus(who(), { rncEmisor: EMISOR, encf: 'E320000000001', codigoSeguridad: 'zzzzzz' })).toMatchObject({
+      codigo: 0,
+      estado: 'No encontrado',
+    });
   });
 
   it('approval, voiding, directory and service status', async () => {
-    const acecf = await signXml(buildAcecfXml({ rnc_emisor: EMISOR, encf: 'E310000000001', fecha_emision: '01-04-2026', monto_total: 236, rnc_comprador: '131880738', estado: '1', fecha_hora_aprobacion_comercial: '02-04-2026 09:00:00' }), testSigner());
-    expect(await dgii.sendApproval(who(), { fileName: '131880738E310000000001.xml', xml: acecf })).toMatchObject({ codigo: '1', estado: 'Aprobación comercial aprobada' });
+    const acecf = await signXml(
+      buildAcecfXml({
+        rnc_emisor: EMISOR,
+        encf: 'E310000000001',
+        fecha_emision: '01-04-2026',
+        monto_total: 236,
+        rnc_comprador: '131880738',
+        estado: '1',
+        fecha_hora_aprobacion_comercial: '02-04-2026 09:00:00',
+      }),
+      testSigner(),
+    );
+    expect(await dgii.sendApproval(who(), { fileName: '131880738E310000000001.xml', xml: acecf })).toMatchObject({
+      codigo: '1',
+      estado: 'Aprobación comercial aprobada',
+    });
     const voided = await dgii.voidRanges(who(), { fileName: 'anulacion.xml', xml: await anecfSigned(EMISOR, '31', 10, 20) });
     expect(voided).toMatchObject({ rnc: EMISOR, accepted: true });
     const refused = await dgii.voidRanges(who(), { fileName: 'anulacion.xml', xml: await anecfSigned(EMISOR, '31', 1, 1) });
@@ -69,7 +91,10 @@ describe('simulator + createDgiiClient / createReceptorClient', () => {
   it('a reception dropped after processing is an unknown outcome; consultatrackids shows it was received', async () => {
     sim.setFaults({ dropAfterRate: 1, paths: ['facturaselectronicas'], limit: 1 });
     const xml = await signedEcf('31', 2);
-    const error = await dgii.sendEcf(who(), { fileName: `${EMISOR}E310000000002.xml`, xml }).then(() => null, (e: unknown) => e);
+    const error = await dgii.sendEcf(who(), { fileName: `${EMISOR}E310000000002.xml`, xml }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).toMatchObject({ name: 'TransportError', outcomeUnknown: true });
     const ids = await dgii.trackIds(who(), { rncEmisor: EMISOR, encf: encfIn(xml) });
     expect(ids).toHaveLength(1);

@@ -30,11 +30,19 @@ describe('simulator: a full disk does not kill the process', () => {
     symlinkSync('/dev/full', tmp);
     const failures: unknown[] = [];
     const sim = await startSimulator({
-      xsdDir: xsdDir(), dataFile, processingDelayMs: 10,
+      xsdDir: xsdDir(),
+      dataFile,
+      processingDelayMs: 10,
       logger: { warn: (obj: { err?: unknown }) => void failures.push(obj.err) },
     });
     try {
-      sim.addDirectoryEntry({ nombre: 'Disco Lleno SRL', rnc: '131880681', urlRecepcion: 'https://a.example/fe/recepcion/api/ecf', urlAceptacion: null, urlOpcional: null });
+      sim.addDirectoryEntry({
+        nombre: 'Disco Lleno SRL',
+        rnc: '131880681',
+        urlRecepcion: 'https://a.example/fe/recepcion/api/ecf',
+        urlAceptacion: null,
+        urlOpcional: null,
+      });
       await until(() => failures.length > 0);
       expect((failures[0] as NodeJS.ErrnoException).code).toBe('ENOSPC');
       expect(existsSync(dataFile)).toBe(false);
@@ -48,7 +56,13 @@ describe('simulator: a full disk does not kill the process', () => {
       expect(statSync(dataFile).mode & 0o777).toBe(0o600);
       // Full again at close: close() reports and returns instead of throwing.
       symlinkSync('/dev/full', tmp);
-      sim.addDirectoryEntry({ nombre: 'Otra SRL', rnc: '131880738', urlRecepcion: 'https://b.example/fe/recepcion/api/ecf', urlAceptacion: null, urlOpcional: null });
+      sim.addDirectoryEntry({
+        nombre: 'Otra SRL',
+        rnc: '131880738',
+        urlRecepcion: 'https://b.example/fe/recepcion/api/ecf',
+        urlAceptacion: null,
+        urlOpcional: null,
+      });
     } finally {
       const before = failures.length;
       await sim.close();

@@ -10,7 +10,16 @@ const APPROVAL = 'aprobacioncomercial/api/aprobacioncomercial';
 const VOIDING = 'anulacionrangos/api/operaciones/anularrango';
 
 function acecf(over: Partial<AcecfInput> = {}): AcecfInput {
-  return { rnc_emisor: EMISOR, encf: 'E310000000001', fecha_emision: '01-04-2026', monto_total: 236, rnc_comprador: BUYER, estado: '1', fecha_hora_aprobacion_comercial: '02-04-2026 09:00:00', ...over };
+  return {
+    rnc_emisor: EMISOR,
+    encf: 'E310000000001',
+    fecha_emision: '01-04-2026',
+    monto_total: 236,
+    rnc_comprador: BUYER,
+    estado: '1',
+    fecha_hora_aprobacion_comercial: '02-04-2026 09:00:00',
+    ...over,
+  };
 }
 
 function anecf(anulaciones: AnecfInput['anulaciones']): string {
@@ -35,7 +44,9 @@ describe('simulator: commercial approval (ACECF) and range voiding (ANECF)', () 
     expect(r.status).toBe(200);
     expect(await r.json()).toEqual({ mensaje: ['Aprobación comercial recibida.'], estado: 'Aprobación comercial aprobada', codigo: '1' });
     const again = await approve(xml, undefined, false);
-    expect(await again.text()).toMatch(/^<\?xml version="1.0" encoding="utf-8"\?><RespuestaAprobacionComercial><Mensaje><string>Ya existe una aprobación comercial para el e-CF E310000000001\.<\/string><\/Mensaje><Estado>Aprobación comercial rechazada<\/Estado><Codigo>2<\/Codigo><\/RespuestaAprobacionComercial>$/);
+    expect(await again.text()).toMatch(
+      /^<\?xml version="1.0" encoding="utf-8"\?><RespuestaAprobacionComercial><Mensaje><string>Ya existe una aprobación comercial para el e-CF E310000000001\.<\/string><\/Mensaje><Estado>Aprobación comercial rechazada<\/Estado><Codigo>2<\/Codigo><\/RespuestaAprobacionComercial>$/,
+    );
   });
 
   it('refuses approvals whose fields do not match the e-CF, of unknown e-CF, of types without approval, or badly signed', async () => {
@@ -47,8 +58,12 @@ describe('simulator: commercial approval (ACECF) and range voiding (ANECF)', () 
       return body.mensaje.join(' ');
     };
     const sign = (x: string) => signXml(x, testSigner());
-    expect(await refused(await sign(buildAcecfXml(acecf({ encf: 'E310000000002', monto_total: 230, fecha_emision: '02-04-2026' }))))).toMatch(/FechaEmision.*MontoTotal/);
-    expect(await refused(await sign(buildAcecfXml(acecf({ encf: 'E310000000002', rnc_comprador: '101010101' }))), `101010101E310000000002.xml`)).toContain('RNCComprador');
+    expect(await refused(await sign(buildAcecfXml(acecf({ encf: 'E310000000002', monto_total: 230, fecha_emision: '02-04-2026' }))))).toMatch(
+      /FechaEmision.*MontoTotal/,
+    );
+    expect(await refused(await sign(buildAcecfXml(acecf({ encf: 'E310000000002', rnc_comprador: '101010101' }))), `101010101E310000000002.xml`)).toContain(
+      'RNCComprador',
+    );
     expect(await refused(await sign(buildAcecfXml(acecf({ encf: 'E310000000099' }))))).toContain('no existe o no ha sido aceptado');
     const type41 = await sign(replaceOnce(buildAcecfXml(acecf({ encf: 'E310000000001' })), '<eNCF>E310000000001</eNCF>', '<eNCF>E410000000001</eNCF>'));
     expect(await refused(type41)).toContain('El tipo 41 no admite aprobación comercial');
@@ -61,7 +76,17 @@ describe('simulator: commercial approval (ACECF) and range voiding (ANECF)', () 
   });
 
   it('voids unused ranges; the e-NCF of a voided range are then refused', async () => {
-    const r = await c.post(VOIDING, await signXml(anecf([{ tipo_ecf: '31', rangos: [{ desde: 100, hasta: 110 }] }, { tipo_ecf: '34', rangos: [{ desde: 5, hasta: 5 }] }]), testSigner()), 'anulacion.xml');
+    const r = await c.post(
+      VOIDING,
+      await signXml(
+        anecf([
+          { tipo_ecf: '31', rangos: [{ desde: 100, hasta: 110 }] },
+          { tipo_ecf: '34', rangos: [{ desde: 5, hasta: 5 }] },
+        ]),
+        testSigner(),
+      ),
+      'anulacion.xml',
+    );
     expect(r.status).toBe(200);
     expect(await r.json()).toEqual({ rnc: EMISOR, codigo: '1', nombre: 'Aceptado', mensajes: ['Se anularon 12 e-NCF.'] });
     const v = await c.sendAndWait(await signedEcf('31', 105));
@@ -80,10 +105,22 @@ describe('simulator: commercial approval (ACECF) and range voiding (ANECF)', () 
     };
     expect(await refused(await sign(anecf([{ tipo_ecf: '31', rangos: [{ desde: 108, hasta: 120 }] }])))).toContain('ya fue anulado');
     expect(await refused(await sign(anecf([{ tipo_ecf: '41', rangos: [{ desde: 1, hasta: 3 }] }])))).toContain('E410000000001');
-    const miscounted = replaceOnce(anecf([{ tipo_ecf: '31', rangos: [{ desde: 200, hasta: 205 }] }]), '<CantidadeNCFAnulados>6</CantidadeNCFAnulados><FechaHoraAnulacioneNCF>', '<CantidadeNCFAnulados>7</CantidadeNCFAnulados><FechaHoraAnulacioneNCF>');
+    const miscounted = replaceOnce(
+      anecf([{ tipo_ecf: '31', rangos: [{ desde: 200, hasta: 205 }] }]),
+      '<CantidadeNCFAnulados>6</CantidadeNCFAnulados><FechaHoraAnulacioneNCF>',
+      '<CantidadeNCFAnulados>7</CantidadeNCFAnulados><FechaHoraAnulacioneNCF>',
+    );
     expect(await refused(await sign(miscounted))).toContain('no coincide con la suma de los rangos');
     const overlapping = replaceOnce(
-      anecf([{ tipo_ecf: '31', rangos: [{ desde: 200, hasta: 205 }, { desde: 300, hasta: 305 }] }]),
+      anecf([
+        {
+          tipo_ecf: '31',
+          rangos: [
+            { desde: 200, hasta: 205 },
+            { desde: 300, hasta: 305 },
+          ],
+        },
+      ]),
       '<SecuenciaeNCFDesde>E310000000300</SecuenciaeNCFDesde>',
       '<SecuenciaeNCFDesde>E310000000203</SecuenciaeNCFDesde>',
     );

@@ -49,7 +49,9 @@ async function startReceptor(rnc: string): Promise<TestReceptor> {
           if (!verifyXml(xml).valid || !seeds.delete(valor)) return void res.writeHead(400).end('semilla inválida');
           const token = randomBytes(16).toString('hex');
           tokens.add(token);
-          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ token, expira: '2026-04-01T15:00:00Z', expedido: '2026-04-01T14:00:00Z' }));
+          res
+            .writeHead(200, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ token, expira: '2026-04-01T15:00:00Z', expedido: '2026-04-01T14:00:00Z' }));
         } else if (path === '/fe/recepcion/api/ecf') {
           if (!authorized) return void res.writeHead(401).end();
           const xml = await xmlPart();
@@ -74,7 +76,11 @@ async function startReceptor(rnc: string): Promise<TestReceptor> {
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return Object.assign(r, {
     url,
-    close: () => new Promise<void>((ok) => { server.close(() => ok()); server.closeAllConnections(); }),
+    close: () =>
+      new Promise<void>((ok) => {
+        server.close(() => ok());
+        server.closeAllConnections();
+      }),
   });
 }
 
@@ -92,21 +98,44 @@ describe('simulator: emisor–receptor test service', () => {
   afterAll(() => receptor.close());
 
   const postJson = (path: string, body: unknown) =>
-    fetch(`${sim.url}/${ER}/${path}`, { method: 'POST', body: JSON.stringify(body), headers: { authorization: `Bearer ${token}`, accept: 'application/json', 'content-type': 'application/json' } });
-  const getJson = async (path: string) => (await (await fetch(`${sim.url}/${ER}/${path}`, { headers: { authorization: `Bearer ${token}`, accept: 'application/json' } })).json()) as Record<string, any>;
+    fetch(`${sim.url}/${ER}/${path}`, {
+      method: 'POST',
+      body: JSON.stringify(body),
+      headers: { authorization: `Bearer ${token}`, accept: 'application/json', 'content-type': 'application/json' },
+    });
+  const getJson = async (path: string) =>
+    (await (await fetch(`${sim.url}/${ER}/${path}`, { headers: { authorization: `Bearer ${token}`, accept: 'application/json' } })).json()) as Record<
+      string,
+      any
+    >;
 
   it('emisioncomprobantes: builds a valid signed e-CF for the taxpayer, logs in to its receptor, delivers it, checks the ARECF', async () => {
-    const r = await postJson('api/emision/emisioncomprobantes', { rnc: EMISOR, tipoEncf: '31', urlRecepcion: `${receptor.url}/fe/recepcion/api/ecf`, urlAutenticacion: `${receptor.url}/fe/autenticacion/api/semilla` });
+    const r = await postJson('api/emision/emisioncomprobantes', {
+      rnc: EMISOR,
+      tipoEncf: '31',
+      urlRecepcion: `${receptor.url}/fe/recepcion/api/ecf`,
+      urlAutenticacion: `${receptor.url}/fe/autenticacion/api/semilla`,
+    });
     expect(r.status).toBe(200);
     const body = (await r.json()) as Record<string, any>;
-    expect(body).toMatchObject({ rnc: EMISOR, encf: 'E310000000001', estado: 'Enviado', acuse: { estado: '0', codigoMotivoNoRecibido: null, firmaValida: true }, mensajes: [] });
+    expect(body).toMatchObject({
+      rnc: EMISOR,
+      encf: 'E310000000001',
+      estado: 'Enviado',
+      acuse: { estado: '0', codigoMotivoNoRecibido: null, firmaValida: true },
+      mensajes: [],
+    });
     expect(receptor.received).toHaveLength(1);
     const ecf = receptor.received[0]!;
     expect(schemaValidator().validate(ecf, 'ECF-31').valid).toBe(true);
     expect(verifyXml(ecf).valid).toBe(true);
     expect(ecf).toContain(`<RNCEmisor>${SIMULATOR_RNC}</RNCEmisor>`);
     expect(ecf).toContain(`<RNCComprador>${EMISOR}</RNCComprador>`);
-    expect(await getJson(`api/emision/consultaacuserecibo?Rnc=${EMISOR}&Encf=E310000000001`)).toMatchObject({ estado: 'Recibido', firmaValida: true, fechaHoraAcuseRecibo: '01-04-2026 10:00:05' });
+    expect(await getJson(`api/emision/consultaacuserecibo?Rnc=${EMISOR}&Encf=E310000000001`)).toMatchObject({
+      estado: 'Recibido',
+      firmaValida: true,
+      fechaHoraAcuseRecibo: '01-04-2026 10:00:05',
+    });
     expect(sim.stats().emisorReceptor.ecfSent).toBe(1);
 
     // The taxpayer, as buyer, approves it at the simulator's own approval endpoint (with a receptor token).
@@ -116,7 +145,21 @@ describe('simulator: emisor–receptor test service', () => {
       fetch(`${sim.url}/${ER}/fe/aprobacioncomercial/api/ecf`, {
         method: 'POST',
         headers: { authorization: `Bearer ${auth}` },
-        body: form(await signXml(buildAcecfXml({ rnc_emisor: SIMULATOR_RNC, encf: 'E310000000001', fecha_emision: '01-04-2026', monto_total: monto, rnc_comprador: EMISOR, estado: '1', fecha_hora_aprobacion_comercial: '01-04-2026 11:00:00' }), testSigner()), `${EMISOR}E310000000001.xml`),
+        body: form(
+          await signXml(
+            buildAcecfXml({
+              rnc_emisor: SIMULATOR_RNC,
+              encf: 'E310000000001',
+              fecha_emision: '01-04-2026',
+              monto_total: monto,
+              rnc_comprador: EMISOR,
+              estado: '1',
+              fecha_hora_aprobacion_comercial: '01-04-2026 11:00:00',
+            }),
+            testSigner(),
+          ),
+          `${EMISOR}E310000000001.xml`,
+        ),
       });
     expect((await approve(montoTotal)).status).toBe(200);
     expect((await approve(montoTotal + 1)).status).toBe(400);
@@ -125,7 +168,12 @@ describe('simulator: emisor–receptor test service', () => {
 
   it('every type that travels emisor → receptor builds and is received; other types are refused', async () => {
     for (const tipoEncf of ['33', '34', '44']) {
-      const r = await postJson('api/emision/emisioncomprobantes', { rnc: EMISOR, tipoEncf, urlRecepcion: `${receptor.url}/fe/recepcion/api/ecf`, urlAutenticacion: `${receptor.url}/fe/autenticacion` });
+      const r = await postJson('api/emision/emisioncomprobantes', {
+        rnc: EMISOR,
+        tipoEncf,
+        urlRecepcion: `${receptor.url}/fe/recepcion/api/ecf`,
+        urlAutenticacion: `${receptor.url}/fe/autenticacion`,
+      });
       expect(r.status, tipoEncf).toBe(200);
       const ecf = receptor.received.at(-1)!;
       expect(schemaValidator().validate(ecf, `ECF-${tipoEncf}` as 'ECF-33').valid, tipoEncf).toBe(true);
@@ -140,7 +188,10 @@ describe('simulator: emisor–receptor test service', () => {
       const r = await postJson('api/emision/emisioncomprobantes', { rnc: EMISOR, tipoEncf: '31', urlRecepcion: receptor.url, urlAutenticacion: receptor.url });
       const body = (await r.json()) as Record<string, any>;
       expect(body.acuse).toMatchObject({ estado: '1', codigoMotivoNoRecibido: '4' });
-      expect(await getJson(`api/emision/consultaacuserecibo?Rnc=${EMISOR}&Encf=${body.encf}`)).toMatchObject({ estado: 'No Recibido', codigoMotivoNoRecibido: '4' });
+      expect(await getJson(`api/emision/consultaacuserecibo?Rnc=${EMISOR}&Encf=${body.encf}`)).toMatchObject({
+        estado: 'No Recibido',
+        codigoMotivoNoRecibido: '4',
+      });
     } finally {
       receptor.acuse = { estado: '0' };
     }
@@ -157,7 +208,11 @@ describe('simulator: emisor–receptor test service', () => {
     const receptorToken = await login(sim.url, 'testecf', 'emisorreceptor/fe/autenticacion/api', 'validacioncertificado');
     const send = async (xml: string, auth = receptorToken) => {
       const encf = /<eNCF>([^<]+)</.exec(xml)![1]!;
-      return fetch(`${sim.url}/${ER}/fe/recepcion/api/ecf`, { method: 'POST', headers: { authorization: `Bearer ${auth}` }, body: form(xml, `${EMISOR}${encf}.xml`) });
+      return fetch(`${sim.url}/${ER}/fe/recepcion/api/ecf`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${auth}` },
+        body: form(xml, `${EMISOR}${encf}.xml`),
+      });
     };
     const acuse = async (xml: string) => {
       const r = await send(xml);
@@ -173,7 +228,11 @@ describe('simulator: emisor–receptor test service', () => {
     expect(await acuse(toSimulator)).toMatchObject({ rnc_emisor: EMISOR, rnc_comprador: SIMULATOR_RNC, encf: 'E310000000700', estado: '0' });
     expect(await acuse(toSimulator)).toMatchObject({ estado: '1', codigo_motivo_no_recibido: '3' });
     expect(await acuse(await signedEcf('31', 701))).toMatchObject({ estado: '1', codigo_motivo_no_recibido: '4' });
-    const tampered = (await signedEcf('31', 702, (doc) => { doc.comprador.rnc = SIMULATOR_RNC; })).replace('Cliente SRL<', 'Cliente SRX<');
+    const tampered = (
+      await signedEcf('31', 702, (doc) => {
+        doc.comprador.rnc = SIMULATOR_RNC;
+      })
+    ).replace('Cliente SRL<', 'Cliente SRX<');
     expect(await acuse(tampered)).toMatchObject({ estado: '1', codigo_motivo_no_recibido: '2' });
     expect(await acuse(await signedEcf('43', 703))).toMatchObject({ estado: '1', codigo_motivo_no_recibido: '1' });
     expect((await send(toSimulator, token)).status).toBe(401);
@@ -192,8 +251,20 @@ describe('simulator: emisor–receptor test service', () => {
     const acecf = receptor.approvals.at(-1)!;
     expect(verifyXml(acecf).valid).toBe(true);
     expect(schemaValidator().validate(acecf, 'ACECF').valid).toBe(true);
-    expect(parseAcecfXml(acecf).data).toMatchObject({ rnc_emisor: EMISOR, encf: 'E310000000700', fecha_emision: '01-04-2026', monto_total: 236, rnc_comprador: SIMULATOR_RNC, estado: '2' });
-    const unknown = await postJson('api/emision/envioaprobacioncomercial', { urlAprobacionComercial: receptor.url, rnc: EMISOR, encf: 'E310000000701', estadoAprobacion: '1' });
+    expect(parseAcecfXml(acecf).data).toMatchObject({
+      rnc_emisor: EMISOR,
+      encf: 'E310000000700',
+      fecha_emision: '01-04-2026',
+      monto_total: 236,
+      rnc_comprador: SIMULATOR_RNC,
+      estado: '2',
+    });
+    const unknown = await postJson('api/emision/envioaprobacioncomercial', {
+      urlAprobacionComercial: receptor.url,
+      rnc: EMISOR,
+      encf: 'E310000000701',
+      estadoAprobacion: '1',
+    });
     expect(unknown.status).toBe(400);
   });
 
@@ -201,8 +272,14 @@ describe('simulator: emisor–receptor test service', () => {
     sim.setScenarios({ receptorAcuse: { estado: '1', motivo: '1' }, receptorApprovalStatus: 400 });
     try {
       const receptorToken = await login(sim.url, 'testecf', 'emisorreceptor/fe/autenticacion/api', 'validacioncertificado');
-      const xml = await signedEcf('31', 800, (doc) => { doc.comprador.rnc = SIMULATOR_RNC; });
-      const r = await fetch(`${sim.url}/${ER}/fe/recepcion/api/ecf`, { method: 'POST', headers: { authorization: `Bearer ${receptorToken}` }, body: form(xml, `${EMISOR}E310000000800.xml`) });
+      const xml = await signedEcf('31', 800, (doc) => {
+        doc.comprador.rnc = SIMULATOR_RNC;
+      });
+      const r = await fetch(`${sim.url}/${ER}/fe/recepcion/api/ecf`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${receptorToken}` },
+        body: form(xml, `${EMISOR}E310000000800.xml`),
+      });
       expect(parseArecfXml(await r.text()).data).toMatchObject({ estado: '1', codigo_motivo_no_recibido: '1' });
     } finally {
       sim.setScenarios({});

@@ -81,7 +81,10 @@ describe('simulator: fault injection', () => {
     await expect(c.post('anulacionrangos/api/operaciones/anularrango', anecf, 'anulacion.xml')).rejects.toThrow(TypeError);
     sim.setFaults({});
     expect(sim.stats().voids).toBe(1);
-    const again = (await (await c.post('anulacionrangos/api/operaciones/anularrango', anecf, 'anulacion.xml')).json()) as { codigo: string; mensajes: string[] };
+    const again = (await (await c.post('anulacionrangos/api/operaciones/anularrango', anecf, 'anulacion.xml')).json()) as {
+      codigo: string;
+      mensajes: string[];
+    };
     expect(again.codigo).toBe('2');
     expect(again.mensajes.join(' ')).toContain('ya fue anulado');
     expect(await c.sendAndWait(await signedEcf('31', 505))).toMatchObject({ estado: 'Rechazado', mensajes: [{ valor: expect.stringContaining('anulado') }] });

@@ -18,7 +18,9 @@ describe('simulator: state in a JSON file', () => {
     const xml = await signedEcf('31', 1);
     const trackId = await c.sendEcf(xml);
     expect(await c.verdict(trackId)).toMatchObject({ estado: 'Aceptado' });
-    expect((await (await c.post('anulacionrangos/api/operaciones/anularrango', await anecfSigned(EMISOR, '31', 50, 60), 'a.xml')).json()) as object).toMatchObject({ codigo: '1' });
+    expect(
+      (await (await c.post('anulacionrangos/api/operaciones/anularrango', await anecfSigned(EMISOR, '31', 50, 60), 'a.xml')).json()) as object,
+    ).toMatchObject({ codigo: '1' });
     // Held in process over the restart.
     first.setScenarios({ forceState: { E310000000002: 'En Proceso' } });
     const pending = await c.sendEcf(await signedEcf('31', 2));

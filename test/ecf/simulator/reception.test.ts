@@ -31,7 +31,8 @@ describe('simulator: e-CF reception', () => {
     const types: EcfType[] = ['33', '34', '41', '43', '44', '45', '46', '47'];
     const docs = [await big32(1), ...(await Promise.all(types.map((t) => signedEcf(t, 1))))];
     const verdicts = await Promise.all(docs.map((d) => c.sendAndWait(d)));
-    for (const [i, v] of verdicts.entries()) expect(v, encfIn(docs[i]!)).toMatchObject({ codigo: 1, estado: 'Aceptado', encf: encfIn(docs[i]!), secuenciaUtilizada: true });
+    for (const [i, v] of verdicts.entries())
+      expect(v, encfIn(docs[i]!)).toMatchObject({ codigo: 1, estado: 'Aceptado', encf: encfIn(docs[i]!), secuenciaUtilizada: true });
     expect(sim.stats().receptions[`${EMISOR}E310000000001`]).toBe(1);
   });
 
@@ -160,7 +161,9 @@ describe('simulator: e-CF reception', () => {
     await c.sendAndWait(xml);
     const code = /<SignatureValue>(.{6})/.exec(xml)![1]!;
     const q = (codigo: string, comprador = '131880738') =>
-      c.getJson(`consultaestado/api/consultas/estado?rncemisor=${EMISOR}&ncfelectronico=E310000000040&rnccomprador=${comprador}&codigoseguridad=${encodeURIComponent(codigo)}`);
+      c.getJson(
+        `consultaestado/api/consultas/estado?rncemisor=${EMISOR}&ncfelectronico=E310000000040&rnccomprador=${comprador}&codigoseguridad=${encodeURIComponent(codigo)}`,
+      );
     expect(await q(code)).toEqual({
       codigo: 1,
       estado: 'Aceptado',
@@ -177,14 +180,22 @@ describe('simulator: e-CF reception', () => {
     const wrong = code[0] === 'A' ? `B${code.slice(1)}` : `A${code.slice(1)}`;
     expect(await q(wrong)).toMatchObject({ codigo: 0, estado: 'No encontrado', montoTotal: null });
     expect(await q(code, '101010101')).toMatchObject({ codigo: 0, estado: 'No encontrado' });
-    const x = await (await c.get(`consultaestado/api/consultas/estado?rncemisor=${EMISOR}&ncfelectronico=E310000000040&codigoseguridad=${encodeURIComponent(code)}`, false)).text();
-    expect(x).toContain('<RespuestaConsultaEstado><Codigo>1</Codigo><Estado>Aceptado</Estado><RncEmisor>101672919</RncEmisor><NcfElectronico>E310000000040</NcfElectronico><MontoTotal>236.00</MontoTotal><TotalITBIS>36.00</TotalITBIS>');
+    const x = await (
+      await c.get(`consultaestado/api/consultas/estado?rncemisor=${EMISOR}&ncfelectronico=E310000000040&codigoseguridad=${encodeURIComponent(code)}`, false)
+    ).text();
+    expect(x).toContain(
+      '<RespuestaConsultaEstado><Codigo>1</Codigo><Estado>Aceptado</Estado><RncEmisor>101672919</RncEmisor><NcfElectronico>E310000000040</NcfElectronico><MontoTotal>236.00</MontoTotal><TotalITBIS>36.00</TotalITBIS>',
+    );
   });
 
   it('refuses uploads it cannot take: no xml part, bad file names (3243), unsigned, not XML, another root', async () => {
     const xml = await signedEcf('31', 50);
     const path = 'recepcion/api/facturaselectronicas';
-    const empty = await fetch(`${c.base}/${path}`, { method: 'POST', body: new FormData(), headers: { authorization: (await authHeader()), accept: 'application/json' } });
+    const empty = await fetch(`${c.base}/${path}`, {
+      method: 'POST',
+      body: new FormData(),
+      headers: { authorization: await authHeader(), accept: 'application/json' },
+    });
     expect(empty.status).toBe(400);
     expect(await empty.json()).toMatchObject({ trackId: null, mensajes: [{ valor: expect.stringContaining('Multipart cannot be empty') }] });
 

@@ -31,19 +31,23 @@ describe('simulator: RFCE (consumer-invoice summaries)', () => {
     expect(await r.json()).toEqual({ codigo: 1, estado: 'Aceptado', mensajes: [], encf, secuenciaUtilizada: true });
     expect(sim.stats().rfce[`${EMISOR}${encf}`]).toBe(1);
 
-    const rfceQuery = (cod: string) => c.getJson(`consultarfce/api/Consultas/Consulta?RNC_Emisor=${EMISOR}&ENCF=${encf}&Cod_Seguridad_eCF=${encodeURIComponent(cod)}`);
+    const rfceQuery = (cod: string) =>
+      c.getJson(`consultarfce/api/Consultas/Consulta?RNC_Emisor=${EMISOR}&ENCF=${encf}&Cod_Seguridad_eCF=${encodeURIComponent(cod)}`);
     expect(await rfceQuery(code)).toEqual({ rnc: EMISOR, encf, secuenciaUtilizada: true, codigo: 1, estado: 'Aceptado', mensajes: [] });
     const other = (await rfceOf(2)).code;
     expect(other).not.toBe(code);
     expect(await rfceQuery(other)).toMatchObject({ codigo: 0, estado: 'No encontrado' });
 
-    const status = (cod: string) => c.getJson(`consultaestado/api/consultas/estado?rncemisor=${EMISOR}&ncfelectronico=${encf}&codigoseguridad=${encodeURIComponent(cod)}`);
+    const status = (cod: string) =>
+      c.getJson(`consultaestado/api/consultas/estado?rncemisor=${EMISOR}&ncfelectronico=${encf}&codigoseguridad=${encodeURIComponent(cod)}`);
     expect(await status(code)).toMatchObject({ codigo: 1, estado: 'Aceptado', montoTotal: '236.00', codigoSeguridad: code, fechaEmision: '01-04-2026' });
     expect(await status(other)).toMatchObject({ codigo: 0, estado: 'No encontrado' });
 
     // The timbre (QR) of a consumer invoice: public, JSON or an HTML page.
     const timbre = (cod: string, monto = '236.00', json = true) =>
-      fetch(`${sim.url}/testecf/consultatimbrefc?rncemisor=${EMISOR}&encf=${encf}&montototal=${monto}&codigoseguridad=${encodeURIComponent(cod)}`, { headers: json ? { accept: 'application/json' } : {} });
+      fetch(`${sim.url}/testecf/consultatimbrefc?rncemisor=${EMISOR}&encf=${encf}&montototal=${monto}&codigoseguridad=${encodeURIComponent(cod)}`, {
+        headers: json ? { accept: 'application/json' } : {},
+      });
     expect(await (await timbre(code)).json()).toMatchObject({ estado: 'Aceptado', codigo: 1 });
     expect(await (await timbre(other)).json()).toMatchObject({ estado: 'No encontrado', codigo: 0 });
     expect(await (await timbre(code, '237.00')).json()).toMatchObject({ estado: 'No encontrado' });
@@ -60,7 +64,9 @@ describe('simulator: RFCE (consumer-invoice summaries)', () => {
     const again = await send(rfce, encf, false);
     const text = await again.text();
     expect(text).toMatch(
-      new RegExp(`^<\\?xml version="1.0" encoding="utf-8"\\?><RespuestaRecepcionFC><Codigo>2</Codigo><Estado>Rechazado</Estado><Mensajes><Mensaje><Valor>[^<]*duplicado[^<]*</Valor></Mensaje></Mensajes><Encf>${encf}</Encf><SecuenciaUtilizada>true</SecuenciaUtilizada></RespuestaRecepcionFC>$`),
+      new RegExp(
+        `^<\\?xml version="1.0" encoding="utf-8"\\?><RespuestaRecepcionFC><Codigo>2</Codigo><Estado>Rechazado</Estado><Mensajes><Mensaje><Valor>[^<]*duplicado[^<]*</Valor></Mensaje></Mensajes><Encf>${encf}</Encf><SecuenciaUtilizada>true</SecuenciaUtilizada></RespuestaRecepcionFC>$`,
+      ),
     );
     expect(sim.stats().rfce[`${EMISOR}${encf}`]).toBe(2);
   });
@@ -68,7 +74,11 @@ describe('simulator: RFCE (consumer-invoice summaries)', () => {
   it('rejects a bad signature, an XSD-invalid summary, a total at or above the threshold and another type (sequence reusable)', async () => {
     const a = await rfceOf(4);
     const tampered = replaceOnce(a.rfce, '<MontoTotal>236.00</MontoTotal>', '<MontoTotal>230.00</MontoTotal>');
-    expect(await (await send(tampered, a.encf)).json()).toMatchObject({ estado: 'Rechazado', secuenciaUtilizada: false, mensajes: [{ valor: expect.stringMatching(/firma digital/i) }] });
+    expect(await (await send(tampered, a.encf)).json()).toMatchObject({
+      estado: 'Rechazado',
+      secuenciaUtilizada: false,
+      mensajes: [{ valor: expect.stringMatching(/firma digital/i) }],
+    });
 
     const b = await rfceOf(5, (x) => x.replace(/<CodigoSeguridadeCF>.{6}<\/CodigoSeguridadeCF>/, '<CodigoSeguridadeCF>abc</CodigoSeguridadeCF>'));
     const bv = (await (await send(b.rfce, b.encf)).json()) as { estado: string; secuenciaUtilizada: boolean; mensajes: { valor: string }[] };
@@ -76,9 +86,15 @@ describe('simulator: RFCE (consumer-invoice summaries)', () => {
     expect(bv.mensajes[0]!.valor).toMatch(/XSD.*CodigoSeguridadeCF/);
 
     const big = await rfceOf(6, (x) => replaceOnce(x, '<MontoTotal>236.00</MontoTotal>', '<MontoTotal>250000.00</MontoTotal>'));
-    expect(await (await send(big.rfce, big.encf)).json()).toMatchObject({ estado: 'Rechazado', secuenciaUtilizada: false, mensajes: [{ valor: expect.stringContaining('o más') }] });
+    expect(await (await send(big.rfce, big.encf)).json()).toMatchObject({
+      estado: 'Rechazado',
+      secuenciaUtilizada: false,
+      mensajes: [{ valor: expect.stringContaining('o más') }],
+    });
 
-    const t31 = await rfceOf(7, (x) => replaceOnce(replaceOnce(x, '<TipoeCF>32</TipoeCF>', '<TipoeCF>31</TipoeCF>'), '<eNCF>E320000000007</eNCF>', '<eNCF>E310000000007</eNCF>'));
+    const t31 = await rfceOf(7, (x) =>
+      replaceOnce(replaceOnce(x, '<TipoeCF>32</TipoeCF>', '<TipoeCF>31</TipoeCF>'), '<eNCF>E320000000007</eNCF>', '<eNCF>E310000000007</eNCF>'),
+    );
     expect(await (await c.post(PATH, t31.rfce, `${EMISOR}E310000000007.xml`)).json()).toMatchObject({ estado: 'Rechazado', secuenciaUtilizada: false });
 
     // Reusable: the proper RFCE of sequence 4 is then accepted.
@@ -109,7 +125,9 @@ describe('simulator: RFCE (consumer-invoice summaries)', () => {
     const { ecf, rfce, code, encf } = await rfceOf(11);
     expect(await c.sendAndWait(ecf)).toMatchObject({ estado: 'Rechazado', secuenciaUtilizada: false });
     expect(await (await send(rfce, encf)).json()).toMatchObject({ estado: 'Aceptado' });
-    expect(await c.getJson(`consultaestado/api/consultas/estado?rncemisor=${EMISOR}&ncfelectronico=${encf}&codigoseguridad=${encodeURIComponent(code)}`)).toMatchObject({ codigo: 1, estado: 'Aceptado' });
+    expect(
+      await c.getJson(`consultaestado/api/consultas/estado?rncemisor=${EMISOR}&ncfelectronico=${encf}&codigoseguridad=${encodeURIComponent(code)}`),
+    ).toMatchObject({ codigo: 1, estado: 'Aceptado' });
   });
 
   it('consultatimbre of a full e-CF checks dates, amount, buyer and code', async () => {
@@ -117,7 +135,16 @@ describe('simulator: RFCE (consumer-invoice summaries)', () => {
     await c.sendAndWait(ecf);
     const code = securityCode(ecf);
     const url = (over: Record<string, string> = {}) => {
-      const p = new URLSearchParams({ rncemisor: EMISOR, rnccomprador: '131880738', encf: 'E310000000001', fechaemision: '01-04-2026', montototal: '236.00', fechafirma: '01-04-2026 10:00:00', codigoseguridad: code, ...over });
+      const p = new URLSearchParams({
+        rncemisor: EMISOR,
+        rnccomprador: '131880738',
+        encf: 'E310000000001',
+        fechaemision: '01-04-2026',
+        montototal: '236.00',
+        fechafirma: '01-04-2026 10:00:00',
+        codigoseguridad: code,
+        ...over,
+      });
       return `${sim.url}/testecf/ConsultaTimbre?${p}`;
     };
     const get = async (u: string) => (await (await fetch(u, { headers: { accept: 'application/json' } })).json()) as { estado: string };

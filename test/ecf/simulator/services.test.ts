@@ -2,7 +2,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { SIMULATOR_RNC, type Simulator } from '../../../src/ecf/simulator/index.js';
 import { client, login, startTestSimulator, type TestClient } from './support.js';
 
-const ACME = { nombre: 'ACME SRL', rnc: '131880738', urlRecepcion: 'https://acme.example/fe/recepcion/api/ecf', urlAceptacion: 'https://acme.example/fe/aprobacioncomercial/api/ecf', urlOpcional: null };
+const ACME = {
+  nombre: 'ACME SRL',
+  rnc: '131880738',
+  urlRecepcion: 'https://acme.example/fe/recepcion/api/ecf',
+  urlAceptacion: 'https://acme.example/fe/aprobacioncomercial/api/ecf',
+  urlOpcional: null,
+};
 
 describe('simulator: directory, service status and control API', () => {
   let sim: Simulator;
@@ -28,16 +34,24 @@ describe('simulator: directory, service status and control API', () => {
 
   it('entries added in process and over /_simulator/directory are served', async () => {
     sim.addDirectoryEntry({ nombre: 'BETA SA', rnc: '401000001', urlRecepcion: null, urlAceptacion: null, urlOpcional: null });
-    const r = await fetch(`${sim.url}/_simulator/directory`, { method: 'POST', body: JSON.stringify([{ nombre: 'GAMMA SRL', rnc: '40100000299', urlRecepcion: 'https://gamma.example' }]) });
+    const r = await fetch(`${sim.url}/_simulator/directory`, {
+      method: 'POST',
+      body: JSON.stringify([{ nombre: 'GAMMA SRL', rnc: '40100000299', urlRecepcion: 'https://gamma.example' }]),
+    });
     expect(r.status).toBe(200);
     expect(await c.getJson('consultadirectorio/api/consultas/obtenerdirectorioporrnc?RNC=401000001')).toMatchObject({ nombre: 'BETA SA' });
-    expect(await c.getJson('consultadirectorio/api/consultas/obtenerdirectorioporrnc?RNC=40100000299')).toMatchObject({ nombre: 'GAMMA SRL', urlRecepcion: 'https://gamma.example', urlOpcional: null });
+    expect(await c.getJson('consultadirectorio/api/consultas/obtenerdirectorioporrnc?RNC=40100000299')).toMatchObject({
+      nombre: 'GAMMA SRL',
+      urlRecepcion: 'https://gamma.example',
+      urlOpcional: null,
+    });
     const bad = await fetch(`${sim.url}/_simulator/directory`, { method: 'POST', body: JSON.stringify({ nombre: 'SIN RNC' }) });
     expect(bad.status).toBe(400);
   });
 
   it('statusecf paths need Authorization: Apikey; services, windows and environments follow the scenario', async () => {
-    const status = (path: string) => fetch(`${sim.url}/api/estatusservicios/${path}`, { headers: { authorization: 'Apikey clave-de-prueba', accept: 'application/json' } });
+    const status = (path: string) =>
+      fetch(`${sim.url}/api/estatusservicios/${path}`, { headers: { authorization: 'Apikey clave-de-prueba', accept: 'application/json' } });
     expect((await fetch(`${sim.url}/api/estatusservicios/obtenerestatus`)).status).toBe(401);
     const all = (await (await status('obtenerestatus')).json()) as { servicio: string; estatus: string; ambiente: string }[];
     expect(all.length).toBeGreaterThan(3);
@@ -46,12 +60,19 @@ describe('simulator: directory, service status and control API', () => {
     expect(await (await status('verificarestado?ambiente=2')).json()).toEqual({ estado: 'Disponible' });
     expect((await status('verificarestado?ambiente=9')).status).toBe(400);
 
-    sim.setScenarios({ unavailableServices: ['Recepción e-CF'], maintenanceWindows: [{ ambiente: 'Producción', horaInicio: '22:00', horaFin: '23:59', dias: ['Domingo'] }] });
+    sim.setScenarios({
+      unavailableServices: ['Recepción e-CF'],
+      maintenanceWindows: [{ ambiente: 'Producción', horaInicio: '22:00', horaFin: '23:59', dias: ['Domingo'] }],
+    });
     const some = (await (await status('obtenerestatus')).json()) as { servicio: string; estatus: string }[];
     expect(some.filter((s) => s.estatus === 'No Disponible').map((s) => s.servicio)).toEqual(['Recepción e-CF', 'Recepción e-CF', 'Recepción e-CF']);
-    expect(await (await status('obtenerventanasmantenimiento')).json()).toEqual({ ventanaMantenimientos: [{ ambiente: 'Producción', horaInicio: '22:00', horaFin: '23:59', dias: ['Domingo'] }] });
+    expect(await (await status('obtenerventanasmantenimiento')).json()).toEqual({
+      ventanaMantenimientos: [{ ambiente: 'Producción', horaInicio: '22:00', horaFin: '23:59', dias: ['Domingo'] }],
+    });
     const xml = await (await fetch(`${sim.url}/api/estatusservicios/obtenerventanasmantenimiento`, { headers: { authorization: 'Apikey x' } })).text();
-    expect(xml).toContain('<VentanaMantenimientos><VentanaMantenimiento><Ambiente>Producción</Ambiente><HoraInicio>22:00</HoraInicio><HoraFin>23:59</HoraFin><Dias><string>Domingo</string></Dias></VentanaMantenimiento></VentanaMantenimientos>');
+    expect(xml).toContain(
+      '<VentanaMantenimientos><VentanaMantenimiento><Ambiente>Producción</Ambiente><HoraInicio>22:00</HoraInicio><HoraFin>23:59</HoraFin><Dias><string>Domingo</string></Dias></VentanaMantenimiento></VentanaMantenimientos>',
+    );
     sim.setScenarios({ unavailableServices: ['*'] });
     expect(await (await status('verificarestado?ambiente=1')).json()).toEqual({ estado: 'No Disponible' });
     sim.setScenarios({});

@@ -71,7 +71,11 @@ export function form(xml: string, fileName: string, field = 'xml'): FormData {
 /** The seed flow over HTTP; returns the token. */
 export async function login(base: string, env = 'testecf', path = 'autenticacion/api/autenticacion', validar = 'validarsemilla'): Promise<string> {
   const seed = await (await fetch(`${base}/${env}/${path}/semilla`)).text();
-  const res = await fetch(`${base}/${env}/${path}/${validar}`, { method: 'POST', body: form(await signXml(seed, testSigner()), 'semilla.xml'), headers: { accept: 'application/json' } });
+  const res = await fetch(`${base}/${env}/${path}/${validar}`, {
+    method: 'POST',
+    body: form(await signXml(seed, testSigner()), 'semilla.xml'),
+    headers: { accept: 'application/json' },
+  });
   if (res.status !== 200) throw new Error(`login failed: ${res.status} ${await res.text()}`);
   return ((await res.json()) as { token: string }).token;
 }
@@ -122,5 +126,8 @@ export type TestClient = ReturnType<typeof client>;
 
 /** A signed ANECF voiding one range of one type. */
 export async function anecfSigned(rnc: string, tipo: string, desde: number, hasta: number): Promise<string> {
-  return signXml(buildAnecfXml({ rnc_emisor: rnc, fecha_hora_anulacion_encf: '02-04-2026 09:00:00', anulaciones: [{ tipo_ecf: tipo, rangos: [{ desde, hasta }] }] }), testSigner());
+  return signXml(
+    buildAnecfXml({ rnc_emisor: rnc, fecha_hora_anulacion_encf: '02-04-2026 09:00:00', anulaciones: [{ tipo_ecf: tipo, rangos: [{ desde, hasta }] }] }),
+    testSigner(),
+  );
 }

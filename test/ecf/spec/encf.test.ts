@@ -23,6 +23,10 @@ describe('per-type facts are rows of the registry', () => {
     expect(isDgiiEnvironment('CerteCF')).toBe(false);
     expect(ACECF_TYPES).toEqual(['31', '33', '34', '44', '45']);
     expect(REFERENCE_MUST_BE_ACCEPTED).toEqual(['33', '34']);
-    expect(Object.values(ECF_TYPE_INFO).map((i) => `B${i.paperNcfType}↔${i.code}`).join(' ')).toBe('B01↔31 B02↔32 B03↔33 B04↔34 B11↔41 B13↔43 B14↔44 B15↔45 B16↔46 B17↔47');
+    expect(
+      Object.values(ECF_TYPE_INFO)
+        .map((i) => `B${i.paperNcfType}↔${i.code}`)
+        .join(' '),
+    ).toBe('B01↔31 B02↔32 B03↔33 B04↔34 B11↔41 B13↔43 B14↔44 B15↔45 B16↔46 B17↔47');
   });
 });

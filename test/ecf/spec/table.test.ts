@@ -10,7 +10,9 @@ describe('ECF_TABLE covers the official XSDs', () => {
   for (const tipo of ECF_TYPES) {
     it(`every element of e-CF-${tipo} is a row with that type's occurrence, in XSD order`, () => {
       const f = readXsd(xsdDir(), `e-CF-${tipo}-v1.0.xsd`);
-      const xsdPaths = flatten(f.root).slice(1).map((e) => ({ path: e.path.slice(4), min: e.min, max: e.max }));
+      const xsdPaths = flatten(f.root)
+        .slice(1)
+        .map((e) => ({ path: e.path.slice(4), min: e.min, max: e.max }));
       const rows = ECF_TABLE.rows.filter((r) => r.occurs[tipo]);
       expect(rows.map((r) => r.xml)).toEqual(xsdPaths.map((p) => p.path));
       for (const p of xsdPaths) {
@@ -110,18 +112,19 @@ describe('canonical JSON names', () => {
   });
 
   it('gives every JSON key a snake_case name and no duplicate paths within a type', () => {
-    for (const tipo of ECF_TYPES) for (const source of ['doc', 'issuer'] as const) {
-      const seen = new Set<string>();
-      const walk = (fs: ReturnType<typeof jsonFields>) => {
-        for (const f of fs) {
-          expect(f.key).toMatch(/^[a-z][a-z0-9_]*$/);
-          expect(seen.has(f.json)).toBe(false);
-          seen.add(f.json);
-          if (f.fields) walk(f.fields);
-        }
-      };
-      walk(jsonFields(xmlTree(ECF_TABLE, tipo), source));
-    }
+    for (const tipo of ECF_TYPES)
+      for (const source of ['doc', 'issuer'] as const) {
+        const seen = new Set<string>();
+        const walk = (fs: ReturnType<typeof jsonFields>) => {
+          for (const f of fs) {
+            expect(f.key).toMatch(/^[a-z][a-z0-9_]*$/);
+            expect(seen.has(f.json)).toBe(false);
+            seen.add(f.json);
+            if (f.fields) walk(f.fields);
+          }
+        };
+        walk(jsonFields(xmlTree(ECF_TABLE, tipo), source));
+      }
   });
 
   it('issuer profile needs rnc, razon_social and direccion', () => {

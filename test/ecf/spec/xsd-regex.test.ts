@@ -54,7 +54,11 @@ describe('every generated pattern compiles', () => {
     let n = 0;
     for (const t of tables) {
       const all = [...Object.values(t.simpleTypes), ...Object.values(t.simpleTypeOverrides ?? {}).flatMap((o) => Object.values(o))];
-      for (const f of all) for (const p of f.jsPattern ?? []) { expect(() => new RegExp(p, 'u'), p).not.toThrow(); n++; }
+      for (const f of all)
+        for (const p of f.jsPattern ?? []) {
+          expect(() => new RegExp(p, 'u'), p).not.toThrow();
+          n++;
+        }
     }
     expect(n).toBeGreaterThan(40);
   });

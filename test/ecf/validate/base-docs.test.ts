@@ -49,7 +49,12 @@ describe('rule registry', () => {
   });
 
   it('no rule throws on an empty or malformed clean document', () => {
-    const weird = [{}, { items: [null, 3, 'x'] }, { totales: 5, items: [{}] }, { id_doc: null, referencia: 'x', paginacion: [{}], descuentos_recargos: [{}], otra_moneda: {} }];
+    const weird = [
+      {},
+      { items: [null, 3, 'x'] },
+      { totales: 5, items: [{}] },
+      { id_doc: null, referencia: 'x', paginacion: [{}], descuentos_recargos: [{}], otra_moneda: {} },
+    ];
     for (const tipo of ECF_TYPES) {
       for (const doc of weird) {
         for (const rule of RULES) expect(() => rule.check({ tipo, doc: doc as Record<string, unknown>, fechaEmision: '01-04-2026' })).not.toThrow();

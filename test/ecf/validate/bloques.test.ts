@@ -9,8 +9,17 @@ function beer31(): Json {
   const d = baseDoc('31');
   d.items = [
     {
-      indicador_facturacion: 1, nombre: 'Cerveza 12 oz', indicador_bien_servicio: '1', cantidad: 24, precio_unitario: 100,
-      unidad_medida: '43', cantidad_referencia: 0.35, unidad_referencia: '47', subcantidades: [{ cantidad: 0.355, codigo: '47' }], grados_alcohol: 5, precio_unitario_referencia: 120,
+      indicador_facturacion: 1,
+      nombre: 'Cerveza 12 oz',
+      indicador_bien_servicio: '1',
+      cantidad: 24,
+      precio_unitario: 100,
+      unidad_medida: '43',
+      cantidad_referencia: 0.35,
+      unidad_referencia: '47',
+      subcantidades: [{ cantidad: 0.355, codigo: '47' }],
+      grados_alcohol: 5,
+      precio_unitario_referencia: 120,
       impuestos_adicionales: [{ tipo_impuesto: '006' }, { tipo_impuesto: '023' }],
     },
   ];
@@ -39,7 +48,13 @@ describe('additional taxes (ECF-ISC-*)', () => {
   it('ECF-ISC-CODIGOS: a totales code no item carries', () => {
     const d = beer31();
     d.items[0].impuestos_adicionales = [{ tipo_impuesto: '006' }];
-    expectError(validate('31', d), 'totales.impuestos_adicionales.1.tipo_impuesto', 'rule', /Ningún ítem lleva el código de impuesto adicional 023/, 'ECF-ISC-CODIGOS');
+    expectError(
+      validate('31', d),
+      'totales.impuestos_adicionales.1.tipo_impuesto',
+      'rule',
+      /Ningún ítem lleva el código de impuesto adicional 023/,
+      'ECF-ISC-CODIGOS',
+    );
   });
 
   it('ECF-ISC-MONTO-CAMPO: specific ISC amount in the ad-valorem field', () => {
@@ -160,7 +175,15 @@ describe('global discounts and surcharges (ECF-DR-*)', () => {
 describe('other currency (ECF-OM-*)', () => {
   function usd(): Json {
     const d = baseDoc('31');
-    d.otra_moneda = { tipo_moneda: 'USD', tipo_cambio: 58.5, monto_gravado_total: 3.42, monto_gravado_i1: 3.42, total_itbis: 0.62, total_itbis1: 0.62, monto_total: 4.03 };
+    d.otra_moneda = {
+      tipo_moneda: 'USD',
+      tipo_cambio: 58.5,
+      monto_gravado_total: 3.42,
+      monto_gravado_i1: 3.42,
+      total_itbis: 0.62,
+      total_itbis1: 0.62,
+      monto_total: 4.03,
+    };
     d.items[0].otra_moneda = { precio: 1.7094, monto: 3.42 };
     return d;
   }
@@ -321,7 +344,10 @@ describe('payments (ECF-PAGO-*)', () => {
 
   it('ECF-PAGO-SUMA: forms adding up to the total: no warning', () => {
     const d = baseDoc('31');
-    d.id_doc.formas_pago = [{ forma: '1', monto: 136 }, { forma: '3', monto: 100 }];
+    d.id_doc.formas_pago = [
+      { forma: '1', monto: 136 },
+      { forma: '3', monto: 100 },
+    ];
     const r = validate('31', d);
     expectValid(r);
     expect(r.warnings).toEqual([]);

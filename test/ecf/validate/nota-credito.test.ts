@@ -47,7 +47,10 @@ describe('ECF-NC-INDICADOR: 30-day rule of credit notes', () => {
   });
 
   it('computeTotals excludes ITBIS for indicador_nota_credito 1', () => {
-    const c = computeTotals('34', { id_doc: { indicador_nota_credito: 1 }, items: [{ indicador_facturacion: 1, cantidad: 1, precio_unitario: 100, monto: 100 }] });
+    const c = computeTotals('34', {
+      id_doc: { indicador_nota_credito: 1 },
+      items: [{ indicador_facturacion: 1, cantidad: 1, precio_unitario: 100, monto: 100 }],
+    });
     expect(c.itbisExcluded).toBe(true);
     expect(c.totales).toEqual({ monto_gravado_total: 100, monto_gravado_i1: 100, monto_total: 100 });
   });

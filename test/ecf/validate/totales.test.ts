@@ -30,7 +30,13 @@ describe('ECF-TOT-CUADRE tolerance (one unit per line on document totals)', () =
   it('monto_total off by 3.01 with 3 lines: error with code totals', () => {
     const d = withLines('31', 3);
     d.totales.monto_total = Math.round((d.totales.monto_total + 3.01) * 100) / 100;
-    const e = expectError(validate('31', d), 'totales.monto_total', 'totals', /se esperaba 708\.00 \(monto gravado 600\.00 \+ ITBIS 108\.00 \+ exento 0\.00 \+ impuestos adicionales 0\.00\), se recibió 711\.01/, 'ECF-TOT-CUADRE');
+    const e = expectError(
+      validate('31', d),
+      'totales.monto_total',
+      'totals',
+      /se esperaba 708\.00 \(monto gravado 600\.00 \+ ITBIS 108\.00 \+ exento 0\.00 \+ impuestos adicionales 0\.00\), se recibió 711\.01/,
+      'ECF-TOT-CUADRE',
+    );
     expect(e.params).toMatchObject({ expected: '708.00', received: '711.01' });
   });
 
@@ -38,7 +44,9 @@ describe('ECF-TOT-CUADRE tolerance (one unit per line on document totals)', () =
     const d = baseDoc('31');
     d.totales.monto_total = 240;
     const e = expectError(validate('31', d), 'totales.monto_total', 'totals');
-    expect(e.message).toContain('El total no cuadra: se esperaba 236.00 (monto gravado 200.00 + ITBIS 36.00 + exento 0.00 + impuestos adicionales 0.00), se recibió 240.00.');
+    expect(e.message).toContain(
+      'El total no cuadra: se esperaba 236.00 (monto gravado 200.00 + ITBIS 36.00 + exento 0.00 + impuestos adicionales 0.00), se recibió 240.00.',
+    );
   });
 
   it('every totales key is compared: total_itbis1 off', () => {
@@ -119,8 +127,19 @@ describe('ECF-TOT-CONDICIONAL', () => {
     ];
     const x = refill('31', d);
     expect(x.totales).toEqual({
-      monto_gravado_total: 170, monto_gravado_i1: 100, monto_gravado_i2: 50, monto_gravado_i3: 20, monto_exento: 10,
-      itbis1: 18, itbis2: 16, itbis3: 0, total_itbis: 26, total_itbis1: 18, total_itbis2: 8, total_itbis3: 0, monto_total: 206,
+      monto_gravado_total: 170,
+      monto_gravado_i1: 100,
+      monto_gravado_i2: 50,
+      monto_gravado_i3: 20,
+      monto_exento: 10,
+      itbis1: 18,
+      itbis2: 16,
+      itbis3: 0,
+      total_itbis: 26,
+      total_itbis1: 18,
+      total_itbis2: 8,
+      total_itbis3: 0,
+      monto_total: 206,
     });
     expectValid(validate('31', x));
   });
@@ -143,7 +162,13 @@ describe('ECF-ITEM-MONTO (±1.00 per line)', () => {
 
   it('discount and surcharge enter the line amount', () => {
     const d = baseDoc('31');
-    d.items[0] = { ...d.items[0], descuento_monto: 20, sub_descuentos: [{ tipo: '$', monto: 20 }], recargo_monto: 5, sub_recargos: [{ tipo: '%', porcentaje: 2.5, monto: 5 }] };
+    d.items[0] = {
+      ...d.items[0],
+      descuento_monto: 20,
+      sub_descuentos: [{ tipo: '$', monto: 20 }],
+      recargo_monto: 5,
+      sub_recargos: [{ tipo: '%', porcentaje: 2.5, monto: 5 }],
+    };
     delete d.items[0].monto;
     const x = refill('31', d);
     expect(x.items[0].monto).toBe(185);
@@ -187,7 +212,14 @@ describe('collected, not first-fail', () => {
     d.items[0].monto = 50; // line
     const errs = errorsOf(validate('34', d));
     const paths = errs.map((e) => e.path);
-    for (const p of ['id_doc.tipo_ingresos', 'referencia.codigo_modificacion', 'referencia.ncf_modificado', 'comprador.rnc', 'totales.monto_total', 'items.0.monto']) {
+    for (const p of [
+      'id_doc.tipo_ingresos',
+      'referencia.codigo_modificacion',
+      'referencia.ncf_modificado',
+      'comprador.rnc',
+      'totales.monto_total',
+      'items.0.monto',
+    ]) {
       expect(paths).toContain(p);
     }
     expect(errs.length).toBeGreaterThanOrEqual(6);

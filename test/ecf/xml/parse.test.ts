@@ -22,7 +22,14 @@ const item = (n: number) => ({
 const doc31 = (items = 1) => ({
   id_doc: { tipo_ingresos: '01', tipo_pago: '1', formas_pago: [{ forma: '1', monto: 118 * items }] },
   comprador: { rnc: '101543213', razon_social: 'Ferretería Ñañez & Hermanos, S.A.' },
-  totales: { monto_gravado_total: 100 * items, monto_gravado_i1: 100 * items, itbis1: 18, total_itbis: 18 * items, total_itbis1: 18 * items, monto_total: 118 * items },
+  totales: {
+    monto_gravado_total: 100 * items,
+    monto_gravado_i1: 100 * items,
+    itbis1: 18,
+    total_itbis: 18 * items,
+    total_itbis1: 18 * items,
+    monto_total: 118 * items,
+  },
   items: Array.from({ length: items }, (_, i) => item(i + 1)),
 });
 
@@ -135,7 +142,10 @@ describe('parseEcfXml: unknown elements and bad values are reported with an XML 
   });
 
   it('a Signature under the root marks the document signed and is not an issue', () => {
-    const xml = xml31().replace('</ECF>', '<FechaHoraFirma>01-04-2026 10:00:00</FechaHoraFirma><Signature xmlns="http://www.w3.org/2000/09/xmldsig#"><SignedInfo/></Signature></ECF>');
+    const xml = xml31().replace(
+      '</ECF>',
+      '<FechaHoraFirma>01-04-2026 10:00:00</FechaHoraFirma><Signature xmlns="http://www.w3.org/2000/09/xmldsig#"><SignedInfo/></Signature></ECF>',
+    );
     const parsed = parseEcfXml(xml);
     expect(parsed.signed).toBe(true);
     expect(parsed.fecha_hora_firma).toBe('01-04-2026 10:00:00');
@@ -273,7 +283,11 @@ describe('parseEcfXml: text and escaping', () => {
 
 describe('XML 1.0 line ends', () => {
   // Regression: @xmldom/xmldom 0.9 normalised U+0085, U+2028 and U+2029 to LF (XML 1.1 rules) in XML 1.0 documents.
-  it.each([['U+0085', '\u0085'], ['U+2028', '\u2028'], ['U+2029', '\u2029']])('%s in a text value round-trips', (_name, c) => {
+  it.each([
+    ['U+0085', '\u0085'],
+    ['U+2028', '\u2028'],
+    ['U+2029', '\u2029'],
+  ])('%s in a text value round-trips', (_name, c) => {
     const doc = doc31();
     doc.items[0]!.nombre = `Línea A${c}Línea B`;
     expect((parseEcfXml(renderEcfXml('31', doc, ctx31)).document.items as Array<Record<string, unknown>>)[0]!.nombre).toBe(`Línea A${c}Línea B`);

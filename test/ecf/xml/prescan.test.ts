@@ -49,7 +49,10 @@ describe('prescanXml', () => {
   });
 
   it('inside the XMLDSig Signature the certificate may be longer, up to MAX_SIGNATURE_TEXT', () => {
-    const sig = (n: number) => doc(`</Encabezado><Signature xmlns="http://www.w3.org/2000/09/xmldsig#"><KeyInfo><X509Data><X509Certificate>${'A'.repeat(n)}</X509Certificate></X509Data></KeyInfo></Signature><Encabezado>`);
+    const sig = (n: number) =>
+      doc(
+        `</Encabezado><Signature xmlns="http://www.w3.org/2000/09/xmldsig#"><KeyInfo><X509Data><X509Certificate>${'A'.repeat(n)}</X509Certificate></X509Data></KeyInfo></Signature><Encabezado>`,
+      );
     expect(prescanXml(sig(MAX_SIGNATURE_TEXT))).toBeNull();
     expect(prescanXml(sig(MAX_SIGNATURE_TEXT + 1))).toMatchObject({ code: 'value_too_long' });
     // after the Signature the XSD limit applies again

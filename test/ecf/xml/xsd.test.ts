@@ -49,7 +49,7 @@ describe('the placeholder signature', () => {
     expect(withPlaceholderSignature(xml).endsWith('<FechaHoraFirma>01-04-2026 10:00:00</FechaHoraFirma><Signature/></ECF>')).toBe(true);
   });
 
-  it('another type\'s schema rejects the document (the check is not vacuous)', () => {
+  it("another type's schema rejects the document (the check is not vacuous)", () => {
     const r = validateEcfXsd('43', xml);
     expect(r.valid).toBe(false);
   });
@@ -90,7 +90,11 @@ describe('type 32 below RD$250,000 with 10,000 lines', () => {
 
 describe('characters XML 1.0 excludes', () => {
   // Regression: the shape layer let U+FFFE, U+FFFF and lone surrogates through, and libxml2 then refused the XML.
-  it.each([['U+FFFE', 'Pintura\uFFFE blanca'], ['U+FFFF', 'Pintura\uFFFF'], ['lone surrogate', 'Pintura \uD800 blanca']])('%s in a name is refused at its path, never built', (_n, nombre) => {
+  it.each([
+    ['U+FFFE', 'Pintura\uFFFE blanca'],
+    ['U+FFFF', 'Pintura\uFFFF'],
+    ['lone surrogate', 'Pintura \uD800 blanca'],
+  ])('%s in a name is refused at its path, never built', (_n, nombre) => {
     const ex = loadExamples().find((e) => e.tipo === '32' && e.variant === 'minimal')!;
     const doc = structuredClone(ex.doc) as { items: Array<Record<string, unknown>> };
     doc.items[0]!.nombre = nombre;

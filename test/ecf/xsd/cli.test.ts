@@ -8,8 +8,14 @@ import { ecf32, ecf43, fakeIo, makeZip, tempDir } from './fixtures.js';
 
 const dir = xsdDir();
 const dirs: string[] = [];
-const tmp = () => { const d = tempDir(); dirs.push(d); return d; };
-afterAll(() => { for (const d of dirs) rmSync(d, { recursive: true, force: true }); });
+const tmp = () => {
+  const d = tempDir();
+  dirs.push(d);
+  return d;
+};
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 
 describe('ecf validate', () => {
   it('exits 0 and says valid, with the schema detected from root and TipoeCF', async () => {

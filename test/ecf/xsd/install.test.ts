@@ -5,7 +5,13 @@ import * as zlib from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { xsdDir } from '../helpers/env.js';
 import {
-  createSchemaValidator, installXsd, PINNED_XSD_SHA256, SchemaError, verifyXsdDir, XSD_FILE_NAMES, XsdInstallError,
+  createSchemaValidator,
+  installXsd,
+  PINNED_XSD_SHA256,
+  SchemaError,
+  verifyXsdDir,
+  XSD_FILE_NAMES,
+  XsdInstallError,
 } from '../../../src/ecf/xsd/index.js';
 import { normalizeXsdName } from '../../../src/ecf/xsd/install.js';
 import { crc32, crc32Js, readZip } from '../../../src/shared/xsd/zip.js';
@@ -14,11 +20,21 @@ import { makeZip, tempDir } from './fixtures.js';
 const src = xsdDir();
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 const dirs: string[] = [];
-const tmp = () => { const d = tempDir(); dirs.push(d); return d; };
-afterAll(() => { for (const d of dirs) rmSync(d, { recursive: true, force: true }); });
+const tmp = () => {
+  const d = tempDir();
+  dirs.push(d);
+  return d;
+};
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 
 /** DGII-style names: spaces, dots and case differ from the canonical ones. */
-const dgiiName = (f: string) => f.replace(/-v1\.0\.xsd$/, ' v.1.0.xsd').replace(/^e-CF-/, 'e-CF ').toUpperCase();
+const dgiiName = (f: string) =>
+  f
+    .replace(/-v1\.0\.xsd$/, ' v.1.0.xsd')
+    .replace(/^e-CF-/, 'e-CF ')
+    .toUpperCase();
 
 describe('installXsd', () => {
   it('installs the fifteen files from a folder, all pinned, byte for byte', () => {
@@ -56,14 +72,24 @@ describe('installXsd', () => {
     writeFileSync(join(from, 'arecf v1.0.xsd'), changed);
     const target = join(tmp(), 'xsd');
     let err: unknown;
-    try { installXsd(from, target); } catch (e) { err = e; }
+    try {
+      installXsd(from, target);
+    } catch (e) {
+      err = e;
+    }
     expect(err).toBeInstanceOf(XsdInstallError);
     expect(err).toBeInstanceOf(SchemaError);
     const e = err as XsdInstallError;
     expect(e.code).toBe('xsd_changed');
-    expect(e.report.changed).toEqual([expect.objectContaining({
-      file: 'ARECF-v1.0.xsd', matchedBy: 'name', status: 'changed', expected: PINNED_XSD_SHA256['ARECF-v1.0.xsd'], actual: sha(changed),
-    })]);
+    expect(e.report.changed).toEqual([
+      expect.objectContaining({
+        file: 'ARECF-v1.0.xsd',
+        matchedBy: 'name',
+        status: 'changed',
+        expected: PINNED_XSD_SHA256['ARECF-v1.0.xsd'],
+        actual: sha(changed),
+      }),
+    ]);
     expect(e.message).toContain('ARECF-v1.0.xsd');
     expect(e.message).toContain(sha(changed));
     expect(existsSync(target)).toBe(false);
@@ -72,7 +98,11 @@ describe('installXsd', () => {
     expect(r.changed.map((c) => c.file)).toEqual(['ARECF-v1.0.xsd']);
     expect(readFileSync(join(target, 'ARECF-v1.0.xsd'))).toEqual(changed);
     expect(verifyXsdDir(target).files.find((f) => f.file === 'ARECF-v1.0.xsd')!.status).toBe('changed');
-    expect(createSchemaValidator(target).files().find((f) => f.file === 'ARECF-v1.0.xsd')!.pinned).toBe(false);
+    expect(
+      createSchemaValidator(target)
+        .files()
+        .find((f) => f.file === 'ARECF-v1.0.xsd')!.pinned,
+    ).toBe(false);
   });
 
   it('reports missing files and refuses unless allowed', () => {
@@ -81,14 +111,21 @@ describe('installXsd', () => {
     writeFileSync(join(from, 'otro.xsd'), '<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"/>');
     const target = join(tmp(), 'xsd');
     expect(() => installXsd(from, target)).toThrow(/missing/);
-    try { installXsd(from, target); } catch (e) {
+    try {
+      installXsd(from, target);
+    } catch (e) {
       expect((e as XsdInstallError).code).toBe('xsd_incomplete');
       expect((e as XsdInstallError).report.missing.sort()).toEqual(['ANECF-v1.0.xsd', 'e-CF-47-v1.0.xsd']);
       expect((e as XsdInstallError).report.ignored).toEqual([join(from, 'otro.xsd')]);
     }
     const r = installXsd(from, target, { allowMissing: true });
     expect(r.installed).toHaveLength(13);
-    expect(verifyXsdDir(target).files.filter((f) => f.status === 'missing').map((f) => f.file).sort()).toEqual(['ANECF-v1.0.xsd', 'e-CF-47-v1.0.xsd']);
+    expect(
+      verifyXsdDir(target)
+        .files.filter((f) => f.status === 'missing')
+        .map((f) => f.file)
+        .sort(),
+    ).toEqual(['ANECF-v1.0.xsd', 'e-CF-47-v1.0.xsd']);
     expect(() => createSchemaValidator(target)).toThrow(/ANECF-v1\.0\.xsd.*e-CF-47-v1\.0\.xsd|e-CF-47-v1\.0\.xsd.*ANECF-v1\.0\.xsd/);
   });
 
@@ -114,9 +151,18 @@ describe('installXsd', () => {
 
 describe('zip reader', () => {
   it('reads stored and deflated entries and checks sizes', () => {
-    const a = randomBytes(5000), b = Buffer.from('x'.repeat(20000));
-    const entries = readZip(makeZip([{ name: 'a.bin', data: a, method: 0 }, { name: 'dir/b.txt', data: b, method: 8 }]));
-    expect(entries.map((e) => [e.name, e.method, e.size])).toEqual([['a.bin', 0, 5000], ['dir/b.txt', 8, 20000]]);
+    const a = randomBytes(5000),
+      b = Buffer.from('x'.repeat(20000));
+    const entries = readZip(
+      makeZip([
+        { name: 'a.bin', data: a, method: 0 },
+        { name: 'dir/b.txt', data: b, method: 8 },
+      ]),
+    );
+    expect(entries.map((e) => [e.name, e.method, e.size])).toEqual([
+      ['a.bin', 0, 5000],
+      ['dir/b.txt', 8, 20000],
+    ]);
     expect(entries[0]!.read()).toEqual(a);
     expect(entries[1]!.read()).toEqual(b);
     expect(entries[1]!.compressedSize).toBeLessThan(1000);
@@ -136,7 +182,11 @@ describe('missing XSD directory', () => {
   it('createSchemaValidator names the directory and how to install', () => {
     const nowhere = join(tmp(), 'does-not-exist');
     let err: unknown;
-    try { createSchemaValidator(nowhere); } catch (e) { err = e; }
+    try {
+      createSchemaValidator(nowhere);
+    } catch (e) {
+      err = e;
+    }
     expect(err).toBeInstanceOf(SchemaError);
     expect((err as SchemaError).code).toBe('xsd_dir_missing');
     expect((err as Error).message).toContain(nowhere);
@@ -148,7 +198,11 @@ describe('missing XSD directory', () => {
     mkdirSync(d, { recursive: true });
     copyFileSync(join(src, 'Semilla-v1.0.xsd'), join(d, 'Semilla-v1.0.xsd'));
     let err: unknown;
-    try { createSchemaValidator(d); } catch (e) { err = e; }
+    try {
+      createSchemaValidator(d);
+    } catch (e) {
+      err = e;
+    }
     expect((err as SchemaError).code).toBe('xsd_file_missing');
     for (const f of XSD_FILE_NAMES.filter((f) => f !== 'Semilla-v1.0.xsd')) expect((err as Error).message).toContain(f);
     expect((err as Error).message).not.toContain('Semilla-v1.0.xsd');

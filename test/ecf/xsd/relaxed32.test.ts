@@ -86,11 +86,28 @@ describe('relaxed32 (type 32 below RD$250,000: up to 10,000 lines)', () => {
   it('refuses (SchemaError) an e-CF-32 XSD that does not have the expected shape', () => {
     const text = fixXsd('e-CF-32-v1.0.xsd', readFileSync(join(xsdDir(), 'e-CF-32-v1.0.xsd'))).text;
     expect(() => relax32(text.replace('name="Item" minOccurs="1" maxOccurs="1000"', 'name="Item" minOccurs="1" maxOccurs="500"'))).toThrow(SchemaError);
-    expect(() => relax32(text.replace('name="NoLineaHasta" type="Integer4V1To1000ValidationType"', 'name="NoLineaHasta" type="Integer4V1To1000ValidationType"/><xs:element name="Otro" type="Integer4V1To1000ValidationType"'))).toThrow(/used by/);
+    expect(() =>
+      relax32(
+        text.replace(
+          'name="NoLineaHasta" type="Integer4V1To1000ValidationType"',
+          'name="NoLineaHasta" type="Integer4V1To1000ValidationType"/><xs:element name="Otro" type="Integer4V1To1000ValidationType"',
+        ),
+      ),
+    ).toThrow(/used by/);
     // The relaxed text differs from the strict one in exactly 10 changed lines and 1 added line.
-    const before = text.split('\n'), after = relax32(text).text.split('\n');
-    const minus = (a: string[], b: string[]) => { const rest = [...b]; return a.filter((l) => { const i = rest.indexOf(l); if (i < 0) return true; rest.splice(i, 1); return false; }); };
-    const removed = minus(before, after), added = minus(after, before);
+    const before = text.split('\n'),
+      after = relax32(text).text.split('\n');
+    const minus = (a: string[], b: string[]) => {
+      const rest = [...b];
+      return a.filter((l) => {
+        const i = rest.indexOf(l);
+        if (i < 0) return true;
+        rest.splice(i, 1);
+        return false;
+      });
+    };
+    const removed = minus(before, after),
+      added = minus(after, before);
     expect(removed).toHaveLength(10);
     expect(added).toHaveLength(11);
     for (const l of added) expect(l).toMatch(/maxOccurs="10000"|value="10000"|value="5"|\{0,5\}|\{1,5\}/);

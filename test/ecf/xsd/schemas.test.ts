@@ -35,7 +35,11 @@ describe('official XSD set', () => {
 
   it('reports exactly the fixes it applied, per file', () => {
     const fixes = createSchemaValidator(dir).fixesApplied();
-    const of = (file: string) => fixes.filter((f) => f.file === file).map((f) => f.kind).sort();
+    const of = (file: string) =>
+      fixes
+        .filter((f) => f.file === file)
+        .map((f) => f.kind)
+        .sort();
     expect(of('e-CF-31-v1.0.xsd')).toContain('trim-name');
     expect(fixes.find((f) => f.kind === 'trim-name')!.detail).toContain('IndicadorServicioTodoIncluidoType');
     expect(fixes.find((f) => f.file === 'RFCE-32-v1.0.xsd' && f.kind === 'non-capturing-group')!.count).toBe(4);
@@ -60,7 +64,8 @@ describe('official XSD set', () => {
   });
 
   it('fixXsd leaves a clean file untouched', () => {
-    const text = '<?xml version="1.0"?><xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"><xs:simpleType name="A"><xs:restriction base="xs:string"><xs:pattern value="(a|b)"/></xs:restriction></xs:simpleType></xs:schema>';
+    const text =
+      '<?xml version="1.0"?><xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"><xs:simpleType name="A"><xs:restriction base="xs:string"><xs:pattern value="(a|b)"/></xs:restriction></xs:simpleType></xs:schema>';
     const r = fixXsd('x.xsd', new TextEncoder().encode(text));
     expect(r.fixes).toEqual([]);
     expect(r.text).toBe(text);

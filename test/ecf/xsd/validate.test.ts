@@ -78,7 +78,8 @@ describe('violations and their element paths', () => {
   });
 
   it('reports every violation, in document order', () => {
-    const xml = ecf43({ items: 3, badItem: 2 }).replace('<RNCEmisor>131880681</RNCEmisor>', '<RNCEmisor>12</RNCEmisor>')
+    const xml = ecf43({ items: 3, badItem: 2 })
+      .replace('<RNCEmisor>131880681</RNCEmisor>', '<RNCEmisor>12</RNCEmisor>')
       .replace('<DetallesItems>', '<DetallesItems>texto');
     const r = v.validate(xml, 'ECF-43');
     expect(r.violations.map((x) => x.xpath)).toEqual([

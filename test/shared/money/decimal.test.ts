@@ -1,6 +1,22 @@
 /** calc/decimal.ts: exact bigint decimals, half-up rounding (DGII IT §13), no binary floating point drift. */
 import { describe, expect, it } from 'vitest';
-import { add, cmp, div, fromInt, fromNumber, mul, numberText, parseDec, round, sub, sum, toFixed, toNumber, toText, type Dec } from '../../../src/shared/money/decimal.js';
+import {
+  add,
+  cmp,
+  div,
+  fromInt,
+  fromNumber,
+  mul,
+  numberText,
+  parseDec,
+  round,
+  sub,
+  sum,
+  toFixed,
+  toNumber,
+  toText,
+  type Dec,
+} from '../../../src/shared/money/decimal.js';
 
 const n = (x: number): Dec => fromNumber(x)!;
 

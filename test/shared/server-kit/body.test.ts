@@ -21,7 +21,10 @@ function streamed(source: UnderlyingDefaultSource<Uint8Array>): Request {
 }
 
 async function refusal(p: Promise<unknown>): Promise<ApiError> {
-  const e = await p.then(() => null, (err: unknown) => err);
+  const e = await p.then(
+    () => null,
+    (err: unknown) => err,
+  );
   expect(e).toBeInstanceOf(ApiError);
   return e as ApiError;
 }
@@ -37,8 +40,16 @@ describe('server-kit body: readLimited', () => {
   it('refuses a declared Content-Length over the limit with a 413, before reading', async () => {
     let pulls = 0;
     const req = new Request('http://kit.test/', {
-      method: 'POST', headers: { 'content-length': '2048' }, duplex: 'half',
-      body: new ReadableStream<Uint8Array>({ pull: (c) => { pulls++; c.enqueue(new Uint8Array(2048)); c.close(); } }),
+      method: 'POST',
+      headers: { 'content-length': '2048' },
+      duplex: 'half',
+      body: new ReadableStream<Uint8Array>({
+        pull: (c) => {
+          pulls++;
+          c.enqueue(new Uint8Array(2048));
+          c.close();
+        },
+      }),
     } as RequestInit);
     expect(req.headers.get('content-length')).toBe('2048');
     const e = await refusal(readLimited(req, 1024));
@@ -50,7 +61,12 @@ describe('server-kit body: readLimited', () => {
 
   it('refuses a streamed body once it passes the limit, with the error tooBig makes, and stops reading', async () => {
     let pulls = 0;
-    const req = streamed({ pull: (c) => { pulls++; c.enqueue(new Uint8Array(600)); } });
+    const req = streamed({
+      pull: (c) => {
+        pulls++;
+        c.enqueue(new Uint8Array(600));
+      },
+    });
     const e = await refusal(readLimited(req, 1000, (limit) => new ApiError(413, `más de ${limit}`)));
     expect(e.status).toBe(413);
     expect(e.message).toBe('más de 1000');
@@ -61,7 +77,7 @@ describe('server-kit body: readLimited', () => {
     expect((await readLimited(ok, 1000)).byteLength).toBe(1000);
   });
 
-  it('answers a body slower than the request\'s minimum rate with a 408 that closes the connection', async () => {
+  it("answers a body slower than the request's minimum rate with a 408 that closes the connection", async () => {
     const req = streamed({ pull: () => new Promise<void>(() => {}) });
     setBodyRate(req, { bytesPerSecond: 1000, graceMs: 30 });
     const started = Date.now();
@@ -86,7 +102,7 @@ describe('server-kit body: readLimited', () => {
 });
 
 describe('server-kit body: media type and text', () => {
-  it('tells JSON from XML, accepts only UTF-8, and uses the caller\'s 415 message', () => {
+  it("tells JSON from XML, accepts only UTF-8, and uses the caller's 415 message", () => {
     expect(bodyKind('application/json', 'no')).toBe('json');
     expect(bodyKind('Application/JSON; charset="UTF-8"', 'no')).toBe('json');
     expect(bodyKind('text/xml;charset=utf8', 'no')).toBe('xml');

@@ -43,7 +43,7 @@ describe('server-kit sealing', () => {
     expect(text(decryptSecret(encryptSecret(new Uint8Array(0), k), k))).toBe('');
   });
 
-  it('refuses another key as wrong_key, naming both key ids, with a neutral hint or the caller\'s', () => {
+  it("refuses another key as wrong_key, naming both key ids, with a neutral hint or the caller's", () => {
     const k = key();
     const other = key();
     const blob = encryptSecret(bytes('x'), k);

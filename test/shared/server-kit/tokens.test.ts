@@ -14,7 +14,11 @@ describe('tokens', () => {
 
   it('hashes to the SHA-256 hex of the UTF-8 token', () => {
     expect(hashToken('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
-    expect(hashToken('ñ')).toBe(createHash('sha256').update(Buffer.from([0xc3, 0xb1])).digest('hex'));
+    expect(hashToken('ñ')).toBe(
+      createHash('sha256')
+        .update(Buffer.from([0xc3, 0xb1]))
+        .digest('hex'),
+    );
     const t = generateToken();
     expect(hashToken(t)).toMatch(/^[0-9a-f]{64}$/);
     expect(hashToken(t)).toBe(hashToken(t));

@@ -4,7 +4,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  DOCTYPE_MESSAGE, MAX_SIGNATURE_DEPTH, MAX_SIGNATURE_TEXT, PRESCAN_MESSAGES, prescanXml, type PrescanMessages, type XmlLimits,
+  DOCTYPE_MESSAGE,
+  MAX_SIGNATURE_DEPTH,
+  MAX_SIGNATURE_TEXT,
+  PRESCAN_MESSAGES,
+  prescanXml,
+  type PrescanMessages,
+  type XmlLimits,
 } from '../../../src/shared/xml/prescan.js';
 
 const LIMITS: XmlLimits = {
@@ -15,7 +21,8 @@ const LIMITS: XmlLimits = {
   maxAttributes: 2,
 };
 const scan = (xml: string) => prescanXml(xml, LIMITS);
-const nest = (depth: number) => Array.from({ length: depth }, (_, i) => `<e${i}>`).join('') + Array.from({ length: depth }, (_, i) => `</e${depth - 1 - i}>`).join('');
+const nest = (depth: number) =>
+  Array.from({ length: depth }, (_, i) => `<e${i}>`).join('') + Array.from({ length: depth }, (_, i) => `</e${depth - 1 - i}>`).join('');
 
 describe('prescanXml with custom limits', () => {
   it('maxDepth 3: three levels pass, a fourth is refused with its path', () => {
@@ -42,9 +49,17 @@ describe('prescanXml with custom limits', () => {
 
   it('maxElements per document element name, `*` for the others', () => {
     expect(scan('<note><a/><b/><c/></note>')).toBeNull(); // 4 elements
-    expect(scan('<note><a/><b/><c><d/></c></note>')).toMatchObject({ code: 'too_many_elements', path: '/note/c/d', message: expect.stringContaining('más de 4 elementos (el máximo para <note>)') });
+    expect(scan('<note><a/><b/><c><d/></c></note>')).toMatchObject({
+      code: 'too_many_elements',
+      path: '/note/c/d',
+      message: expect.stringContaining('más de 4 elementos (el máximo para <note>)'),
+    });
     expect(scan('<memo><a><x/><y/><z/></a><b><x/><y/><z/></b><c/></memo>')).toBeNull(); // 10 of 10
-    expect(scan('<memo><a><x/><y/><z/></a><b><x/><y/><z/></b><c><x/></c></memo>')).toMatchObject({ code: 'too_many_elements', path: '/memo/c/x', message: expect.stringContaining('<memo>') });
+    expect(scan('<memo><a><x/><y/><z/></a><b><x/><y/><z/></b><c><x/></c></memo>')).toMatchObject({
+      code: 'too_many_elements',
+      path: '/memo/c/x',
+      message: expect.stringContaining('<memo>'),
+    });
   });
 
   it('maxChildren 3: a fourth child of one element is refused, naming the parent', () => {
@@ -70,7 +85,10 @@ describe('prescanXml with custom limits', () => {
   it('an XMLDSig Signature below the document element keeps its own bounds', () => {
     const sig = (inner: string) => `<r><Signature>${inner}</Signature></r>`;
     expect(scan(sig(`<X>${'z'.repeat(MAX_SIGNATURE_TEXT)}</X>`))).toBeNull();
-    expect(scan(sig(`<X>${'z'.repeat(MAX_SIGNATURE_TEXT + 1)}</X>`))).toMatchObject({ code: 'value_too_long', message: expect.stringContaining(`más de ${MAX_SIGNATURE_TEXT}`) });
+    expect(scan(sig(`<X>${'z'.repeat(MAX_SIGNATURE_TEXT + 1)}</X>`))).toMatchObject({
+      code: 'value_too_long',
+      message: expect.stringContaining(`más de ${MAX_SIGNATURE_TEXT}`),
+    });
     expect(scan(sig(nest(MAX_SIGNATURE_DEPTH - 1)))).toBeNull(); // deeper than maxDepth 3, within the Signature's own depth
     expect(scan(sig(nest(MAX_SIGNATURE_DEPTH)))).toMatchObject({ code: 'too_deep' });
     expect(scan(`<r><Signature/><x>abcdef</x></r>`)).toMatchObject({ code: 'value_too_long', path: '/r/x' }); // after it, the usual bound
@@ -86,7 +104,11 @@ describe('prescanXml with custom limits', () => {
     };
     const cases = ['<r>abcdef</r>', '<note><a/><b/><c/><d/></note>', nest(4), '<r><a/><a/><a/><a/></r>', '<r a="1" b="2" c="3"/>'];
     expect(cases.map((x) => prescanXml(x, LIMITS, mine)?.message)).toEqual([
-      'long:el valor:/r:5', 'elements:note:4', 'deep:/e0/e1/e2/e3:3', 'children:/r:3', 'attributes:2',
+      'long:el valor:/r:5',
+      'elements:note:4',
+      'deep:/e0/e1/e2/e3:3',
+      'children:/r:3',
+      'attributes:2',
     ]);
     for (const x of cases) {
       const message = prescanXml(x, LIMITS)?.message;

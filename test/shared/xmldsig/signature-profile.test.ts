@@ -111,7 +111,9 @@ describe('the generic XMLDSig core carries a XAdES-EPES-shaped profile', () => {
     const signed = await signedPromise;
     const start = signed.indexOf('<ds:Signature ');
     expect(signed.slice(0, start).endsWith('<ext:UBLExtension><ext:ExtensionContent>')).toBe(true);
-    expect(signed.slice(signed.indexOf('</ds:Signature>'))).toBe('</ds:Signature></ext:ExtensionContent></ext:UBLExtension></ext:UBLExtensions><cbc:ID>SETP990000002</cbc:ID><cbc:IssueDate>2026-01-10</cbc:IssueDate><cbc:Note>Peña &amp; Cía "x"</cbc:Note></Invoice>');
+    expect(signed.slice(signed.indexOf('</ds:Signature>'))).toBe(
+      '</ds:Signature></ext:ExtensionContent></ext:UBLExtension></ext:UBLExtensions><cbc:ID>SETP990000002</cbc:ID><cbc:IssueDate>2026-01-10</cbc:IssueDate><cbc:Note>Peña &amp; Cía "x"</cbc:Note></Invoice>',
+    );
     expect(signed).toContain(`<ds:Signature xmlns:ds="${DSIG_NS}" Id="xmldsig-1">`);
     const uris = [...signed.matchAll(/<ds:Reference([^>]*)>/g)].map((m) => m[1]);
     expect(uris).toEqual([' Id="xmldsig-1-ref0" URI=""', ' URI="#xmldsig-1-keyinfo"', ` Type="${SIGNED_PROPERTIES_TYPE}" URI="#xmldsig-1-signedprops"`]);
@@ -145,7 +147,11 @@ describe('the generic XMLDSig core carries a XAdES-EPES-shaped profile', () => {
     const end = signed.indexOf('</ds:Signature>') + '</ds:Signature>'.length;
     const signature = signed.slice(start, end);
     const moved = signed.slice(0, start) + signed.slice(end).replace('<cbc:IssueDate>', `${signature}<cbc:IssueDate>`);
-    expect(verifyXmlWithProfile(moved, xadesShaped)).toMatchObject({ valid: false, code: 'unsupported', reason: expect.stringContaining('in the last ext:ExtensionContent') });
+    expect(verifyXmlWithProfile(moved, xadesShaped)).toMatchObject({
+      valid: false,
+      code: 'unsupported',
+      reason: expect.stringContaining('in the last ext:ExtensionContent'),
+    });
     const untyped = signed.replace(` Type="${SIGNED_PROPERTIES_TYPE}"`, '');
     expect(verifyXmlWithProfile(untyped, xadesShaped)).toMatchObject({ valid: false, code: 'unsupported', reason: expect.stringContaining('Type=') });
     expect(verifyXml(signed)).toMatchObject({ valid: false });

@@ -7,8 +7,18 @@ import { bodyKind as bodyKindOf, DEFAULT_BODY_RATE, type BodyKind, type BodyLimi
 import { MESSAGES } from './errors.js';
 
 export {
-  DEFAULT_BODY_RATE, TOO_SLOW_MESSAGE, setBodyRate, bodyRateOf, readLimited, utf8Text, MAX_JSON_DEPTH, jsonDepthExceeds,
-  TOO_DEEP_MESSAGE, type BodyLimits, type BodyRate, type BodyKind,
+  DEFAULT_BODY_RATE,
+  TOO_SLOW_MESSAGE,
+  setBodyRate,
+  bodyRateOf,
+  readLimited,
+  utf8Text,
+  MAX_JSON_DEPTH,
+  jsonDepthExceeds,
+  TOO_DEEP_MESSAGE,
+  type BodyLimits,
+  type BodyRate,
+  type BodyKind,
 } from '../../../shared/server-kit/body.js';
 
 /**
@@ -17,8 +27,10 @@ export {
  * far below MAX_JSON_DEPTH.
  */
 export const DEFAULT_LIMITS: BodyLimits = {
-  jsonBytes: 12 * 1024 * 1024, xmlBytes: 12 * 1024 * 1024,
-  minBytesPerSecond: DEFAULT_BODY_RATE.bytesPerSecond, bodyGraceMs: DEFAULT_BODY_RATE.graceMs,
+  jsonBytes: 12 * 1024 * 1024,
+  xmlBytes: 12 * 1024 * 1024,
+  minBytesPerSecond: DEFAULT_BODY_RATE.bytesPerSecond,
+  bodyGraceMs: DEFAULT_BODY_RATE.graceMs,
 };
 
 /**

@@ -28,8 +28,9 @@ export const CERTIFICATE_MESSAGES = {
   badForm: 'Envíe un formulario multipart/form-data con los campos certificate (archivo .p12) y password.',
   tooLarge: `El archivo excede el límite de ${formatBytes(CERTIFICATE_MAX_BYTES)}; un certificado .p12 ocupa normalmente unos pocos KB.`,
   noKey: 'El servicio no tiene configurada la llave que cifra los certificados (ECF_CERT_KEY): no puede guardar certificados.',
-  provider: 'El emisor firma con el certificado del proveedor: delegó el rol de firmante al servicio en la Oficina Virtual de la autoridad tributaria '
-    + 'y no necesita subir un certificado. Si sube el suyo con POST /api/v1/certificate, pasará a firmar con su propio certificado.',
+  provider:
+    'El emisor firma con el certificado del proveedor: delegó el rol de firmante al servicio en la Oficina Virtual de la autoridad tributaria ' +
+    'y no necesita subir un certificado. Si sube el suyo con POST /api/v1/certificate, pasará a firmar con su propio certificado.',
   ownMissing: 'El emisor firma con su propio certificado y aún no ha subido ninguno: súbalo con POST /api/v1/certificate (campos certificate y password).',
   ownExpired: 'El certificado venció: los documentos no pueden firmarse hasta que suba uno vigente.',
   ownValid: 'Certificado vigente.',
@@ -39,41 +40,56 @@ export const CERTIFICATE_MESSAGES = {
 
 const DATETIME = 'Fecha y hora dd-MM-yyyy HH:mm:ss (America/Santo_Domingo).';
 
-const CertificateStatusSchema = z.object({
-  signing_mode: z.enum(['own', 'provider']).openapi({ description: '`own`: certificado propio subido; `provider`: certificado del proveedor con rol delegado.' }),
-  has_certificate: z.boolean().openapi({ description: 'true cuando el emisor subió un certificado.' }),
-  subject: z.string().nullable().openapi({ description: 'Sujeto del certificado.', example: 'CN=MARIA PEREZ, SERIALNUMBER=130182452, C=DO' }),
-  certificate_issuer: z.string().nullable().openapi({ description: 'Entidad certificadora que lo emitió.' }),
-  tax_id: z.string().nullable().openapi({ description: 'RNC o cédula del titular (serialNumber del sujeto).', example: '130182452' }),
-  serial_number: z.string().nullable().openapi({ description: 'Número de serie del certificado (hexadecimal).' }),
-  valid_from: z.string().nullable().openapi({ description: DATETIME }),
-  valid_to: z.string().nullable().openapi({ description: DATETIME }),
-  uploaded_at: z.string().nullable().openapi({ description: DATETIME }),
-  days_remaining: z.number().int().nullable().openapi({ description: 'Días completos hasta el vencimiento (0 si venció).', example: 290 }),
-  expired: z.boolean().nullable().openapi({ description: 'true si ya venció.' }),
-  note: z.string().openapi({ description: 'Explicación en español del estado.' }),
-}).openapi('CertificateStatus');
+const CertificateStatusSchema = z
+  .object({
+    signing_mode: z
+      .enum(['own', 'provider'])
+      .openapi({ description: '`own`: certificado propio subido; `provider`: certificado del proveedor con rol delegado.' }),
+    has_certificate: z.boolean().openapi({ description: 'true cuando el emisor subió un certificado.' }),
+    subject: z.string().nullable().openapi({ description: 'Sujeto del certificado.', example: 'CN=MARIA PEREZ, SERIALNUMBER=130182452, C=DO' }),
+    certificate_issuer: z.string().nullable().openapi({ description: 'Entidad certificadora que lo emitió.' }),
+    tax_id: z.string().nullable().openapi({ description: 'RNC o cédula del titular (serialNumber del sujeto).', example: '130182452' }),
+    serial_number: z.string().nullable().openapi({ description: 'Número de serie del certificado (hexadecimal).' }),
+    valid_from: z.string().nullable().openapi({ description: DATETIME }),
+    valid_to: z.string().nullable().openapi({ description: DATETIME }),
+    uploaded_at: z.string().nullable().openapi({ description: DATETIME }),
+    days_remaining: z.number().int().nullable().openapi({ description: 'Días completos hasta el vencimiento (0 si venció).', example: 290 }),
+    expired: z.boolean().nullable().openapi({ description: 'true si ya venció.' }),
+    note: z.string().openapi({ description: 'Explicación en español del estado.' }),
+  })
+  .openapi('CertificateStatus');
 
-const CertificateEnvelopeSchema = z.object({
-  status: z.literal('success'),
-  message: z.string(),
-  data: CertificateStatusSchema,
-}).openapi('CertificateEnvelope');
+const CertificateEnvelopeSchema = z
+  .object({
+    status: z.literal('success'),
+    message: z.string(),
+    data: CertificateStatusSchema,
+  })
+  .openapi('CertificateEnvelope');
 
-const CertificateUploadSchema = z.object({
-  certificate: z.string().openapi({ format: 'binary', description: `Archivo .p12 / .pfx (PKCS#12) con la llave privada; máximo ${formatBytes(CERTIFICATE_MAX_BYTES)}.` }),
-  password: z.string().openapi({ description: 'Contraseña del archivo .p12.' }),
-}).openapi('CertificateUpload');
+const CertificateUploadSchema = z
+  .object({
+    certificate: z
+      .string()
+      .openapi({ format: 'binary', description: `Archivo .p12 / .pfx (PKCS#12) con la llave privada; máximo ${formatBytes(CERTIFICATE_MAX_BYTES)}.` }),
+    password: z.string().openapi({ description: 'Contraseña del archivo .p12.' }),
+  })
+  .openapi('CertificateUpload');
 
-const CertificateRefusedSchema = z.object({
-  status: z.literal('error'),
-  message: z.string(),
-  document: z.object({
-    code: z.string().openapi({ description: 'Código estable: invalid_file, wrong_password, no_private_key, no_certificate, unsupported_key, no_tax_id, tax_id_mismatch, expired, not_yet_valid, invalid_form.' }),
-    errors: z.array(z.string()),
-    detailed_errors: z.record(z.string(), z.array(z.string())).openapi({ example: { password: ['La contraseña no abre el certificado .p12. …'] } }),
-  }),
-}).openapi('CertificateRefusedEnvelope');
+const CertificateRefusedSchema = z
+  .object({
+    status: z.literal('error'),
+    message: z.string(),
+    document: z.object({
+      code: z.string().openapi({
+        description:
+          'Código estable: invalid_file, wrong_password, no_private_key, no_certificate, unsupported_key, no_tax_id, tax_id_mismatch, expired, not_yet_valid, invalid_form.',
+      }),
+      errors: z.array(z.string()),
+      detailed_errors: z.record(z.string(), z.array(z.string())).openapi({ example: { password: ['La contraseña no abre el certificado .p12. …'] } }),
+    }),
+  })
+  .openapi('CertificateRefusedEnvelope');
 
 export const certificateGetRoute = createRoute({
   method: 'get',
@@ -81,8 +97,9 @@ export const certificateGetRoute = createRoute({
   operationId: 'getCertificate',
   tags: ['Certificado'],
   summary: 'Vigencia del certificado de firma del emisor',
-  description: 'Para emisores con certificado propio: sujeto, RNC del titular, vigencia y días restantes. Los emisores que firman con el certificado del proveedor '
-    + 'reciben su modo de firma y una nota (no necesitan subir nada).',
+  description:
+    'Para emisores con certificado propio: sujeto, RNC del titular, vigencia y días restantes. Los emisores que firman con el certificado del proveedor ' +
+    'reciben su modo de firma y una nota (no necesitan subir nada).',
   security: SECURED,
   responses: {
     200: json(CertificateEnvelopeSchema, 'Estado del certificado.'),
@@ -96,8 +113,9 @@ export const certificatePostRoute = createRoute({
   operationId: 'uploadCertificate',
   tags: ['Certificado'],
   summary: 'Subir o reemplazar el certificado .p12 del emisor',
-  description: 'Formulario multipart con `certificate` (archivo .p12) y `password`. Se verifica que abra con la contraseña, que el RNC del titular sea el del emisor '
-    + 'y que esté vigente; se guarda cifrado y nunca se devuelve. El modo de firma del emisor pasa a `own` (también para quien firmaba con el certificado del proveedor).',
+  description:
+    'Formulario multipart con `certificate` (archivo .p12) y `password`. Se verifica que abra con la contraseña, que el RNC del titular sea el del emisor ' +
+    'y que esté vigente; se guarda cifrado y nunca se devuelve. El modo de firma del emisor pasa a `own` (también para quien firmaba con el certificado del proveedor).',
   security: SECURED,
   request: { body: { required: true, content: { 'multipart/form-data': { schema: CertificateUploadSchema } } } },
   responses: {
@@ -105,7 +123,10 @@ export const certificatePostRoute = createRoute({
     ...COMMON,
     413: error(`El archivo excede ${formatBytes(CERTIFICATE_MAX_BYTES)}.`),
     415: error('Content-Type distinto de multipart/form-data.'),
-    422: json(CertificateRefusedSchema, 'Certificado rechazado: no es un .p12, contraseña incorrecta, de otro RNC, vencido o aún no válido; o formulario incompleto.'),
+    422: json(
+      CertificateRefusedSchema,
+      'Certificado rechazado: no es un .p12, contraseña incorrecta, de otro RNC, vencido o aún no válido; o formulario incompleto.',
+    ),
     503: error('El servicio no tiene configurada la llave de cifrado de certificados.'),
   },
 });
@@ -127,9 +148,14 @@ export function certificateStatus(issuer: Issuer, now: Date) {
   const has = issuer.certificate !== null && issuer.certificate.length > 0 && info !== null;
   const expired = has && notAfter ? now.getTime() > notAfter.getTime() : null;
   const days = has && notAfter ? Math.max(0, Math.floor((notAfter.getTime() - now.getTime()) / MS_PER_DAY)) : null;
-  const note = issuer.signingMode === 'provider'
-    ? CERTIFICATE_MESSAGES.provider
-    : !has ? CERTIFICATE_MESSAGES.ownMissing : expired ? CERTIFICATE_MESSAGES.ownExpired : CERTIFICATE_MESSAGES.ownValid;
+  const note =
+    issuer.signingMode === 'provider'
+      ? CERTIFICATE_MESSAGES.provider
+      : !has
+        ? CERTIFICATE_MESSAGES.ownMissing
+        : expired
+          ? CERTIFICATE_MESSAGES.ownExpired
+          : CERTIFICATE_MESSAGES.ownValid;
   return {
     signing_mode: issuer.signingMode,
     has_certificate: has,
@@ -172,14 +198,19 @@ export function registerCertificate(ctx: RouteContext): void {
     }
     let form: FormData;
     try {
-      form = await new Request('http://localhost/', { method: 'POST', headers: { 'content-type': contentType }, body: bytes as Uint8Array<ArrayBuffer> }).formData();
+      form = await new Request('http://localhost/', {
+        method: 'POST',
+        headers: { 'content-type': contentType },
+        body: bytes as Uint8Array<ArrayBuffer>,
+      }).formData();
     } catch {
       throw refused('invalid_form', '_', `El formulario multipart no es válido. ${CERTIFICATE_MESSAGES.badForm}`);
     }
     const file = form.get('certificate');
     const password = form.get('password');
     const missing: Record<string, string[]> = {};
-    if (file === null || typeof file === 'string') missing.certificate = ['Campo requerido: el archivo .p12 en el campo certificate (como archivo, no como texto).'];
+    if (file === null || typeof file === 'string')
+      missing.certificate = ['Campo requerido: el archivo .p12 en el campo certificate (como archivo, no como texto).'];
     if (typeof password !== 'string') missing.password = ['Campo requerido: la contraseña del .p12 en el campo password (texto).'];
     if (Object.keys(missing).length) {
       throw new ApiError(422, CERTIFICATE_MESSAGES.refused, { document: { code: 'invalid_form', ...detailedReport(missing) } });

@@ -15,30 +15,38 @@ export const DIRECTORY_TTL_MS = 5 * 60_000;
 // Bounds the memory a caller can make the cache hold by asking for many RNCs.
 const MAX_CACHED = 1_000;
 
-export const RncSchema = z.string().regex(/^(\d{9}|\d{11})$/, { error: 'RNC inválido: 9 dígitos (RNC) u 11 (cédula), sin guiones.' })
+export const RncSchema = z
+  .string()
+  .regex(/^(\d{9}|\d{11})$/, { error: 'RNC inválido: 9 dígitos (RNC) u 11 (cédula), sin guiones.' })
   .openapi({ description: 'RNC (9 dígitos) o cédula (11 dígitos).', example: '131880738' });
 
 const RncParams = z.object({ rnc: RncSchema.openapi({ param: { name: 'rnc', in: 'path' }, example: '131880738' }) });
 
-const DirectoryEntrySchema = z.object({
-  nombre: z.string().openapi({ example: 'EMPRESA EJEMPLO SRL' }),
-  rnc: z.string().openapi({ example: '131880738' }),
-  url_recepcion: z.string().nullable().openapi({ description: 'Servicio de recepción de e-CF del contribuyente.', example: 'https://fe.ejemplo.com.do' }),
-  url_aceptacion: z.string().nullable().openapi({ description: 'Servicio de aprobación comercial.', example: 'https://fe.ejemplo.com.do' }),
-  url_opcional: z.string().nullable().openapi({ description: 'Servicio de autenticación (semilla), si lo publica.' }),
-}).openapi('DirectoryEntry');
+const DirectoryEntrySchema = z
+  .object({
+    nombre: z.string().openapi({ example: 'EMPRESA EJEMPLO SRL' }),
+    rnc: z.string().openapi({ example: '131880738' }),
+    url_recepcion: z.string().nullable().openapi({ description: 'Servicio de recepción de e-CF del contribuyente.', example: 'https://fe.ejemplo.com.do' }),
+    url_aceptacion: z.string().nullable().openapi({ description: 'Servicio de aprobación comercial.', example: 'https://fe.ejemplo.com.do' }),
+    url_opcional: z.string().nullable().openapi({ description: 'Servicio de autenticación (semilla), si lo publica.' }),
+  })
+  .openapi('DirectoryEntry');
 
-const DirectoryListEnvelopeSchema = z.object({
-  status: z.literal('success'),
-  message: z.string(),
-  data: z.array(DirectoryEntrySchema),
-}).openapi('DirectoryListEnvelope');
+const DirectoryListEnvelopeSchema = z
+  .object({
+    status: z.literal('success'),
+    message: z.string(),
+    data: z.array(DirectoryEntrySchema),
+  })
+  .openapi('DirectoryListEnvelope');
 
-const DirectoryEntryEnvelopeSchema = z.object({
-  status: z.literal('success'),
-  message: z.string(),
-  data: DirectoryEntrySchema,
-}).openapi('DirectoryEntryEnvelope');
+const DirectoryEntryEnvelopeSchema = z
+  .object({
+    status: z.literal('success'),
+    message: z.string(),
+    data: DirectoryEntrySchema,
+  })
+  .openapi('DirectoryEntryEnvelope');
 
 const CACHE_NOTE = ' Las respuestas se guardan en memoria durante 5 minutos.';
 

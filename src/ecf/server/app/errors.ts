@@ -39,8 +39,11 @@ const USE_CASE_STATUS: Record<UseCaseErrorKind, ContentfulStatusCode> = { invali
 
 /** Maps any thrown value to an envelope and status. */
 export function toErrorEnvelope(err: unknown, logger?: Logger): { status: ContentfulStatusCode; body: ErrorEnvelope; headers: Record<string, string> } {
-  const out = (status: ContentfulStatusCode, message: string, document: ErrorDocument = null, headers: Record<string, string> = {}) =>
-    ({ status, body: { status: 'error' as const, message, document }, headers });
+  const out = (status: ContentfulStatusCode, message: string, document: ErrorDocument = null, headers: Record<string, string> = {}) => ({
+    status,
+    body: { status: 'error' as const, message, document },
+    headers,
+  });
   if (err instanceof ApiError) return out(err.status, err.message, err.document, err.headers);
   if (isUseCaseError(err)) return out(USE_CASE_STATUS[err.kind], err.message, err.document);
   if (isTransportError(err)) {

@@ -21,9 +21,7 @@ import { DOCS_PAGE_CSP, DOCS_PAGE_HTML } from './docs-page.js';
 import { ApiError, errorResponse, toErrorEnvelope, unauthorized } from './errors.js';
 import { invalidTipo, ISSUE_MESSAGES, issueJson, issueXml, rejected, type IssueDeps } from '../use-cases/issuing.js';
 import { dateTimeDO, doToIso, isRealDate, issuedBody, recordBody } from './record.js';
-import {
-  authorityStatusRoute, docsRoute, getRoute, issueRoute, listRoute, openApiRoute, pdfRoute, statusesRoute, trackIdsRoute, xmlRoute,
-} from './routes.js';
+import { authorityStatusRoute, docsRoute, getRoute, issueRoute, listRoute, openApiRoute, pdfRoute, statusesRoute, trackIdsRoute, xmlRoute } from './routes.js';
 import { DEFAULT_LIST_LIMIT, EcfTypeSchema, EncfParams, ListQuery } from './schemas.js';
 import { registerCertificate } from './certificate.js';
 import { registerDirectory } from './directory.js';
@@ -49,9 +47,10 @@ const OPENAPI_OBJECT = {
   info: {
     title: 'ecf-kit — servicio de emisión de e-CF',
     version: '1.0.0',
-    description: 'Emisión de comprobantes fiscales electrónicos (e-CF) de la República Dominicana: JSON canónico o XML sin firmar → firma, '
-      + 'transmisión a la autoridad tributaria y seguimiento del estado. Todas las rutas salvo la documentación exigen `Authorization: Bearer <token>`. '
-      + 'Todo error responde `{status: "error", message, document}` con el mensaje en español.',
+    description:
+      'Emisión de comprobantes fiscales electrónicos (e-CF) de la República Dominicana: JSON canónico o XML sin firmar → firma, ' +
+      'transmisión a la autoridad tributaria y seguimiento del estado. Todas las rutas salvo la documentación exigen `Authorization: Bearer <token>`. ' +
+      'Todo error responde `{status: "error", message, document}` con el mensaje en español.',
   },
   servers: [{ url: '/' }],
   security: [{ bearerAuth: [] }],
@@ -112,7 +111,15 @@ export function createApp(deps: AppDeps): App {
     const certKey = deps.certificateKey;
     const seedKey = certKey ? [certKey, ...(certKey instanceof SecretKey ? certKey.previous : [])].map(seedKeyFrom) : undefined;
     const inbound = createInboundHandler({
-      storage, signers, schemas, offload, clock, logger, maxBodyBytes: limits.xmlBytes, ...(seedKey ? { seedKey } : {}), ...(deps.inbound ?? {}),
+      storage,
+      signers,
+      schemas,
+      offload,
+      clock,
+      logger,
+      maxBodyBytes: limits.xmlBytes,
+      ...(seedKey ? { seedKey } : {}),
+      ...(deps.inbound ?? {}),
     });
     app.use('*', async (c, next) => {
       if (c.req.path.startsWith('/api/')) return next();
@@ -133,7 +140,10 @@ export function createApp(deps: AppDeps): App {
   });
 
   type Handler = (c: Context<AppEnv>) => Response | Promise<Response>;
-  const add = (route: { method: string; path: string; getRoutingPath(): string } & Parameters<typeof app.openAPIRegistry.registerPath>[0], handler: Handler) => {
+  const add = (
+    route: { method: string; path: string; getRoutingPath(): string } & Parameters<typeof app.openAPIRegistry.registerPath>[0],
+    handler: Handler,
+  ) => {
     app.openAPIRegistry.registerPath(route);
     app.on(route.method.toUpperCase(), route.getRoutingPath(), handler);
   };
@@ -214,7 +224,12 @@ export function createApp(deps: AppDeps): App {
   add(getRoute, async (c) => {
     const d = await findDocument(c);
     const approvals = await documents.getDocumentApprovals(d.id);
-    const commercial_approvals = approvals.map((a) => ({ estado: a.estado, motivo_rechazo: a.motivo, rnc_comprador: a.rncComprador, received_at: dateTimeDO(a.receivedAt) }));
+    const commercial_approvals = approvals.map((a) => ({
+      estado: a.estado,
+      motivo_rechazo: a.motivo,
+      rnc_comprador: a.rncComprador,
+      received_at: dateTimeDO(a.receivedAt),
+    }));
     return json(c, { status: 'success', message: 'Documento encontrado.', document: { ...recordBody(d), commercial_approvals } });
   });
 
@@ -225,10 +240,14 @@ export function createApp(deps: AppDeps): App {
     const envios = submissions.map((s) => ({ tipo_envio: s.kind, track_id: s.trackId, estado: s.state, fecha: dateTimeDO(s.at) }));
     const autoridad = authority.consulted
       ? {
-        consultada: true,
-        track_ids: authority.trackIds.map((t) => ({ track_id: t.trackId, estado: t.estado, fecha_recepcion: t.fechaRecepcion ? formatDateTimeDO(t.fechaRecepcion) : null })),
-        error: null,
-      }
+          consultada: true,
+          track_ids: authority.trackIds.map((t) => ({
+            track_id: t.trackId,
+            estado: t.estado,
+            fecha_recepcion: t.fechaRecepcion ? formatDateTimeDO(t.fechaRecepcion) : null,
+          })),
+          error: null,
+        }
       : { consultada: false, track_ids: [], error: toErrorEnvelope(authority.error, logger).body.message };
     return json(c, { status: 'success', message: 'Envíos del e-NCF.', data: { e_ncf: d.encf, envios, autoridad } });
   });
@@ -241,18 +260,44 @@ export function createApp(deps: AppDeps): App {
     if (live.service === 'resumen_rfce') {
       const r = live.result;
       data = {
-        e_ncf: d.encf, servicio: 'resumen_rfce' as const, codigo: r.codigo, estado: r.estado, valido_fiscalmente: r.codigo === 1 || r.codigo === 4,
-        rnc_emisor: r.rnc, rnc_comprador: null, id_extranjero: null, monto_total: null, total_itbis: null, fecha_emision: null, fecha_firma: null,
-        codigo_seguridad: null, track_id: r.trackId, secuencia_utilizada: r.secuenciaUtilizada,
-        mensajes: r.mensajes.map((m) => ({ codigo: m.codigo, valor: m.valor })), consultado_en,
+        e_ncf: d.encf,
+        servicio: 'resumen_rfce' as const,
+        codigo: r.codigo,
+        estado: r.estado,
+        valido_fiscalmente: r.codigo === 1 || r.codigo === 4,
+        rnc_emisor: r.rnc,
+        rnc_comprador: null,
+        id_extranjero: null,
+        monto_total: null,
+        total_itbis: null,
+        fecha_emision: null,
+        fecha_firma: null,
+        codigo_seguridad: null,
+        track_id: r.trackId,
+        secuencia_utilizada: r.secuenciaUtilizada,
+        mensajes: r.mensajes.map((m) => ({ codigo: m.codigo, valor: m.valor })),
+        consultado_en,
       };
     } else {
       const r = live.result;
       data = {
-        e_ncf: d.encf, servicio: 'estado_ecf' as const, codigo: r.codigo, estado: r.estado, valido_fiscalmente: r.codigo === 1 || r.codigo === 4,
-        rnc_emisor: r.rncEmisor, rnc_comprador: r.rncComprador, id_extranjero: r.idExtranjero, monto_total: r.montoTotal, total_itbis: r.totalITBIS,
-        fecha_emision: r.fechaEmision, fecha_firma: r.fechaFirma, codigo_seguridad: r.codigoSeguridad, track_id: null, secuencia_utilizada: null,
-        mensajes: [], consultado_en,
+        e_ncf: d.encf,
+        servicio: 'estado_ecf' as const,
+        codigo: r.codigo,
+        estado: r.estado,
+        valido_fiscalmente: r.codigo === 1 || r.codigo === 4,
+        rnc_emisor: r.rncEmisor,
+        rnc_comprador: r.rncComprador,
+        id_extranjero: r.idExtranjero,
+        monto_total: r.montoTotal,
+        total_itbis: r.totalITBIS,
+        fecha_emision: r.fechaEmision,
+        fecha_firma: r.fechaFirma,
+        codigo_seguridad: r.codigoSeguridad,
+        track_id: null,
+        secuencia_utilizada: null,
+        mensajes: [],
+        consultado_en,
       };
     }
     return json(c, { status: 'success', message: 'Estado consultado a la autoridad tributaria.', data });
@@ -274,9 +319,13 @@ export function createApp(deps: AppDeps): App {
     const issuer = c.get('issuer');
     const d = await findDocument(c);
     if (d.status !== 'accepted_authority' || !d.signedXml) {
-      throw new ApiError(409, `La representación impresa está disponible solo para documentos aceptados por la autoridad tributaria (estado actual: ${d.status}).`, {
-        document: recordBody(d),
-      });
+      throw new ApiError(
+        409,
+        `La representación impresa está disponible solo para documentos aceptados por la autoridad tributaria (estado actual: ${d.status}).`,
+        {
+          document: recordBody(d),
+        },
+      );
     }
     // An accepted document's signed XML never changes: one render per document (and environment), cached;
     // the render itself runs in the offload pool, off the event loop.
@@ -287,7 +336,9 @@ export function createApp(deps: AppDeps): App {
       pdf = await pdfCache.get(key, () => offload.renderPdf(signedXml, deps.environment, 'request'));
     } catch (e) {
       if (isOffloadError(e) && e.code === 'timeout') {
-        throw new ApiError(503, 'La representación impresa no pudo generarse dentro del tiempo permitido. Intente nuevamente más tarde.', { headers: { 'Retry-After': '30' } });
+        throw new ApiError(503, 'La representación impresa no pudo generarse dentro del tiempo permitido. Intente nuevamente más tarde.', {
+          headers: { 'Retry-After': '30' },
+        });
       }
       throw e;
     }
@@ -323,14 +374,18 @@ export function createApp(deps: AppDeps): App {
  * building the app only declares routes, so inert dependencies suffice.
  */
 export function openApiDocument(): Record<string, unknown> {
-  const inert = <T extends object>(name: string) => new Proxy({} as T, {
-    get() {
-      throw new Error(`${name} is not available while generating the OpenAPI document`);
-    },
-  });
+  const inert = <T extends object>(name: string) =>
+    new Proxy({} as T, {
+      get() {
+        throw new Error(`${name} is not available while generating the OpenAPI document`);
+      },
+    });
   const app = createApp({
-    storage: inert<Storage>('storage'), transport: inert<AuthorityTransport>('transport'), signers: inert<SignerProvider>('signers'),
-    schemas: inert<SchemaValidator>('schemas'), environment: 'testecf',
+    storage: inert<Storage>('storage'),
+    transport: inert<AuthorityTransport>('transport'),
+    signers: inert<SignerProvider>('signers'),
+    schemas: inert<SchemaValidator>('schemas'),
+    environment: 'testecf',
   });
   return app.getOpenAPIDocument(OPENAPI_OBJECT) as unknown as Record<string, unknown>;
 }

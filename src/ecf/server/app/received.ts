@@ -14,7 +14,13 @@ import type { Context } from 'hono';
 import { createReceptorClient, type ReceptorClient } from '../../dgii/index.js';
 import type { ReceivedDocument } from '../storage/types.js';
 import {
-  APPROVAL_MESSAGES, AuthorityDeliverySchema, EmisorDeliverySchema, findReceivedDocument, outcomeOf, receivedFiscalStatus, sendCommercialApproval,
+  APPROVAL_MESSAGES,
+  AuthorityDeliverySchema,
+  EmisorDeliverySchema,
+  findReceivedDocument,
+  outcomeOf,
+  receivedFiscalStatus,
+  sendCommercialApproval,
 } from '../use-cases/received.js';
 import { ApiError, formatBytes } from './errors.js';
 import type { AppEnv } from './deps.js';
@@ -31,8 +37,9 @@ export const MAX_REJECTION_REASON = 250;
 export const RECEIVED_MESSAGES = {
   invalidApproval: APPROVAL_MESSAGES.invalidApproval,
   approved: 'Aprobación comercial enviada al emisor y a la autoridad tributaria.',
-  partial: (failed: string[]) => `La aprobación comercial quedó registrada y firmada, pero no fue aceptada por: ${failed.join(' y ')}. `
-    + 'Repita la misma solicitud para reenviarla a quien no la recibió.',
+  partial: (failed: string[]) =>
+    `La aprobación comercial quedó registrada y firmada, pero no fue aceptada por: ${failed.join(' y ')}. ` +
+    'Repita la misma solicitud para reenviarla a quien no la recibió.',
 } as const;
 
 // ---------------------------------------------------------------------------------------------- schemas
@@ -50,30 +57,38 @@ const RncEmisorQuery = z.object({
   }),
 });
 
-const ApprovalInfoSchema = z.object({
-  estado: z.union([z.literal(1), z.literal(2)]).openapi({ description: '1 aceptado, 2 rechazado.' }),
-  motivo_rechazo: z.string().nullable(),
-  enviada_en: z.string().nullable().openapi({ description: DATETIME }),
-  entrega: z.object({ emisor: EmisorDeliverySchema.nullable(), autoridad: AuthorityDeliverySchema.nullable() }).nullable(),
-}).openapi('CommercialApprovalInfo');
+const ApprovalInfoSchema = z
+  .object({
+    estado: z.union([z.literal(1), z.literal(2)]).openapi({ description: '1 aceptado, 2 rechazado.' }),
+    motivo_rechazo: z.string().nullable(),
+    enviada_en: z.string().nullable().openapi({ description: DATETIME }),
+    entrega: z.object({ emisor: EmisorDeliverySchema.nullable(), autoridad: AuthorityDeliverySchema.nullable() }).nullable(),
+  })
+  .openapi('CommercialApprovalInfo');
 
-const ReceivedSchema = z.object({
-  id: z.number().int().openapi({ description: 'Identificador interno.' }),
-  e_ncf: EncfSchema,
-  ecf_type_code: EcfTypeSchema,
-  rnc_emisor: z.string(),
-  razon_social_emisor: z.string().nullable(),
-  fecha_emision: z.string().openapi({ description: 'dd-MM-yyyy', example: '01-04-2026' }),
-  monto_total: z.string().openapi({ description: 'Tal como figura en el e-CF.', example: '236.00' }),
-  total_itbis: z.string().nullable(),
-  recibido_en: z.string().openapi({ description: DATETIME }),
-  acuse_recibo: z.object({
-    estado: z.union([z.literal(0), z.literal(1)]).openapi({ description: '0 e-CF recibido, 1 no recibido.' }),
-    descripcion: z.string(),
-    codigo_motivo_no_recibido: z.number().int().nullable().openapi({ description: '1 especificación, 2 firma digital, 3 envío duplicado, 4 RNC comprador no corresponde.' }),
-  }),
-  aprobacion_comercial: ApprovalInfoSchema.nullable(),
-}).openapi('ReceivedDocument');
+const ReceivedSchema = z
+  .object({
+    id: z.number().int().openapi({ description: 'Identificador interno.' }),
+    e_ncf: EncfSchema,
+    ecf_type_code: EcfTypeSchema,
+    rnc_emisor: z.string(),
+    razon_social_emisor: z.string().nullable(),
+    fecha_emision: z.string().openapi({ description: 'dd-MM-yyyy', example: '01-04-2026' }),
+    monto_total: z.string().openapi({ description: 'Tal como figura en el e-CF.', example: '236.00' }),
+    total_itbis: z.string().nullable(),
+    recibido_en: z.string().openapi({ description: DATETIME }),
+    acuse_recibo: z.object({
+      estado: z.union([z.literal(0), z.literal(1)]).openapi({ description: '0 e-CF recibido, 1 no recibido.' }),
+      descripcion: z.string(),
+      codigo_motivo_no_recibido: z
+        .number()
+        .int()
+        .nullable()
+        .openapi({ description: '1 especificación, 2 firma digital, 3 envío duplicado, 4 RNC comprador no corresponde.' }),
+    }),
+    aprobacion_comercial: ApprovalInfoSchema.nullable(),
+  })
+  .openapi('ReceivedDocument');
 
 const ReceivedDetailSchema = ReceivedSchema.extend({
   xml_ecf: z.string().openapi({ description: 'El e-CF firmado, exactamente como se recibió.' }),
@@ -81,60 +96,87 @@ const ReceivedDetailSchema = ReceivedSchema.extend({
   xml_aprobacion_comercial: z.string().nullable().openapi({ description: 'La aprobación comercial (ACECF) firmada, si se emitió.' }),
 }).openapi('ReceivedDocumentDetail');
 
-const ReceivedListEnvelopeSchema = z.object({
-  status: z.literal('success'),
-  message: z.string(),
-  data: z.object({
-    items: z.array(ReceivedSchema),
-    next_cursor: z.string().nullable().openapi({ description: 'Cursor de la página siguiente (pásese como `cursor`); null en la última.' }),
-  }),
-}).openapi('ReceivedDocumentListEnvelope');
+const ReceivedListEnvelopeSchema = z
+  .object({
+    status: z.literal('success'),
+    message: z.string(),
+    data: z.object({
+      items: z.array(ReceivedSchema),
+      next_cursor: z.string().nullable().openapi({ description: 'Cursor de la página siguiente (pásese como `cursor`); null en la última.' }),
+    }),
+  })
+  .openapi('ReceivedDocumentListEnvelope');
 
-const ReceivedDetailEnvelopeSchema = z.object({
-  status: z.literal('success'),
-  message: z.string(),
-  data: ReceivedDetailSchema,
-}).openapi('ReceivedDocumentEnvelope');
+const ReceivedDetailEnvelopeSchema = z
+  .object({
+    status: z.literal('success'),
+    message: z.string(),
+    data: ReceivedDetailSchema,
+  })
+  .openapi('ReceivedDocumentEnvelope');
 
-export const ApprovalRequestSchema = z.object({
-  estado: z.union([z.literal(1), z.literal(2)], { error: 'estado es requerido: 1 (acepta) o 2 (rechaza), como número.' })
-    .openapi({ description: '1 acepta la operación, 2 la rechaza.', example: 2 }),
-  motivo_rechazo: z.string({ error: 'motivo_rechazo debe ser un texto.' }).nullable().optional()
-    .openapi({ description: `Requerido cuando estado es 2; máximo ${MAX_REJECTION_REASON} caracteres. No se envía con estado 1.`, example: 'Mercancía no recibida.' }),
-}, { error: 'El cuerpo debe ser un objeto JSON {estado, motivo_rechazo}.' }).superRefine((v, ctx) => {
-  const motivo = v.motivo_rechazo ?? null;
-  if (v.estado === 2 && (motivo === null || motivo.trim() === '')) {
-    ctx.addIssue({ code: 'custom', path: ['motivo_rechazo'], message: 'motivo_rechazo es requerido cuando estado es 2 (rechazo).' });
-  }
-  if (v.estado === 1 && motivo !== null && motivo.trim() !== '') {
-    ctx.addIssue({ code: 'custom', path: ['motivo_rechazo'], message: 'motivo_rechazo solo se indica cuando estado es 2 (rechazo).' });
-  }
-  if (motivo !== null && [...motivo].length > MAX_REJECTION_REASON) {
-    ctx.addIssue({ code: 'custom', path: ['motivo_rechazo'], message: `motivo_rechazo admite como máximo ${MAX_REJECTION_REASON} caracteres (tiene ${[...motivo].length}).` });
-  }
-}).openapi('CommercialApprovalRequest');
+export const ApprovalRequestSchema = z
+  .object(
+    {
+      estado: z
+        .union([z.literal(1), z.literal(2)], { error: 'estado es requerido: 1 (acepta) o 2 (rechaza), como número.' })
+        .openapi({ description: '1 acepta la operación, 2 la rechaza.', example: 2 }),
+      motivo_rechazo: z
+        .string({ error: 'motivo_rechazo debe ser un texto.' })
+        .nullable()
+        .optional()
+        .openapi({
+          description: `Requerido cuando estado es 2; máximo ${MAX_REJECTION_REASON} caracteres. No se envía con estado 1.`,
+          example: 'Mercancía no recibida.',
+        }),
+    },
+    { error: 'El cuerpo debe ser un objeto JSON {estado, motivo_rechazo}.' },
+  )
+  .superRefine((v, ctx) => {
+    const motivo = v.motivo_rechazo ?? null;
+    if (v.estado === 2 && (motivo === null || motivo.trim() === '')) {
+      ctx.addIssue({ code: 'custom', path: ['motivo_rechazo'], message: 'motivo_rechazo es requerido cuando estado es 2 (rechazo).' });
+    }
+    if (v.estado === 1 && motivo !== null && motivo.trim() !== '') {
+      ctx.addIssue({ code: 'custom', path: ['motivo_rechazo'], message: 'motivo_rechazo solo se indica cuando estado es 2 (rechazo).' });
+    }
+    if (motivo !== null && [...motivo].length > MAX_REJECTION_REASON) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['motivo_rechazo'],
+        message: `motivo_rechazo admite como máximo ${MAX_REJECTION_REASON} caracteres (tiene ${[...motivo].length}).`,
+      });
+    }
+  })
+  .openapi('CommercialApprovalRequest');
 
-const ApprovalResultSchema = z.object({
-  e_ncf: EncfSchema,
-  rnc_emisor: z.string(),
-  estado: z.union([z.literal(1), z.literal(2)]),
-  motivo_rechazo: z.string().nullable(),
-  enviada_en: z.string().openapi({ description: DATETIME }),
-  emisor: EmisorDeliverySchema,
-  autoridad: AuthorityDeliverySchema,
-}).openapi('CommercialApprovalResult');
+const ApprovalResultSchema = z
+  .object({
+    e_ncf: EncfSchema,
+    rnc_emisor: z.string(),
+    estado: z.union([z.literal(1), z.literal(2)]),
+    motivo_rechazo: z.string().nullable(),
+    enviada_en: z.string().openapi({ description: DATETIME }),
+    emisor: EmisorDeliverySchema,
+    autoridad: AuthorityDeliverySchema,
+  })
+  .openapi('CommercialApprovalResult');
 
-const ApprovalEnvelopeSchema = z.object({
-  status: z.literal('success'),
-  message: z.string(),
-  data: ApprovalResultSchema,
-}).openapi('CommercialApprovalEnvelope');
+const ApprovalEnvelopeSchema = z
+  .object({
+    status: z.literal('success'),
+    message: z.string(),
+    data: ApprovalResultSchema,
+  })
+  .openapi('CommercialApprovalEnvelope');
 
-const ApprovalFailedEnvelopeSchema = z.object({
-  status: z.literal('error'),
-  message: z.string(),
-  document: ApprovalResultSchema.extend({ errors: z.array(z.string()) }),
-}).openapi('CommercialApprovalFailedEnvelope');
+const ApprovalFailedEnvelopeSchema = z
+  .object({
+    status: z.literal('error'),
+    message: z.string(),
+    document: ApprovalResultSchema.extend({ errors: z.array(z.string()) }),
+  })
+  .openapi('CommercialApprovalFailedEnvelope');
 
 const NOT_FOUND = { 404: error('El emisor del token no recibió un e-CF con ese e-NCF (o el e-NCF es inválido).') } as const;
 const AMBIGUOUS = { 409: error('Varios emisores enviaron ese e-NCF: indique `rnc_emisor`.') } as const;
@@ -178,9 +220,10 @@ export const approvalRoute = createRoute({
   operationId: 'sendCommercialApproval',
   tags: ['Documentos recibidos'],
   summary: 'Aprobar (1) o rechazar (2) comercialmente un e-CF recibido',
-  description: 'Construye la aprobación comercial (ACECF) con los datos del e-CF recibido, la firma, la envía al servicio de aprobación del emisor '
-    + '(su `url_aceptacion` en el directorio) y una copia a la autoridad tributaria. Solo para los tipos 31, 33, 34, 44 y 45. Una aprobación por documento; '
-    + 'repetir la misma solicitud reenvía el mismo ACECF a quien no lo aceptó.',
+  description:
+    'Construye la aprobación comercial (ACECF) con los datos del e-CF recibido, la firma, la envía al servicio de aprobación del emisor ' +
+    '(su `url_aceptacion` en el directorio) y una copia a la autoridad tributaria. Solo para los tipos 31, 33, 34, 44 y 45. Una aprobación por documento; ' +
+    'repetir la misma solicitud reenvía el mismo ACECF a quien no lo aceptó.',
   security: SECURED,
   request: {
     params: EncfParams,
@@ -191,11 +234,18 @@ export const approvalRoute = createRoute({
     200: json(ApprovalEnvelopeSchema, 'Entregada al emisor y a la autoridad tributaria.'),
     ...COMMON,
     ...NOT_FOUND,
-    409: error('Ya existe otra aprobación comercial para el e-CF (o ya fue entregada); varios emisores enviaron el e-NCF; o el emisor del token no tiene un certificado utilizable.'),
+    409: error(
+      'Ya existe otra aprobación comercial para el e-CF (o ya fue entregada); varios emisores enviaron el e-NCF; o el emisor del token no tiene un certificado utilizable.',
+    ),
     413: error(`El cuerpo excede ${formatBytes(APPROVAL_MAX_BYTES)}.`),
     415: error('Content-Type distinto de application/json.'),
-    422: error('estado inválido, motivo_rechazo ausente (estado 2) o de más de 250 caracteres, tipo de e-CF que no admite aprobación comercial, o e-CF no recibido.'),
-    502: json(ApprovalFailedEnvelopeSchema, 'Registrada y firmada, pero el emisor o la autoridad no la aceptaron (o no respondieron); `document` trae ambos resultados.'),
+    422: error(
+      'estado inválido, motivo_rechazo ausente (estado 2) o de más de 250 caracteres, tipo de e-CF que no admite aprobación comercial, o e-CF no recibido.',
+    ),
+    502: json(
+      ApprovalFailedEnvelopeSchema,
+      'Registrada y firmada, pero el emisor o la autoridad no la aceptaron (o no respondieron); `document` trae ambos resultados.',
+    ),
   },
 });
 
@@ -236,12 +286,15 @@ export function receivedBody(d: ReceivedDocument) {
       descripcion: d.estado === 0 ? 'e-CF recibido.' : 'e-CF no recibido.',
       codigo_motivo_no_recibido: d.motivo,
     },
-    aprobacion_comercial: d.approvalEstado === null ? null : {
-      estado: d.approvalEstado,
-      motivo_rechazo: d.approvalMotivo,
-      enviada_en: d.approvalSentAt === null ? null : dateTimeDO(d.approvalSentAt),
-      entrega: outcomeOf(d.approvalOutcome),
-    },
+    aprobacion_comercial:
+      d.approvalEstado === null
+        ? null
+        : {
+            estado: d.approvalEstado,
+            motivo_rechazo: d.approvalMotivo,
+            enviada_en: d.approvalSentAt === null ? null : dateTimeDO(d.approvalSentAt),
+            entrega: outcomeOf(d.approvalOutcome),
+          },
   };
 }
 
@@ -283,7 +336,10 @@ export function registerReceived(ctx: RouteContext, directory: DirectoryLookup):
     });
     const page = rows.slice(0, limit);
     const next = rows.length > limit ? String(page[page.length - 1]!.id) : null;
-    return c.json({ status: 'success' as const, message: `${page.length} documento(s) recibido(s).`, data: { items: page.map(receivedBody), next_cursor: next } }, 200);
+    return c.json(
+      { status: 'success' as const, message: `${page.length} documento(s) recibido(s).`, data: { items: page.map(receivedBody), next_cursor: next } },
+      200,
+    );
   });
 
   ctx.add(receivedGetRoute, async (c) => {
@@ -312,10 +368,23 @@ export function registerReceived(ctx: RouteContext, directory: DirectoryLookup):
     const d = await findReceived(c);
     const { status: r, consultedAt: consultado_en } = await receivedFiscalStatus({ transport, clock, identity: ctx.identity }, c.get('issuer'), d);
     const data = {
-      e_ncf: d.encf, servicio: 'estado_ecf' as const, codigo: r.codigo, estado: r.estado, valido_fiscalmente: r.codigo === 1 || r.codigo === 4,
-      rnc_emisor: r.rncEmisor, rnc_comprador: r.rncComprador, id_extranjero: r.idExtranjero, monto_total: r.montoTotal, total_itbis: r.totalITBIS,
-      fecha_emision: r.fechaEmision, fecha_firma: r.fechaFirma, codigo_seguridad: r.codigoSeguridad, track_id: null, secuencia_utilizada: null,
-      mensajes: [], consultado_en,
+      e_ncf: d.encf,
+      servicio: 'estado_ecf' as const,
+      codigo: r.codigo,
+      estado: r.estado,
+      valido_fiscalmente: r.codigo === 1 || r.codigo === 4,
+      rnc_emisor: r.rncEmisor,
+      rnc_comprador: r.rncComprador,
+      id_extranjero: r.idExtranjero,
+      monto_total: r.montoTotal,
+      total_itbis: r.totalITBIS,
+      fecha_emision: r.fechaEmision,
+      fecha_firma: r.fechaFirma,
+      codigo_seguridad: r.codigoSeguridad,
+      track_id: null,
+      secuencia_utilizada: null,
+      mensajes: [],
+      consultado_en,
     };
     return c.json({ status: 'success' as const, message: 'Estado consultado a la autoridad tributaria.', data }, 200);
   });

@@ -82,6 +82,11 @@ function numberToPlain(n: number): string {
   const neg = mant!.startsWith('-');
   const digits = mant!.replace('-', '').replace('.', '');
   const point = (mant!.replace('-', '').indexOf('.') === -1 ? mant!.replace('-', '').length : mant!.replace('-', '').indexOf('.')) + exp;
-  const out = point <= 0 ? `0.${'0'.repeat(-point)}${digits}` : point >= digits.length ? digits + '0'.repeat(point - digits.length) : `${digits.slice(0, point)}.${digits.slice(point)}`;
+  const out =
+    point <= 0
+      ? `0.${'0'.repeat(-point)}${digits}`
+      : point >= digits.length
+        ? digits + '0'.repeat(point - digits.length)
+        : `${digits.slice(0, point)}.${digits.slice(point)}`;
   return (neg ? '-' : '') + out;
 }

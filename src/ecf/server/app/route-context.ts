@@ -15,8 +15,9 @@ import { ApiError } from './errors.js';
 import type { AppDeps, AppEnv } from './deps.js';
 
 export type Handler = (c: Context<AppEnv>) => Response | Promise<Response>;
-export type RouteDeclaration = { method: string; path: string; getRoutingPath(): string }
-  & Parameters<OpenAPIHono<AppEnv>['openAPIRegistry']['registerPath']>[0];
+export type RouteDeclaration = { method: string; path: string; getRoutingPath(): string } & Parameters<
+  OpenAPIHono<AppEnv>['openAPIRegistry']['registerPath']
+>[0];
 
 export interface RouteContext {
   deps: AppDeps;

@@ -4,9 +4,21 @@
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import {
-  AuthorityErrorEnvelopeSchema, AuthorityStatusEnvelopeSchema, CanonicalDocumentSchema, ConflictEnvelopeSchema, EncfParams,
-  ErrorEnvelopeSchema, IssuedEnvelopeSchema, ListEnvelopeSchema, ListQuery, RecordEnvelopeSchema, StatusesEnvelopeSchema,
-  TipoParams, TrackIdsEnvelopeSchema, ValidationErrorEnvelopeSchema, XmlDocumentSchema,
+  AuthorityErrorEnvelopeSchema,
+  AuthorityStatusEnvelopeSchema,
+  CanonicalDocumentSchema,
+  ConflictEnvelopeSchema,
+  EncfParams,
+  ErrorEnvelopeSchema,
+  IssuedEnvelopeSchema,
+  ListEnvelopeSchema,
+  ListQuery,
+  RecordEnvelopeSchema,
+  StatusesEnvelopeSchema,
+  TipoParams,
+  TrackIdsEnvelopeSchema,
+  ValidationErrorEnvelopeSchema,
+  XmlDocumentSchema,
 } from './schemas.js';
 
 export const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { 'application/json': { schema } } });
@@ -19,8 +31,14 @@ export const COMMON = {
 } as const;
 const NOT_FOUND = { 404: error('El e-NCF no existe para el emisor del token (o pertenece a otro emisor).') } as const;
 export const AUTHORITY_FAILURES = {
-  502: json(AuthorityErrorEnvelopeSchema, 'La autoridad tributaria respondió con un rechazo definitivo o con una respuesta ilegible; `document.mensajes_autoridad` trae sus mensajes.'),
-  503: json(AuthorityErrorEnvelopeSchema, 'La autoridad tributaria no está disponible (red, tiempo de espera, 5xx o 429); reintente más tarde (encabezado Retry-After).'),
+  502: json(
+    AuthorityErrorEnvelopeSchema,
+    'La autoridad tributaria respondió con un rechazo definitivo o con una respuesta ilegible; `document.mensajes_autoridad` trae sus mensajes.',
+  ),
+  503: json(
+    AuthorityErrorEnvelopeSchema,
+    'La autoridad tributaria no está disponible (red, tiempo de espera, 5xx o 429); reintente más tarde (encabezado Retry-After).',
+  ),
 } as const;
 
 export const issueRoute = createRoute({
@@ -29,11 +47,12 @@ export const issueRoute = createRoute({
   operationId: 'issueDocument',
   tags: ['Emisión'],
   summary: 'Emitir un e-CF (JSON canónico o XML sin firmar)',
-  description: 'Valida el e-CF, asigna el e-NCF y lo pone en cola para firma y transmisión. El 202 confirma la recepción, no la aceptación de la autoridad tributaria. '
-    + 'Con `application/json` el servicio asigna el e-NCF y la fecha de emisión (hoy, America/Santo_Domingo). Con `application/xml` o `text/xml` (passthrough) '
-    + 'el XML sin firmar trae su e-NCF y su FechaEmision; se verifica (XML bien formado con raíz ECF, TipoeCF = {tipo}, RNCEmisor = emisor del token, sin firma, '
-    + 'estructura del e-NCF, secuencia autorizada, activa y vigente, e-NCF no usado ni anulado), se valida contra el XSD y las mismas reglas de negocio, y se guarda sin cambios. '
-    + 'Cualquier falla responde 422 y no consume ningún número. Límites por defecto: 12 MB de JSON y 12 MB de XML (configurables).',
+  description:
+    'Valida el e-CF, asigna el e-NCF y lo pone en cola para firma y transmisión. El 202 confirma la recepción, no la aceptación de la autoridad tributaria. ' +
+    'Con `application/json` el servicio asigna el e-NCF y la fecha de emisión (hoy, America/Santo_Domingo). Con `application/xml` o `text/xml` (passthrough) ' +
+    'el XML sin firmar trae su e-NCF y su FechaEmision; se verifica (XML bien formado con raíz ECF, TipoeCF = {tipo}, RNCEmisor = emisor del token, sin firma, ' +
+    'estructura del e-NCF, secuencia autorizada, activa y vigente, e-NCF no usado ni anulado), se valida contra el XSD y las mismas reglas de negocio, y se guarda sin cambios. ' +
+    'Cualquier falla responde 422 y no consume ningún número. Límites por defecto: 12 MB de JSON y 12 MB de XML (configurables).',
   security: SECURED,
   request: {
     params: TipoParams,
@@ -52,8 +71,11 @@ export const issueRoute = createRoute({
     ...COMMON,
     413: error('El cuerpo excede el límite de tamaño.'),
     415: error('Content-Type no soportado (se aceptan application/json, application/xml y text/xml, en UTF-8).'),
-    422: json(ValidationErrorEnvelopeSchema, 'Validación fallida, tipo inválido, JSON mal formado, verificación passthrough fallida o sin secuencia disponible '
-      + '(en este último caso `detailed_errors` está ausente). El e-NCF no se consume.'),
+    422: json(
+      ValidationErrorEnvelopeSchema,
+      'Validación fallida, tipo inválido, JSON mal formado, verificación passthrough fallida o sin secuencia disponible ' +
+        '(en este último caso `detailed_errors` está ausente). El e-NCF no se consume.',
+    ),
   },
 });
 
@@ -94,8 +116,9 @@ export const trackIdsRoute = createRoute({
   operationId: 'getTrackIds',
   tags: ['Autoridad tributaria'],
   summary: 'Envíos (track ids) del e-NCF: los de este servicio y, en vivo, los de la autoridad',
-  description: '`envios` lista lo que este servicio transmitió. `autoridad` es la respuesta en vivo de la consulta de track ids; si la autoridad no responde, '
-    + '`autoridad.consultada` es false y `autoridad.error` dice por qué, y la respuesta sigue siendo 200.',
+  description:
+    '`envios` lista lo que este servicio transmitió. `autoridad` es la respuesta en vivo de la consulta de track ids; si la autoridad no responde, ' +
+    '`autoridad.consultada` es false y `autoridad.error` dice por qué, y la respuesta sigue siendo 200.',
   security: SECURED,
   request: { params: EncfParams },
   responses: {
@@ -111,8 +134,9 @@ export const authorityStatusRoute = createRoute({
   operationId: 'getAuthorityStatus',
   tags: ['Autoridad tributaria'],
   summary: 'Estado fiscal del e-CF consultado en vivo a la autoridad tributaria',
-  description: 'Consulta de estado del e-CF (consultaestado) con el código de seguridad; para una factura de consumo enviada como resumen (menor a RD$250,000), '
-    + 'el veredicto del resumen (consultarfce). Requiere que el documento esté firmado.',
+  description:
+    'Consulta de estado del e-CF (consultaestado) con el código de seguridad; para una factura de consumo enviada como resumen (menor a RD$250,000), ' +
+    'el veredicto del resumen (consultarfce). Requiere que el documento esté firmado.',
   security: SECURED,
   request: { params: EncfParams },
   responses: {
@@ -133,7 +157,10 @@ export const xmlRoute = createRoute({
   security: SECURED,
   request: { params: EncfParams },
   responses: {
-    200: { description: 'El e-CF firmado, tal como se transmitió (para una factura de consumo resumida, el e-CF completo firmado).', content: { 'application/xml': { schema: z.string() } } },
+    200: {
+      description: 'El e-CF firmado, tal como se transmitió (para una factura de consumo resumida, el e-CF completo firmado).',
+      content: { 'application/xml': { schema: z.string() } },
+    },
     ...COMMON,
     ...NOT_FOUND,
     409: json(ConflictEnvelopeSchema, 'El documento aún no está firmado; `document` es el registro actual.'),
@@ -150,7 +177,10 @@ export const pdfRoute = createRoute({
   security: SECURED,
   request: { params: EncfParams },
   responses: {
-    200: { description: 'PDF de la representación impresa, con el código QR del timbre.', content: { 'application/pdf': { schema: z.string().openapi({ format: 'binary' }) } } },
+    200: {
+      description: 'PDF de la representación impresa, con el código QR del timbre.',
+      content: { 'application/pdf': { schema: z.string().openapi({ format: 'binary' }) } },
+    },
     ...COMMON,
     ...NOT_FOUND,
     409: json(ConflictEnvelopeSchema, 'El documento aún no fue aceptado por la autoridad; `document` es el registro actual.'),

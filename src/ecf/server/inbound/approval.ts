@@ -30,7 +30,8 @@ const DETAIL = 'DetalleAprobacionComercial';
 export const ACECF_MAX_STORED_BYTES = 64 * 1024;
 
 /** The one answer to every refusal that depends on what we store (unknown e-NCF, another issuer's, wrong values). */
-export const NOT_MATCHED = 'La aprobación comercial no corresponde a un e-CF emitido por este servicio al comprador que la firma, o sus datos (RNCEmisor, eNCF, FechaEmision, MontoTotal) no coinciden con los del e-CF.';
+export const NOT_MATCHED =
+  'La aprobación comercial no corresponde a un e-CF emitido por este servicio al comprador que la firma, o sus datos (RNCEmisor, eNCF, FechaEmision, MontoTotal) no coinciden con los del e-CF.';
 
 export async function receiveApproval(ctx: InboundContext, req: Request, route: Route, body: Uint8Array, caller: Caller = null): Promise<Response> {
   const format = formatOf(req);
@@ -54,27 +55,44 @@ export async function receiveApproval(ctx: InboundContext, req: Request, route: 
   const rncComprador = at('RNCComprador') ?? '';
   const ids = { rncEmisor, encf, rncComprador };
   if (caller && !(caller.principals ?? []).includes(rncComprador)) {
-    ctx.log.warn({ ...ids, subject: caller.subject, principals: caller.principals ?? [] }, 'inbound commercial approval refused: token not issued to the RNCComprador');
-    return failure(401, ['No autorizado: el token fue obtenido con un certificado que no corresponde al RNCComprador de la aprobación comercial.'], format, { 'www-authenticate': 'Bearer' });
+    ctx.log.warn(
+      { ...ids, subject: caller.subject, principals: caller.principals ?? [] },
+      'inbound commercial approval refused: token not issued to the RNCComprador',
+    );
+    return failure(401, ['No autorizado: el token fue obtenido con un certificado que no corresponde al RNCComprador de la aprobación comercial.'], format, {
+      'www-authenticate': 'Bearer',
+    });
   }
   // What we verify and store: the text without comments (the signature's C14N ignores them).
   const xml = stripComments(upload.xml);
   const bytes = Buffer.byteLength(xml, 'utf8');
-  if (bytes > ACECF_MAX_STORED_BYTES) return bad([`La aprobación comercial ocupa ${bytes} bytes sin comentarios; el máximo es ${ACECF_MAX_STORED_BYTES}.`], ids);
+  if (bytes > ACECF_MAX_STORED_BYTES)
+    return bad([`La aprobación comercial ocupa ${bytes} bytes sin comentarios; el máximo es ${ACECF_MAX_STORED_BYTES}.`], ids);
   const schema = await ctx.offload.validate(xml, 'ACECF', undefined, 'request');
   if (!schema.valid) {
-    return bad([`La aprobación comercial no es válida según el esquema ACECF: ${schema.violations.slice(0, 3).map((v) => `${v.xpath ?? ''} ${v.message.trim()}`.trim()).join('; ')}`]);
+    return bad([
+      `La aprobación comercial no es válida según el esquema ACECF: ${schema.violations
+        .slice(0, 3)
+        .map((v) => `${v.xpath ?? ''} ${v.message.trim()}`.trim())
+        .join('; ')}`,
+    ]);
   }
   const signature = await ctx.offload.verify(xml, 'request');
   if (!signature.valid) return bad([`La firma digital de la aprobación comercial no es válida (${signature.code}).`]);
   const now = ctx.clock();
   const signer = checkSigner(ctx.trust, signature.certificate, now);
   if (!signer.ok) {
-    return bad(['El certificado que firmó la aprobación comercial no es válido o no fue emitido por una entidad de certificación reconocida por este servicio.'], { ...ids, reason: signer.reason });
+    return bad(
+      ['El certificado que firmó la aprobación comercial no es válido o no fue emitido por una entidad de certificación reconocida por este servicio.'],
+      { ...ids, reason: signer.reason },
+    );
   }
   if (!signer.identity.principals.includes(rncComprador)) {
-    return bad([`El certificado que firmó la aprobación comercial no corresponde al RNCComprador ${rncComprador} ni a un delegado suyo.`],
-      { ...ids, subject: signer.identity.subject, principals: signer.identity.principals });
+    return bad([`El certificado que firmó la aprobación comercial no corresponde al RNCComprador ${rncComprador} ni a un delegado suyo.`], {
+      ...ids,
+      subject: signer.identity.subject,
+      principals: signer.identity.principals,
+    });
   }
 
   // From here every refusal depends on stored data: one answer for all, the details in the log only.
@@ -88,7 +106,8 @@ export async function receiveApproval(ctx: InboundContext, req: Request, route: 
   const document = await ctx.storage.getDocumentByEncf(issuer.id, encf);
   if (!document) return notMatched('the e-NCF was not issued by that issuer here');
   if (!(ACECF_TYPES as readonly string[]).includes(document.tipo)) return notMatched(`type ${document.tipo} admits no commercial approval`);
-  if (document.status === 'rejected_authority' || document.status === 'rejected_validation') return notMatched(`the document was rejected (${document.status})`);
+  if (document.status === 'rejected_authority' || document.status === 'rejected_validation')
+    return notMatched(`the document was rejected (${document.status})`);
   let ourBuyer: string | null = null;
   try {
     ourBuyer = textAt(parseUntrustedXml(document.signedXml ?? document.unsignedXml), ['Encabezado', 'Comprador', 'RNCComprador']);
@@ -104,16 +123,35 @@ export async function receiveApproval(ctx: InboundContext, req: Request, route: 
   const estado = Number(at('Estado')) as ApprovalState;
   const motivo = at('DetalleMotivoRechazo');
   const { approval, created } = await ctx.storage.addDocumentApproval(document.id, {
-    estado, motivo, rncComprador, acecfXml: xml, receivedAt: now.getTime(), signerFingerprint: signer.identity.fingerprint,
+    estado,
+    motivo,
+    rncComprador,
+    acecfXml: xml,
+    receivedAt: now.getTime(),
+    signerFingerprint: signer.identity.fingerprint,
   });
   if (!created && (approval.estado !== estado || (approval.motivo ?? null) !== (motivo ?? null))) {
-    ctx.log.warn({ issuer: issuer.rnc, encf, rncComprador, estado, recorded: approval.estado, id: approval.id }, 'inbound commercial approval refused: the buyer already decided otherwise');
-    return failure(409, [`El comprador ${rncComprador} ya registró una aprobación comercial distinta (${approval.estado === 1 ? 'aceptado' : 'rechazado'}) para el e-CF ${encf}; la primera decisión es definitiva.`], format);
+    ctx.log.warn(
+      { issuer: issuer.rnc, encf, rncComprador, estado, recorded: approval.estado, id: approval.id },
+      'inbound commercial approval refused: the buyer already decided otherwise',
+    );
+    return failure(
+      409,
+      [
+        `El comprador ${rncComprador} ya registró una aprobación comercial distinta (${approval.estado === 1 ? 'aceptado' : 'rechazado'}) para el e-CF ${encf}; la primera decisión es definitiva.`,
+      ],
+      format,
+    );
   }
   ctx.log.info({ issuer: issuer.rnc, encf, rncComprador, estado, id: approval.id, repeated: !created }, 'inbound commercial approval received');
-  return reply(200, {
-    estado: 'OK',
-    mensaje: estado === 1 ? 'Aprobación comercial recibida (aceptado).' : 'Aprobación comercial recibida (rechazado).',
-    mensajes: [],
-  }, 'RespuestaAprobacionComercial', format);
+  return reply(
+    200,
+    {
+      estado: 'OK',
+      mensaje: estado === 1 ? 'Aprobación comercial recibida (aceptado).' : 'Aprobación comercial recibida (rechazado).',
+      mensajes: [],
+    },
+    'RespuestaAprobacionComercial',
+    format,
+  );
 }

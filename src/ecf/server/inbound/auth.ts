@@ -78,7 +78,16 @@ export function createSeedService(ctx: InboundContext): SeedService {
       }
       const schema = await ctx.offload.validate(upload.xml, 'Semilla', undefined, 'request');
       if (!schema.valid) {
-        return failure(400, [`La semilla no es válida según el esquema: ${schema.violations.slice(0, 3).map((v) => v.message.trim()).join('; ')}`], format);
+        return failure(
+          400,
+          [
+            `La semilla no es válida según el esquema: ${schema.violations
+              .slice(0, 3)
+              .map((v) => v.message.trim())
+              .join('; ')}`,
+          ],
+          format,
+        );
       }
       const signature = await ctx.offload.verify(upload.xml, 'request');
       if (!signature.valid) {
@@ -88,7 +97,8 @@ export function createSeedService(ctx: InboundContext): SeedService {
       const now = ctx.clock();
       try {
         const cert = new X509Certificate(Buffer.from(signature.certificate!, 'base64'));
-        if (now.getTime() > Date.parse(cert.validTo)) return failure(401, [`El certificado que firmó la semilla venció el ${new Date(cert.validTo).toISOString()}.`], format);
+        if (now.getTime() > Date.parse(cert.validTo))
+          return failure(401, [`El certificado que firmó la semilla venció el ${new Date(cert.validTo).toISOString()}.`], format);
         if (now.getTime() < Date.parse(cert.validFrom)) return failure(401, ['El certificado que firmó la semilla aún no es válido.'], format);
       } catch {
         return failure(401, ['El certificado que firmó la semilla no se puede leer.'], format);
@@ -97,7 +107,11 @@ export function createSeedService(ctx: InboundContext): SeedService {
       const signer = checkSigner(ctx.trust, signature.certificate, now);
       if (!signer.ok) {
         ctx.log.warn({ scope: route.scope, reason: signer.reason }, 'inbound: seed signer not trusted');
-        return failure(401, ['El certificado que firmó la semilla no es válido o no fue emitido por una entidad de certificación reconocida por este receptor.'], format);
+        return failure(
+          401,
+          ['El certificado que firmó la semilla no es válido o no fue emitido por una entidad de certificación reconocida por este receptor.'],
+          format,
+        );
       }
       const { subject, principals } = signer.identity;
       const outcome = await useSeed(valor, route.scope, now.getTime());
@@ -113,7 +127,14 @@ export function createSeedService(ctx: InboundContext): SeedService {
       const token = randomBytes(32).toString('base64url');
       const expires = new Date(now.getTime() + ctx.tokenTtlMs);
       // The token acts only for the RNCs of the certificate that signed the seed (and those it is a delegate of).
-      await ctx.storage.addInboundToken({ hash: hashToken(token), scope: route.scope, subject, principals, createdAt: now.getTime(), expiresAt: expires.getTime() });
+      await ctx.storage.addInboundToken({
+        hash: hashToken(token),
+        scope: route.scope,
+        subject,
+        principals,
+        createdAt: now.getTime(),
+        expiresAt: expires.getTime(),
+      });
       ctx.log.info({ scope: route.scope, subject, principals }, 'inbound: token issued');
       return reply(200, { token, expira: isoSeconds(expires), expedido: isoSeconds(now) }, 'RespuestaAutenticacion', format);
     },
@@ -131,4 +152,3 @@ export function createSeedService(ctx: InboundContext): SeedService {
     },
   };
 }
-

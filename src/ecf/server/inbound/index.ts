@@ -26,8 +26,16 @@ import { NO_TRUST, type InboundTrust } from './trust.js';
 
 export type { InboundLogger } from './context.js';
 export {
-  certificateIdentifiers, checkSigner, DEVELOPMENT_TRUST, loadTrustAnchors, normalizeIdentifier, NO_TRUST, parseDelegates,
-  type InboundTrust, type InboundTrustMode, type SignerIdentity,
+  certificateIdentifiers,
+  checkSigner,
+  DEVELOPMENT_TRUST,
+  loadTrustAnchors,
+  normalizeIdentifier,
+  NO_TRUST,
+  parseDelegates,
+  type InboundTrust,
+  type InboundTrustMode,
+  type SignerIdentity,
 } from './trust.js';
 export { NOT_RECEIVED_TYPES, RECEIVED_TYPES } from './reception.js';
 export { readXmlUpload, type XmlUpload } from './multipart.js';
@@ -170,13 +178,21 @@ export function createInboundHandler(deps: InboundDeps): InboundHandler {
       const needsToken = ctx.requireAuth && (match.service === 'recepcion' || match.service === 'aprobacioncomercial');
       const caller = needsToken ? await seeds.authenticate(req, route) : null;
       if (needsToken && !caller) {
-        return failure(401, ['No autorizado: el token de autenticación no existe, no es válido o ha expirado. Obténgalo con /fe/autenticacion/api/semilla y /fe/autenticacion/api/validacioncertificado.'],
-          format, { 'www-authenticate': 'Bearer' });
+        return failure(
+          401,
+          [
+            'No autorizado: el token de autenticación no existe, no es válido o ha expirado. Obténgalo con /fe/autenticacion/api/semilla y /fe/autenticacion/api/validacioncertificado.',
+          ],
+          format,
+          { 'www-authenticate': 'Bearer' },
+        );
       }
       let body: Uint8Array;
       const limit =
-        match.service === 'validacioncertificado' ? Math.min(SEED_MAX_BODY_BYTES, ctx.maxBodyBytes)
-          : match.service === 'aprobacioncomercial' ? Math.min(ACECF_MAX_BODY_BYTES, ctx.maxBodyBytes)
+        match.service === 'validacioncertificado'
+          ? Math.min(SEED_MAX_BODY_BYTES, ctx.maxBodyBytes)
+          : match.service === 'aprobacioncomercial'
+            ? Math.min(ACECF_MAX_BODY_BYTES, ctx.maxBodyBytes)
             : ctx.maxBodyBytes;
       try {
         body = await readLimited(req, limit, () => new TooLarge());
@@ -187,19 +203,28 @@ export function createInboundHandler(deps: InboundDeps): InboundHandler {
         return failure(400, ['No se pudo leer el cuerpo de la solicitud.'], format);
       }
       switch (match.service) {
-        case 'validacioncertificado': return await seeds.validateCertificate(req, route, body);
-        case 'recepcion': return await receiveEcf(ctx, req, route, body, caller);
-        case 'aprobacioncomercial': return await receiveApproval(ctx, req, route, body, caller);
+        case 'validacioncertificado':
+          return await seeds.validateCertificate(req, route, body);
+        case 'recepcion':
+          return await receiveEcf(ctx, req, route, body, caller);
+        case 'aprobacioncomercial':
+          return await receiveApproval(ctx, req, route, body, caller);
       }
     } catch (err) {
       if (isOffloadError(err)) {
         // Validation or verification ran past its time budget (the process was killed): refuse the document.
         if (err.code === 'timeout') {
           ctx.log.warn({ path: pathname }, 'inbound: validation exceeded its time budget');
-          return failure(400, ['El documento no pudo validarse dentro del tiempo permitido; no se emite acuse de recibo. Revise su tamaño y contenido.'], format);
+          return failure(
+            400,
+            ['El documento no pudo validarse dentro del tiempo permitido; no se emite acuse de recibo. Revise su tamaño y contenido.'],
+            format,
+          );
         }
         // The pool is full or shutting down: a temporary refusal.
-        return failure(503, ['El receptor está procesando demasiados documentos en este momento; intente de nuevo en unos segundos.'], format, { 'retry-after': String(err.retryAfterSeconds) });
+        return failure(503, ['El receptor está procesando demasiados documentos en este momento; intente de nuevo en unos segundos.'], format, {
+          'retry-after': String(err.retryAfterSeconds),
+        });
       }
       // Bad input is answered above with 4xx; this is our failure (storage down, a bug).
       ctx.log.error({ err, path: pathname }, 'inbound service failed');

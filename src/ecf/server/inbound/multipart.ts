@@ -45,7 +45,9 @@ export function readXmlUpload(contentType: string | null, body: Uint8Array): Xml
 }
 
 function utf8(latin1: string): string {
-  return Buffer.from(latin1, 'latin1').toString('utf8').replace(/^\uFEFF/, '');
+  return Buffer.from(latin1, 'latin1')
+    .toString('utf8')
+    .replace(/^\uFEFF/, '');
 }
 
 /**

@@ -76,14 +76,20 @@ export async function receiveEcf(ctx: InboundContext, req: Request, route: Route
   // A token acts only for the RNCs of the certificate it was obtained with: nobody delivers in another's name.
   if (caller && rncEmisor && !(caller.principals ?? []).includes(rncEmisor)) {
     ctx.log.warn({ rncEmisor, encf, subject: caller.subject, principals: caller.principals ?? [] }, 'inbound e-CF refused: token not issued to the RNCEmisor');
-    return failure(401, ['No autorizado: el token fue obtenido con un certificado que no corresponde al RNCEmisor del e-CF.'], format, { 'www-authenticate': 'Bearer' });
+    return failure(401, ['No autorizado: el token fue obtenido con un certificado que no corresponde al RNCEmisor del e-CF.'], format, {
+      'www-authenticate': 'Bearer',
+    });
   }
 
   const buyer = rncComprador ? await ctx.storage.getIssuerByRnc(rncComprador) : null;
   const receiver: Issuer | null = route.tenant ?? buyer;
   if (!receiver) {
     ctx.log.warn({ rncEmisor, encf, rncComprador }, 'inbound e-CF refused: buyer is not one of our issuers');
-    return failure(400, [`El RNCComprador ${rncComprador ?? '(ausente)'} no corresponde a ningún receptor de este servicio; no se emite acuse de recibo.`], format);
+    return failure(
+      400,
+      [`El RNCComprador ${rncComprador ?? '(ausente)'} no corresponde a ningún receptor de este servicio; no se emite acuse de recibo.`],
+      format,
+    );
   }
 
   let motivo: ReceiptReason | null = null;
@@ -112,7 +118,10 @@ export async function receiveEcf(ctx: InboundContext, req: Request, route: Route
     const schema = await ctx.offload.validate(stored, `ECF-${tipo}` as SchemaId, undefined, 'request');
     if (!schema.valid) {
       motivo = 1;
-      detail = `No es válido según el esquema ECF-${tipo}: ${schema.violations.slice(0, 3).map((v) => `${v.xpath ?? ''} ${v.message.trim()}`.trim()).join('; ')}`;
+      detail = `No es válido según el esquema ECF-${tipo}: ${schema.violations
+        .slice(0, 3)
+        .map((v) => `${v.xpath ?? ''} ${v.message.trim()}`.trim())
+        .join('; ')}`;
     } else {
       const signature = await ctx.offload.verify(stored, 'request');
       const signer = signature.valid ? checkSigner(ctx.trust, signature.certificate, now) : null;
@@ -132,7 +141,12 @@ export async function receiveEcf(ctx: InboundContext, req: Request, route: Route
         senderFingerprint = signer!.identity.fingerprint;
         if (ctx.senderQuota > 0 && (await ctx.storage.countReceivedFromSender(rncEmisor, now.getTime() - DAY_MS)) >= ctx.senderQuota) {
           ctx.log.warn({ receiver: receiver.rnc, rncEmisor, encf, quota: ctx.senderQuota }, 'inbound e-CF refused: sender quota exhausted');
-          return failure(429, [`El emisor ${rncEmisor} alcanzó el máximo de ${ctx.senderQuota} e-CF recibidos en 24 horas por este receptor; intente más tarde.`], format, { 'retry-after': '3600' });
+          return failure(
+            429,
+            [`El emisor ${rncEmisor} alcanzó el máximo de ${ctx.senderQuota} e-CF recibidos en 24 horas por este receptor; intente más tarde.`],
+            format,
+            { 'retry-after': '3600' },
+          );
         }
         if (await ctx.storage.getReceivedDocument(receiver.id, encf, rncEmisor)) {
           motivo = 3;
@@ -165,7 +179,11 @@ export async function receiveEcf(ctx: InboundContext, req: Request, route: Route
     sign = (arecf) => signXml(arecf, signer);
   } catch (err) {
     ctx.log.error({ err, receiver: receiver.rnc }, 'inbound e-CF: no signer for the receiving issuer');
-    return failure(503, [`El receptor ${receiver.rnc} no puede firmar el acuse de recibo en este momento: ${err instanceof Error ? err.message : String(err)}`], format);
+    return failure(
+      503,
+      [`El receptor ${receiver.rnc} no puede firmar el acuse de recibo en este momento: ${err instanceof Error ? err.message : String(err)}`],
+      format,
+    );
   }
 
   if (motivo === null) {

@@ -25,7 +25,9 @@ function element(name: string, value: unknown): string {
   if (value === null || value === undefined) return '';
   if (Array.isArray(value)) return `<${name}>${value.map((v) => element('Mensaje', v)).join('')}</${name}>`;
   if (typeof value === 'object') {
-    return `<${name}>${Object.entries(value as Record<string, unknown>).map(([k, v]) => element(pascal(k), v)).join('')}</${name}>`;
+    return `<${name}>${Object.entries(value as Record<string, unknown>)
+      .map(([k, v]) => element(pascal(k), v))
+      .join('')}</${name}>`;
   }
   return `<${name}>${escapeXml(String(value))}</${name}>`;
 }

@@ -120,21 +120,28 @@ export function checkSigner(trust: InboundTrust, certificateBase64: string | und
       }
     });
     if (!issuer) {
-      return { ok: false, reason: trust.anchors.length === 0
-        ? 'no trust anchors are configured (ECF_INBOUND_TRUST_CA): every sender is refused'
-        : `the signer certificate (issuer ${cert.issuer.split('\n').join(', ')}) is not issued by a configured trust anchor` };
+      return {
+        ok: false,
+        reason:
+          trust.anchors.length === 0
+            ? 'no trust anchors are configured (ECF_INBOUND_TRUST_CA): every sender is refused'
+            : `the signer certificate (issuer ${cert.issuer.split('\n').join(', ')}) is not issued by a configured trust anchor`,
+      };
     }
   }
   const identifiers = certificateIdentifiers(cert);
   const fingerprint = fingerprintOf(cert);
   const principals = new Set(identifiers);
   for (const [rnc, allowed] of Object.entries(trust.delegates)) {
-    if (allowed.some((entry) => {
-      const fp = normalizeFingerprint(entry);
-      if (fp) return fp === fingerprint;
-      const id = normalizeIdentifier(entry);
-      return id !== null && identifiers.includes(id);
-    })) principals.add(rnc);
+    if (
+      allowed.some((entry) => {
+        const fp = normalizeFingerprint(entry);
+        if (fp) return fp === fingerprint;
+        const id = normalizeIdentifier(entry);
+        return id !== null && identifiers.includes(id);
+      })
+    )
+      principals.add(rnc);
   }
   return { ok: true, identity: { fingerprint, subject: cert.subject.split('\n').join(', '), identifiers, principals: [...principals] } };
 }
@@ -142,7 +149,10 @@ export function checkSigner(trust: InboundTrust, certificateBase64: string | und
 /** Certificates of a PEM file, or of every `.pem`/`.crt`/`.cer` file of a directory. @throws Error naming the problem */
 export function loadTrustAnchors(path: string): X509Certificate[] {
   const files = statSync(path).isDirectory()
-    ? readdirSync(path).filter((f) => /\.(pem|crt|cer)$/i.test(f)).sort().map((f) => join(path, f))
+    ? readdirSync(path)
+        .filter((f) => /\.(pem|crt|cer)$/i.test(f))
+        .sort()
+        .map((f) => join(path, f))
     : [path];
   const out: X509Certificate[] = [];
   for (const file of files) {
@@ -161,7 +171,8 @@ export function loadTrustAnchors(path: string): X509Certificate[] {
  */
 export function parseDelegates(text: string): Record<string, string[]> {
   const data: unknown = JSON.parse(text);
-  if (!data || typeof data !== 'object' || Array.isArray(data)) throw new EcfError('ECF_INBOUND_DELEGATES: expected a JSON object {"RNC": ["identifier or SHA-256 fingerprint", …]}', { code: 'invalid_config' });
+  if (!data || typeof data !== 'object' || Array.isArray(data))
+    throw new EcfError('ECF_INBOUND_DELEGATES: expected a JSON object {"RNC": ["identifier or SHA-256 fingerprint", …]}', { code: 'invalid_config' });
   const out: Record<string, string[]> = {};
   for (const [key, value] of Object.entries(data as Record<string, unknown>)) {
     const rnc = normalizeIdentifier(key);

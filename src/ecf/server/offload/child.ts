@@ -4,7 +4,11 @@
  */
 import { block, TASKS, type TaskName } from './tasks.js';
 
-interface Request { id: number; task: TaskName; input: unknown }
+interface Request {
+  id: number;
+  task: TaskName;
+  input: unknown;
+}
 
 const testTasks = process.env.ECF_OFFLOAD_TEST_TASKS === '1';
 const send = (m: unknown) => process.send?.(m);

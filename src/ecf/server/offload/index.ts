@@ -48,10 +48,11 @@ export interface PoolOffloadOptions {
 
 /** Runs every step in the pool's child processes. */
 export function poolOffload(pool: OffloadPool, options: PoolOffloadOptions): Offload {
-  const budget = (lane: Lane) => (lane === 'background' ? options.backgroundBudgetMs ?? 120_000 : options.requestBudgetMs ?? 20_000);
+  const budget = (lane: Lane) => (lane === 'background' ? (options.backgroundBudgetMs ?? 120_000) : (options.requestBudgetMs ?? 20_000));
   const opts = (lane: Lane = 'request') => ({ priority: lane, budgetMs: budget(lane) });
   return {
-    validate: (xml, schema, schemaOptions, lane) => pool.run('xsd', { xsdDir: options.xsdDir, xml, schema, ...(schemaOptions ? { options: schemaOptions } : {}) }, opts(lane)),
+    validate: (xml, schema, schemaOptions, lane) =>
+      pool.run('xsd', { xsdDir: options.xsdDir, xml, schema, ...(schemaOptions ? { options: schemaOptions } : {}) }, opts(lane)),
     verify: (xml, lane) => pool.run('verify', { xml }, opts(lane)),
     deriveRfce: (signedXml, lane) => pool.run('rfce', { signedXml }, opts(lane)),
     renderPdf: async (signedXml, environment, lane) => {

@@ -33,18 +33,20 @@ export function createPdfCache(maxBytes = 64 * 1024 * 1024): PdfCache {
         return pending;
       }
       misses++;
-      const p = render().then((pdf) => {
-        if (pdf.byteLength <= maxBytes / 4) {
-          entries.set(key, pdf);
-          bytes += pdf.byteLength;
-          for (const [k, v] of entries) {
-            if (bytes <= maxBytes) break;
-            entries.delete(k);
-            bytes -= v.byteLength;
+      const p = render()
+        .then((pdf) => {
+          if (pdf.byteLength <= maxBytes / 4) {
+            entries.set(key, pdf);
+            bytes += pdf.byteLength;
+            for (const [k, v] of entries) {
+              if (bytes <= maxBytes) break;
+              entries.delete(k);
+              bytes -= v.byteLength;
+            }
           }
-        }
-        return pdf;
-      }).finally(() => inflight.delete(key));
+          return pdf;
+        })
+        .finally(() => inflight.delete(key));
       inflight.set(key, p);
       return p;
     },

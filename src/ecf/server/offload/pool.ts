@@ -95,7 +95,8 @@ function childCommand(): { path: string; execArgv: string[] } {
   }
   const ext = here.endsWith('.cjs') ? '.cjs' : '.js';
   const path = fileURLToPath(new URL(`./offload-child${ext}`, here));
-  if (!existsSync(path)) throw new EcfError(`offload child entry not found at ${path} (is the package built with its offload-child entry?)`, { code: 'offload_unavailable' });
+  if (!existsSync(path))
+    throw new EcfError(`offload child entry not found at ${path} (is the package built with its offload-child entry?)`, { code: 'offload_unavailable' });
   return { path, execArgv: [] };
 }
 
@@ -129,16 +130,19 @@ export function createOffloadPool(options: OffloadPoolOptions = {}): OffloadPool
     started++;
     slot.child = child;
     const ready = new Promise<void>((resolve, reject) => {
-      child.on('message', (m: { ready?: boolean; id?: number; ok?: boolean; value?: unknown; error?: { name: string; message: string; code?: unknown; issues?: unknown } }) => {
-        if (m.ready) return resolve();
-        const job = slot.job;
-        if (!job || m.id !== job.id || slot.child !== child) return;
-        finish(slot);
-        completed++;
-        if (m.ok) job.resolve(m.value);
-        else job.reject(Object.assign(new Error(m.error!.message), { name: m.error!.name, code: m.error!.code, issues: m.error!.issues }));
-        dispatch();
-      });
+      child.on(
+        'message',
+        (m: { ready?: boolean; id?: number; ok?: boolean; value?: unknown; error?: { name: string; message: string; code?: unknown; issues?: unknown } }) => {
+          if (m.ready) return resolve();
+          const job = slot.job;
+          if (!job || m.id !== job.id || slot.child !== child) return;
+          finish(slot);
+          completed++;
+          if (m.ok) job.resolve(m.value);
+          else job.reject(Object.assign(new Error(m.error!.message), { name: m.error!.name, code: m.error!.code, issues: m.error!.issues }));
+          dispatch();
+        },
+      );
       child.once('exit', (code, signal) => {
         reject(new Error(`offload process exited before it was ready (${signal ?? code})`));
         if (slot.child !== child) return;
@@ -168,27 +172,30 @@ export function createOffloadPool(options: OffloadPoolOptions = {}): OffloadPool
   function start(slot: Slot, job: Job): void {
     slot.job = job;
     const ready = slot.ready ?? spawn(slot);
-    ready.then(() => {
-      if (slot.job !== job || !slot.child) return;
-      slot.timer = setTimeout(() => {
+    ready.then(
+      () => {
+        if (slot.job !== job || !slot.child) return;
+        slot.timer = setTimeout(() => {
+          if (slot.job !== job) return;
+          const child = slot.child;
+          slot.child = null;
+          slot.ready = null;
+          finish(slot);
+          killed++;
+          child?.kill('SIGKILL');
+          log?.warn({ task: job.task, budgetMs: job.budgetMs }, 'offload task exceeded its time budget; process killed and replaced');
+          job.reject(new OffloadError('timeout', `offload task ${job.task} exceeded its budget of ${job.budgetMs} ms`));
+          dispatch();
+        }, job.budgetMs);
+        slot.child.send({ id: job.id, task: job.task, input: job.input });
+      },
+      (err: unknown) => {
         if (slot.job !== job) return;
-        const child = slot.child;
-        slot.child = null;
-        slot.ready = null;
         finish(slot);
-        killed++;
-        child?.kill('SIGKILL');
-        log?.warn({ task: job.task, budgetMs: job.budgetMs }, 'offload task exceeded its time budget; process killed and replaced');
-        job.reject(new OffloadError('timeout', `offload task ${job.task} exceeded its budget of ${job.budgetMs} ms`));
+        job.reject(new OffloadError('crashed', `offload process could not start: ${(err as Error).message}`));
         dispatch();
-      }, job.budgetMs);
-      slot.child.send({ id: job.id, task: job.task, input: job.input });
-    }, (err: unknown) => {
-      if (slot.job !== job) return;
-      finish(slot);
-      job.reject(new OffloadError('crashed', `offload process could not start: ${(err as Error).message}`));
-      dispatch();
-    });
+      },
+    );
   }
 
   function dispatch(): void {
@@ -210,7 +217,14 @@ export function createOffloadPool(options: OffloadPoolOptions = {}): OffloadPool
         return Promise.reject(new OffloadError('busy', `offload queue full (${queueLimit} waiting)`));
       }
       return new Promise((resolve, reject) => {
-        queues[opts.priority ?? 'request'].push({ id: nextId++, task, input, budgetMs: opts.budgetMs ?? defaultBudget, resolve: resolve as (v: unknown) => void, reject });
+        queues[opts.priority ?? 'request'].push({
+          id: nextId++,
+          task,
+          input,
+          budgetMs: opts.budgetMs ?? defaultBudget,
+          resolve: resolve as (v: unknown) => void,
+          reject,
+        });
         dispatch();
       }) as Promise<never>;
     },
@@ -220,18 +234,20 @@ export function createOffloadPool(options: OffloadPoolOptions = {}): OffloadPool
       for (const q of [queues.request, queues.background]) {
         for (const job of q.splice(0)) job.reject(new OffloadError('closed', 'offload pool is closed'));
       }
-      await Promise.all(slots.map(async (slot) => {
-        const child = slot.child;
-        const job = slot.job;
-        finish(slot);
-        slot.child = null;
-        slot.ready = null;
-        job?.reject(new OffloadError('closed', 'offload pool is closed'));
-        if (!child || child.exitCode !== null || child.signalCode !== null) return;
-        const exited = new Promise<void>((r) => child.once('exit', () => r()));
-        child.kill('SIGKILL');
-        await exited;
-      }));
+      await Promise.all(
+        slots.map(async (slot) => {
+          const child = slot.child;
+          const job = slot.job;
+          finish(slot);
+          slot.child = null;
+          slot.ready = null;
+          job?.reject(new OffloadError('closed', 'offload pool is closed'));
+          if (!child || child.exitCode !== null || child.signalCode !== null) return;
+          const exited = new Promise<void>((r) => child.once('exit', () => r()));
+          child.kill('SIGKILL');
+          await exited;
+        }),
+      );
     },
     pids: () => slots.flatMap((s) => (s.child?.pid !== undefined && s.child.exitCode === null && s.child.signalCode === null ? [s.child.pid] : [])),
     stats: () => ({ size, busy: slots.filter((s) => s.job).length, queued: queues.request.length + queues.background.length, started, killed, completed }),

@@ -62,13 +62,7 @@ export interface NewSequence {
 }
 
 /** Internal statuses of an issued e-CF (spec "States and transitions"). */
-export type DocumentStatus =
-  | 'received'
-  | 'rejected_validation'
-  | 'in_process_authority'
-  | 'accepted_authority'
-  | 'rejected_authority'
-  | 'system_error';
+export type DocumentStatus = 'received' | 'rejected_validation' | 'in_process_authority' | 'accepted_authority' | 'rejected_authority' | 'system_error';
 
 /**
  * Where the transmission of a document stands, for crash safety:
@@ -140,9 +134,27 @@ export interface NewDocument {
 }
 
 /** Fields the worker may change. `undefined` = unchanged. */
-export type DocumentPatch = Partial<Pick<DocumentRecord,
-  'status' | 'signedXml' | 'rfceXml' | 'securityCode' | 'trackId' | 'signedAt' | 'sequenceReusable' | 'errors'
-  | 'authorityState' | 'transmission' | 'sendAttempts' | 'attempts' | 'notFoundPolls' | 'nextAttemptAt' | 'leaseOwner' | 'leaseUntil'>>;
+export type DocumentPatch = Partial<
+  Pick<
+    DocumentRecord,
+    | 'status'
+    | 'signedXml'
+    | 'rfceXml'
+    | 'securityCode'
+    | 'trackId'
+    | 'signedAt'
+    | 'sequenceReusable'
+    | 'errors'
+    | 'authorityState'
+    | 'transmission'
+    | 'sendAttempts'
+    | 'attempts'
+    | 'notFoundPolls'
+    | 'nextAttemptAt'
+    | 'leaseOwner'
+    | 'leaseUntil'
+  >
+>;
 
 /** One hand-over to the authority (track-ids history as this server saw it). */
 export interface SubmissionRecord {
@@ -225,8 +237,12 @@ export interface SequenceStore {
    * `make` runs inside the transaction: it must not call this storage (on SQLite that waits forever on
    * the connection the transaction holds) and should be quick (it holds the sequence lock).
    */
-  reserveAndInsert(issuerId: number, tipo: EcfType, today: string,
-    make: (encf: string, sequence: SequenceRecord) => NewDocument | Promise<NewDocument>): Promise<DocumentRecord | null>;
+  reserveAndInsert(
+    issuerId: number,
+    tipo: EcfType,
+    today: string,
+    make: (encf: string, sequence: SequenceRecord) => NewDocument | Promise<NewDocument>,
+  ): Promise<DocumentRecord | null>;
 
   /**
    * Inserts a document with a caller-given e-NCF (passthrough) after checking, in one transaction, that it
@@ -367,8 +383,7 @@ export interface ReceivedDocumentFilter {
 }
 
 /** Approval fields of a received document; `undefined` = unchanged, `null` clears. */
-export type ReceivedApprovalPatch = Partial<Pick<ReceivedDocument,
-  'approvalEstado' | 'approvalMotivo' | 'approvalXml' | 'approvalSentAt' | 'approvalOutcome'>>;
+export type ReceivedApprovalPatch = Partial<Pick<ReceivedDocument, 'approvalEstado' | 'approvalMotivo' | 'approvalXml' | 'approvalSentAt' | 'approvalOutcome'>>;
 
 /** A commercial approval (ACECF) another issuer, as buyer, sent about a document we issued. */
 export interface DocumentApproval {
@@ -455,4 +470,3 @@ export interface InboundStore {
  * @deprecated Name the ports used instead (`InboundStore`, `DocumentStore`).
  */
 export type InboundStorage = InboundStore & Pick<DocumentStore, 'addDocumentApproval' | 'getDocumentApprovals'>;
-

@@ -20,7 +20,11 @@ export interface TrackIdsDeps {
  * The local submissions of `d` and the authority's track ids. The local history is still useful when the
  * authority cannot be asked: its failure is returned (`authority.error`), not thrown.
  */
-export async function documentTrackIds(deps: TrackIdsDeps, issuer: Issuer, d: DocumentRecord): Promise<{
+export async function documentTrackIds(
+  deps: TrackIdsDeps,
+  issuer: Issuer,
+  d: DocumentRecord,
+): Promise<{
   submissions: SubmissionRecord[];
   authority: { consulted: true; trackIds: TrackIdEntry[] } | { consulted: false; error: unknown };
 }> {

@@ -10,9 +10,24 @@
  *   against the issuer's sequences in one transaction. The XML is stored exactly as received.
  */
 import {
-  checkContext, ECF_TABLE, ECF_TYPE_INFO, EcfValidationError, formatDateDO, formatDateTimeDO, isBelowSummaryThreshold,
-  parseEcfXml, parseEncf, renderEcfXml, safeValidateEcf, toIssueReport,
-  type BuildContext, type EcfType, type Issue, type IssuerProfile, type SchemaValidationResult, type SchemaValidator,
+  checkContext,
+  ECF_TABLE,
+  ECF_TYPE_INFO,
+  EcfValidationError,
+  formatDateDO,
+  formatDateTimeDO,
+  isBelowSummaryThreshold,
+  parseEcfXml,
+  parseEncf,
+  renderEcfXml,
+  safeValidateEcf,
+  toIssueReport,
+  type BuildContext,
+  type EcfType,
+  type Issue,
+  type IssuerProfile,
+  type SchemaValidationResult,
+  type SchemaValidator,
 } from '../../index.js';
 import { isOffloadError, type Offload } from '../offload/index.js';
 import type { EncfRefusal, Issuer, NewDocument, SequenceRecord, Storage } from '../storage/types.js';
@@ -52,10 +67,18 @@ export const MAX_REPORTED_ISSUES = 1000;
 
 function rejectedIssues(message: string, issues: readonly Issue[]): UseCaseError {
   const errors = issues.filter((i) => i.severity === 'error');
-  const shown = errors.length <= MAX_REPORTED_ISSUES ? errors : [
-    ...errors.slice(0, MAX_REPORTED_ISSUES),
-    { code: 'too_many' as const, path: '', message: `Se muestran los primeros ${MAX_REPORTED_ISSUES} problemas de ${errors.length}.`, severity: 'error' as const },
-  ];
+  const shown =
+    errors.length <= MAX_REPORTED_ISSUES
+      ? errors
+      : [
+          ...errors.slice(0, MAX_REPORTED_ISSUES),
+          {
+            code: 'too_many' as const,
+            path: '',
+            message: `Se muestran los primeros ${MAX_REPORTED_ISSUES} problemas de ${errors.length}.`,
+            severity: 'error' as const,
+          },
+        ];
   const report = toIssueReport(shown);
   return rejected(message, report.errors, report.detailed_errors);
 }
@@ -180,7 +203,10 @@ function xsdIssues(schemas: SchemaValidator, tipo: EcfType, xml: string, summary
 async function xsdIssuesOffloaded(deps: IssueDeps, tipo: EcfType, xml: string, summary: boolean, now: Date): Promise<Issue[]> {
   if (!deps.offload) return xsdIssues(deps.schemas, tipo, xml, summary, now);
   try {
-    return violationIssues(tipo, await deps.offload.validate(withSignaturePlaceholder(xml, formatDateTimeDO(now)), `ECF-${tipo}`, { relaxed32: summary }, 'request'));
+    return violationIssues(
+      tipo,
+      await deps.offload.validate(withSignaturePlaceholder(xml, formatDateTimeDO(now)), `ECF-${tipo}`, { relaxed32: summary }, 'request'),
+    );
   } catch (e) {
     if (isOffloadError(e) && e.code === 'timeout') {
       throw rejected(ISSUE_MESSAGES.passthrough, ['El XML no pudo validarse contra el esquema XSD dentro del tiempo permitido; revise su tamaño y contenido.']);
@@ -228,9 +254,10 @@ export async function issueJson(deps: IssueDeps, issuer: Issuer, tipo: EcfType, 
     parsed = JSON.parse(text);
   } catch (e) {
     const pos = /position (\d+)/.exec((e as Error).message)?.[1];
-    const reason = text.trim() === ''
-      ? 'El cuerpo está vacío: envíe el e-CF en JSON canónico.'
-      : `JSON mal formado${pos !== undefined ? ` cerca de la posición ${pos}` : ''}.`;
+    const reason =
+      text.trim() === ''
+        ? 'El cuerpo está vacío: envíe el e-CF en JSON canónico.'
+        : `JSON mal formado${pos !== undefined ? ` cerca de la posición ${pos}` : ''}.`;
     throw rejected(ISSUE_MESSAGES.malformedJson, [reason]);
   }
   // biome-ignore lint/suspicious/noExplicitAny: a canonical JSON document, already checked against the field table before this point
@@ -293,7 +320,11 @@ export async function issueXml(deps: IssueDeps, issuer: Issuer, tipo: EcfType, x
   }
   check(parsed.tipo === tipo, `El TipoeCF del XML (${parsed.tipo}) no coincide con el tipo de la ruta (${tipo}).`, '/ECF/Encabezado/IdDoc/TipoeCF');
   const rnc = parsed.context.emisor?.rnc;
-  check(rnc === issuer.rnc, `El RNCEmisor del XML (${rnc || 'ausente'}) no corresponde al emisor de la credencial (${issuer.rnc}).`, '/ECF/Encabezado/Emisor/RNCEmisor');
+  check(
+    rnc === issuer.rnc,
+    `El RNCEmisor del XML (${rnc || 'ausente'}) no corresponde al emisor de la credencial (${issuer.rnc}).`,
+    '/ECF/Encabezado/Emisor/RNCEmisor',
+  );
   check(!parsed.signed && !SIGNATURE_RE.test(xml), 'El XML ya está firmado: envíelo sin firma; el servicio agrega la firma digital.', '/ECF/Signature');
   const encf = parsed.context.encf;
   check(parseEncf(encf)?.tipo === tipo, `El eNCF "${encf}" no tiene la estructura E + tipo (${tipo}) + 10 dígitos.`, '/ECF/Encabezado/IdDoc/eNCF');
@@ -316,7 +347,12 @@ export async function issueXml(deps: IssueDeps, issuer: Issuer, tipo: EcfType, x
   if (issues.some((i) => i.severity === 'error')) throw rejectedIssues(ISSUE_MESSAGES.passthrough, issues);
 
   const res = await deps.storage.insertWithEncf(issuer.id, tipo, encf, doToIso(formatDateDO(now)), {
-    source: 'xml', unsignedXml: xml, summary, issuedAt: fechaEmision, ...totalsOf(doc), nextAttemptAt: now.getTime(),
+    source: 'xml',
+    unsignedXml: xml,
+    summary,
+    issuedAt: fechaEmision,
+    ...totalsOf(doc),
+    nextAttemptAt: now.getTime(),
   });
   if ('refused' in res) {
     const reason = REFUSALS[res.refused](encf, tipo);

@@ -9,10 +9,18 @@
  * the same signed ACECF to the destinations that did not take it.
  */
 import { z } from '@hono/zod-openapi';
-import { ACECF_TYPES, buildAcecfXml, fileNameFor, formatDateTimeDO, isAuthorityError, isEcfError, isTransportError, securityCode, type SchemaValidator } from '../../index.js';
-import type {
-  AuthorityIdentity, AuthorityTransport, DirectoryEntry, FiscalStatus, ReceptorClient, XmlFile,
-} from '../../dgii/index.js';
+import {
+  ACECF_TYPES,
+  buildAcecfXml,
+  fileNameFor,
+  formatDateTimeDO,
+  isAuthorityError,
+  isEcfError,
+  isTransportError,
+  securityCode,
+  type SchemaValidator,
+} from '../../index.js';
+import type { AuthorityIdentity, AuthorityTransport, DirectoryEntry, FiscalStatus, ReceptorClient, XmlFile } from '../../dgii/index.js';
 import { signXml } from '../../sign/index.js';
 import { amountText } from '../app/record.js';
 import { xmlValue } from '../inbound/xml.js';
@@ -35,23 +43,27 @@ export const APPROVAL_MESSAGES = {
 } as const;
 
 /** Outcome of the delivery to the issuer's approval service (stored, and returned as is). */
-export const EmisorDeliverySchema = z.object({
-  entregada: z.boolean().openapi({ description: 'true cuando el servicio del emisor respondió 2xx.' }),
-  url: z.string().nullable().openapi({ description: 'URL de aprobación comercial del emisor (directorio).' }),
-  http_status: z.number().int().nullable(),
-  error: z.string().nullable(),
-  fecha: z.string().openapi({ description: DATETIME }),
-}).openapi('ApprovalDeliveryToIssuer');
+export const EmisorDeliverySchema = z
+  .object({
+    entregada: z.boolean().openapi({ description: 'true cuando el servicio del emisor respondió 2xx.' }),
+    url: z.string().nullable().openapi({ description: 'URL de aprobación comercial del emisor (directorio).' }),
+    http_status: z.number().int().nullable(),
+    error: z.string().nullable(),
+    fecha: z.string().openapi({ description: DATETIME }),
+  })
+  .openapi('ApprovalDeliveryToIssuer');
 
 /** Outcome of the copy to the authority (stored, and returned as is). */
-export const AuthorityDeliverySchema = z.object({
-  entregada: z.boolean().openapi({ description: 'true cuando la autoridad respondió con código 1 (recibida).' }),
-  codigo: z.string().nullable(),
-  estado: z.string().nullable(),
-  mensajes: z.array(z.string()),
-  error: z.string().nullable(),
-  fecha: z.string().openapi({ description: DATETIME }),
-}).openapi('ApprovalDeliveryToAuthority');
+export const AuthorityDeliverySchema = z
+  .object({
+    entregada: z.boolean().openapi({ description: 'true cuando la autoridad respondió con código 1 (recibida).' }),
+    codigo: z.string().nullable(),
+    estado: z.string().nullable(),
+    mensajes: z.array(z.string()),
+    error: z.string().nullable(),
+    fecha: z.string().openapi({ description: DATETIME }),
+  })
+  .openapi('ApprovalDeliveryToAuthority');
 
 export type EmisorDelivery = z.infer<typeof EmisorDeliverySchema>;
 export type AuthorityDelivery = z.infer<typeof AuthorityDeliverySchema>;
@@ -79,7 +91,11 @@ export function buyerOf(xml: string): string | null {
 /** A receiver's answer for the log: control characters removed, whitespace collapsed, bounded. */
 function answerSummary(text: string): string {
   // eslint-disable-next-line no-control-regex
-  const clean = text.slice(0, MAX_ANSWER_CHARS * 4).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const clean = text
+    .slice(0, MAX_ANSWER_CHARS * 4)
+    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return clean.length > MAX_ANSWER_CHARS ? `${clean.slice(0, MAX_ANSWER_CHARS)}…` : clean;
 }
 
@@ -113,9 +129,12 @@ export interface ReceivedRef {
 
 /** The caller's received document: `not_found` unknown, `conflict` when several issuers sent that e-NCF. */
 export async function findReceivedDocument(
-  storage: Pick<Storage, 'getReceivedDocument' | 'listReceivedDocuments'>, issuer: Issuer, ref: ReceivedRef,
+  storage: Pick<Storage, 'getReceivedDocument' | 'listReceivedDocuments'>,
+  issuer: Issuer,
+  ref: ReceivedRef,
 ): Promise<ReceivedDocument> {
-  const notFound = () => new UseCaseError('not_found', `El emisor no recibió ningún e-CF con e-NCF ${ref.raw}${ref.rncEmisor ? ` del RNC ${ref.rncEmisor}` : ''}.`);
+  const notFound = () =>
+    new UseCaseError('not_found', `El emisor no recibió ningún e-CF con e-NCF ${ref.raw}${ref.rncEmisor ? ` del RNC ${ref.rncEmisor}` : ''}.`);
   if (ref.encf === null) throw notFound();
   if (ref.rncEmisor) {
     const d = await storage.getReceivedDocument(issuer.id, ref.encf, ref.rncEmisor);
@@ -125,7 +144,10 @@ export async function findReceivedDocument(
   const found = await storage.listReceivedDocuments(issuer.id, { encf: ref.encf, limit: 10 });
   if (found.length === 0) throw notFound();
   if (found.length > 1) {
-    throw new UseCaseError('conflict', `Varios emisores enviaron el e-NCF ${ref.encf} (RNC ${found.map((d) => d.emisorRnc).join(', ')}): indique cuál con ?rnc_emisor=.`);
+    throw new UseCaseError(
+      'conflict',
+      `Varios emisores enviaron el e-NCF ${ref.encf} (RNC ${found.map((d) => d.emisorRnc).join(', ')}): indique cuál con ?rnc_emisor=.`,
+    );
   }
   return found[0]!;
 }
@@ -170,7 +192,10 @@ export interface ApprovalResult {
  * recorded, one in flight, already delivered, another buyer) before anything is sent.
  */
 export async function sendCommercialApproval(
-  deps: CommercialApprovalDeps, issuer: Issuer, d: ReceivedDocument, request: ApprovalRequest,
+  deps: CommercialApprovalDeps,
+  issuer: Issuer,
+  d: ReceivedDocument,
+  request: ApprovalRequest,
 ): Promise<ApprovalResult> {
   const { storage, transport, schemas, clock, logger } = deps;
   const { estado, motivo } = request;
@@ -212,7 +237,11 @@ export async function sendCommercialApproval(
     const signed = await signXml(xml, who.signer);
     const xsd = schemas.validate(signed, 'ACECF');
     if (!xsd.valid) {
-      throw withErrors('invalid', APPROVAL_MESSAGES.invalidApproval, xsd.violations.slice(0, 10).map((v) => `${v.xpath ?? '/ACECF'}: ${v.message.trim()}`));
+      throw withErrors(
+        'invalid',
+        APPROVAL_MESSAGES.invalidApproval,
+        xsd.violations.slice(0, 10).map((v) => `${v.xpath ?? '/ACECF'}: ${v.message.trim()}`),
+      );
     }
     return signed;
   }
@@ -224,10 +253,14 @@ export async function sendCommercialApproval(
     try {
       entry = await deps.directory.entry(who, d.emisorRnc);
     } catch (e) {
-      logger.warn({ emisor: d.emisorRnc, err: { name: (e as Error).name, message: (e as Error).message } }, 'directory lookup for a commercial approval failed');
+      logger.warn(
+        { emisor: d.emisorRnc, err: { name: (e as Error).name, message: (e as Error).message } },
+        'directory lookup for a commercial approval failed',
+      );
       return failed('No se pudo consultar el directorio de la autoridad tributaria para obtener la URL de aprobación comercial del emisor.');
     }
-    if (!entry?.urlAceptacion) return failed(`El emisor ${d.emisorRnc} no publica una URL de aprobación comercial en el directorio de la autoridad tributaria.`);
+    if (!entry?.urlAceptacion)
+      return failed(`El emisor ${d.emisorRnc} no publica una URL de aprobación comercial en el directorio de la autoridad tributaria.`);
     let url: string | null = null;
     try {
       url = deps.receptor().urls(entry).aprobacion;
@@ -235,11 +268,17 @@ export async function sendCommercialApproval(
       // The answer is the receiver's, not ours: a bounded, sanitized summary goes to the log only.
       logger.info({ emisor: d.emisorRnc, url, status: r.status, answer: answerSummary(r.body) }, 'commercial approval: issuer receiver answered');
       return {
-        entregada: r.ok, url, http_status: r.status,
-        error: r.ok ? null : `El servicio de aprobación comercial del emisor respondió HTTP ${r.status}.`, fecha,
+        entregada: r.ok,
+        url,
+        http_status: r.status,
+        error: r.ok ? null : `El servicio de aprobación comercial del emisor respondió HTTP ${r.status}.`,
+        fecha,
       };
     } catch (e) {
-      logger.warn({ emisor: d.emisorRnc, err: { name: (e as Error).name, message: (e as Error).message } }, 'commercial approval delivery to the issuer failed');
+      logger.warn(
+        { emisor: d.emisorRnc, err: { name: (e as Error).name, message: (e as Error).message } },
+        'commercial approval delivery to the issuer failed',
+      );
       return failed(deliveryFailure(e), url);
     }
   }
@@ -278,7 +317,11 @@ export async function sendCommercialApproval(
   } else {
     xml = await signedAcecf(who);
     // One approval per document: of concurrent requests only one records its ACECF.
-    const claimed = await storage.updateReceivedApproval(d.id, { approvalEstado: estado, approvalMotivo: motivo, approvalXml: xml }, { onlyIfUnapproved: true });
+    const claimed = await storage.updateReceivedApproval(
+      d.id,
+      { approvalEstado: estado, approvalMotivo: motivo, approvalXml: xml },
+      { onlyIfUnapproved: true },
+    );
     if (!claimed) throw new UseCaseError('conflict', 'Otra solicitud registró al mismo tiempo la aprobación comercial de este e-CF.');
   }
 
@@ -289,7 +332,10 @@ export async function sendCommercialApproval(
   ]);
   const sentAt = clock().getTime();
   await storage.updateReceivedApproval(d.id, { approvalSentAt: sentAt, approvalOutcome: { emisor, autoridad } });
-  logger.info({ issuer: issuer.rnc, emisor: d.emisorRnc, encf: d.encf, estado, toIssuer: emisor.entregada, toAuthority: autoridad.entregada }, 'commercial approval sent');
+  logger.info(
+    { issuer: issuer.rnc, emisor: d.emisorRnc, encf: d.encf, estado, toIssuer: emisor.entregada, toAuthority: autoridad.entregada },
+    'commercial approval sent',
+  );
   return { estado, motivo, sentAt, emisor, autoridad, delivered: emisor.entregada && autoridad.entregada };
 }
 
@@ -303,7 +349,9 @@ export interface ReceivedStatusDeps {
 
 /** The authority's fiscal status of a received e-CF (`conflict` when its signature is unreadable), and when it was asked. */
 export async function receivedFiscalStatus(
-  deps: ReceivedStatusDeps, issuer: Issuer, d: ReceivedDocument,
+  deps: ReceivedStatusDeps,
+  issuer: Issuer,
+  d: ReceivedDocument,
 ): Promise<{ status: FiscalStatus; consultedAt: string }> {
   let code: string;
   try {

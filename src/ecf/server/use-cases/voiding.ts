@@ -19,8 +19,17 @@
  */
 import { randomBytes } from 'node:crypto';
 import {
-  buildAnecfXml, checkAnecfRanges, composeEncf, dgiiFileName, formatDateTimeDO, isAuthorityError, isTransportError, MAX_ANECF_RANGES, MAX_ANECF_TYPES,
-  type EcfType, type SchemaValidator,
+  buildAnecfXml,
+  checkAnecfRanges,
+  composeEncf,
+  dgiiFileName,
+  formatDateTimeDO,
+  isAuthorityError,
+  isTransportError,
+  MAX_ANECF_RANGES,
+  MAX_ANECF_TYPES,
+  type EcfType,
+  type SchemaValidator,
 } from '../../index.js';
 import { mergeRanges } from '../../../shared/server-kit/ranges.js';
 import type { AuthorityIdentity, AuthorityTransport, VoidingReceipt } from '../../dgii/index.js';
@@ -43,9 +52,10 @@ export const VOID_MESSAGES = {
   invalid: 'La solicitud de anulación no es válida: no se transmitió a la autoridad tributaria y no se anuló ningún e-NCF.',
   accepted: (lote: string, n: number) => `Anulación aceptada por la autoridad tributaria (lote ${lote}): ${n} e-NCF anulados; no se asignarán nunca.`,
   rejected: (lote: string) => `La autoridad tributaria rechazó la anulación (lote ${lote}): la secuencia queda intacta y sus e-NCF siguen disponibles.`,
-  unknown: (lote: string) => `No se conoce el resultado de la anulación (lote ${lote}): la comunicación con la autoridad tributaria falló. `
-    + 'Los e-NCF de los rangos quedan retenidos (no se asignan) hasta resolverlo: reintente la misma solicitud con los mismos rangos; '
-    + 'si la autoridad la acepta quedan anulados y, si la rechaza, vuelven a estar disponibles.',
+  unknown: (lote: string) =>
+    `No se conoce el resultado de la anulación (lote ${lote}): la comunicación con la autoridad tributaria falló. ` +
+    'Los e-NCF de los rangos quedan retenidos (no se asignan) hasta resolverlo: reintente la misma solicitud con los mismos rangos; ' +
+    'si la autoridad la acepta quedan anulados y, si la rechaza, vuelven a estar disponibles.',
   alreadyVoided: 'La autoridad informa que los rangos ya estaban anulados: el envío anterior de este lote fue aceptado.',
 } as const;
 
@@ -77,12 +87,16 @@ export function requestProblems(ranges: readonly RequestedRange[]): Record<strin
     if (list) list.push(r);
     else byType.set(r.tipo, [r]);
   }
-  if (byType.size > MAX_VOID_TYPES) push('rangos', `Admite como máximo ${MAX_VOID_TYPES} tipos de e-CF distintos por solicitud (se recibieron ${byType.size}).`);
+  if (byType.size > MAX_VOID_TYPES)
+    push('rangos', `Admite como máximo ${MAX_VOID_TYPES} tipos de e-CF distintos por solicitud (se recibieron ${byType.size}).`);
   for (const [tipo, list] of byType) {
     // The SDK's ANECF rules (bounds were checked by the schema); the messages name the request's positions.
     for (const f of checkAnecfRanges(list.map((r) => ({ desde: r.from, hasta: r.to }))).findings) {
       if (f.kind === 'too_many_ranges') {
-        push('rangos', `Admite como máximo ${MAX_VOID_RANGES_PER_TYPE.toLocaleString('en-US')} rangos por tipo; el tipo ${tipo} trae ${list.length.toLocaleString('en-US')}.`);
+        push(
+          'rangos',
+          `Admite como máximo ${MAX_VOID_RANGES_PER_TYPE.toLocaleString('en-US')} rangos por tipo; el tipo ${tipo} trae ${list.length.toLocaleString('en-US')}.`,
+        );
       } else if (f.kind === 'inverted') {
         const r = list[f.range]!;
         push(`rangos.${r.index}`, `Rango invertido: desde (${r.from}) es mayor que hasta (${r.to}).`);
@@ -95,7 +109,6 @@ export function requestProblems(ranges: readonly RequestedRange[]): Record<strin
   }
   return Object.keys(detailed).length ? detailed : null;
 }
-
 
 /**
  * A lookup of the pending attempt (if any) with a range overlapping a given one: per type, the pending
@@ -137,7 +150,10 @@ function pendingIndex(pending: VoidBatch[]): (r: Range) => VoidBatch | null {
 
 /** Order-insensitive identity of a set of ranges. */
 function rangesKey(ranges: Range[]): string {
-  return ranges.map((r) => `${r.tipo}:${r.from}-${r.to}`).sort().join(',');
+  return ranges
+    .map((r) => `${r.tipo}:${r.from}-${r.to}`)
+    .sort()
+    .join(',');
 }
 
 export interface VoidingDeps {
@@ -189,11 +205,13 @@ export function createVoiding(deps: VoidingDeps): Voiding {
     }
   }
 
-  const newLote = deps.newLote ?? (() => {
-    const [d, t] = formatDateTimeDO(clock()).split(' ');
-    const [dd, mm, yyyy] = d!.split('-');
-    return `ANU${yyyy}${mm}${dd}${t!.replace(/:/g, '')}${randomBytes(3).toString('hex').toUpperCase()}`;
-  });
+  const newLote =
+    deps.newLote ??
+    (() => {
+      const [d, t] = formatDateTimeDO(clock()).split(' ');
+      const [dd, mm, yyyy] = d!.split('-');
+      return `ANU${yyyy}${mm}${dd}${t!.replace(/:/g, '')}${randomBytes(3).toString('hex').toUpperCase()}`;
+    });
 
   /** Refusals from the issuer's data: sequences, issued e-CF, pending attempts. Returns a pending attempt to resend. */
   async function check(issuer: Issuer, ranges: readonly RequestedRange[]): Promise<VoidBatch | null> {
@@ -209,13 +227,20 @@ export function createVoiding(deps: VoidingDeps): Voiding {
       }
     }
 
-    const issued = await storage.findIssuedInRanges(issuer.id, ranges.map(({ tipo, from, to }) => ({ tipo, from, to })), ISSUED_SHOWN + 1);
+    const issued = await storage.findIssuedInRanges(
+      issuer.id,
+      ranges.map(({ tipo, from, to }) => ({ tipo, from, to })),
+      ISSUED_SHOWN + 1,
+    );
     for (const encf of issued.slice(0, ISSUED_SHOWN)) {
       const tipo = encf.slice(1, 3);
       const n = Number(encf.slice(3));
       const r = ranges.find((x) => x.tipo === tipo && x.from <= n && n <= x.to);
-      push(r ? `rangos.${r.index}` : 'rangos', `El e-NCF ${encf} ya fue emitido: un comprobante emitido no se anula por rango. `
-        + 'Revértalo con una nota de crédito electrónica (tipo 34) que lo referencie.');
+      push(
+        r ? `rangos.${r.index}` : 'rangos',
+        `El e-NCF ${encf} ya fue emitido: un comprobante emitido no se anula por rango. ` +
+          'Revértalo con una nota de crédito electrónica (tipo 34) que lo referencie.',
+      );
     }
     if (issued.length > ISSUED_SHOWN) push('rangos', `Los rangos contienen más e-NCF emitidos; se muestran los primeros ${ISSUED_SHOWN}.`);
 
@@ -228,8 +253,11 @@ export function createVoiding(deps: VoidingDeps): Voiding {
         const b = overlapping(r);
         if (!b) continue;
         const shown = b.ranges.slice(0, 5).map(label).join(', ') + (b.ranges.length > 5 ? ` y ${b.ranges.length - 5} más` : '');
-        push(`rangos.${r.index}`, `El rango ${label(r)} se superpone con el lote ${b.lote}, cuya anulación quedó pendiente (resultado desconocido). `
-          + `Para resolverlo, reintente exactamente los rangos de ese lote: ${shown}.`);
+        push(
+          `rangos.${r.index}`,
+          `El rango ${label(r)} se superpone con el lote ${b.lote}, cuya anulación quedó pendiente (resultado desconocido). ` +
+            `Para resolverlo, reintente exactamente los rangos de ese lote: ${shown}.`,
+        );
       }
     }
     if (Object.keys(detailed).length) throw invalidRequest(VOID_MESSAGES.invalid, detailed);
@@ -268,7 +296,7 @@ export function createVoiding(deps: VoidingDeps): Voiding {
       const ranges: Range[] = pending ? pending.ranges : requested.map(({ tipo, from, to }) => ({ tipo, from, to }));
       const signed = await signedAnecf(issuer, who, ranges);
       // Recorded before sending: from here on its consecutives are withheld until the attempt is settled.
-      const batch = pending ?? await storage.createVoidBatch(issuer.id, newLote(), ranges);
+      const batch = pending ?? (await storage.createVoidBatch(issuer.id, newLote(), ranges));
       const first = ranges[0]!;
       // DGII documents no file name for the ANECF: RNC + first e-NCF voided, like the other uploads.
       const file = { fileName: dgiiFileName(issuer.rnc, composeEncf(first.tipo, first.from)), xml: signed };
@@ -286,7 +314,10 @@ export function createVoiding(deps: VoidingDeps): Voiding {
           return { kind: 'rejected', batch: settled };
         }
         if (!isTransportError(e)) throw e;
-        logger.warn({ issuer: issuer.rnc, lote: batch.lote, err: { code: e.code, message: e.message, outcomeUnknown: e.outcomeUnknown } }, 'range voiding outcome unknown');
+        logger.warn(
+          { issuer: issuer.rnc, lote: batch.lote, err: { code: e.code, message: e.message, outcomeUnknown: e.outcomeUnknown } },
+          'range voiding outcome unknown',
+        );
         return { kind: 'unknown', batch: { ...batch, accepted: null }, retryable: e.retryable === true };
       }
 

@@ -13,8 +13,17 @@ import type { SignerProvider } from '../signers.js';
 import { xmlValue } from '../inbound/xml.js';
 import { errorSummary, yieldToEventLoop as turn, type LoopLogger } from '../../../shared/server-kit/lease-loop.js';
 import {
-  InternalFailure, isAuthorityError, latestHeld, notFoundResult, queryFailure, sendFailure, TERMINAL, transition, verdictOutcome,
-  type Outcome, type Timing,
+  InternalFailure,
+  isAuthorityError,
+  latestHeld,
+  notFoundResult,
+  queryFailure,
+  sendFailure,
+  TERMINAL,
+  transition,
+  verdictOutcome,
+  type Outcome,
+  type Timing,
 } from './transitions.js';
 
 export interface EcfStepDeps {
@@ -139,7 +148,10 @@ export function createEcfSteps(deps: EcfStepDeps): (claimed: DocumentRecord) => 
           const held = latestHeld(entries);
           if (held) {
             const { latest, count } = held;
-            log?.info({ documentId: doc.id, encf: doc.encf, trackId: latest.trackId, submissions: count }, 'authority already holds the e-CF; adopting its track id');
+            log?.info(
+              { documentId: doc.id, encf: doc.encf, trackId: latest.trackId, submissions: count },
+              'authority already holds the e-CF; adopting its track id',
+            );
             await recordSubmission('ecf', latest.trackId, latest.estado);
             await apply({ kind: 'held_ecf', trackId: latest.trackId });
             await pollResult(who, issuer);
@@ -190,7 +202,11 @@ export function createEcfSteps(deps: EcfStepDeps): (claimed: DocumentRecord) => 
         signed = await signEcf(doc.unsignedXml, signer, clock);
         await turn();
         checkSignature(await offload.verify(signed, 'background'), 'e-CF');
-        checkSchema(await offload.validate(signed, `ECF-${doc.tipo}` as SchemaId, doc.summary ? { relaxed32: true } : undefined, 'background'), `ECF-${doc.tipo}` as SchemaId, 'e-CF firmado');
+        checkSchema(
+          await offload.validate(signed, `ECF-${doc.tipo}` as SchemaId, doc.summary ? { relaxed32: true } : undefined, 'background'),
+          `ECF-${doc.tipo}` as SchemaId,
+          'e-CF firmado',
+        );
         artifacts.signedXml = signed;
         artifacts.securityCode = securityCode(signed);
         artifacts.signedAt = signingTimeOf(signed);
@@ -249,7 +265,10 @@ function checkSignature(v: VerifyResult, what: string): void {
 
 function checkSchema(r: SchemaValidationResult, schema: SchemaId, what: string): void {
   if (r.valid) return;
-  const first = r.violations.slice(0, 3).map((v) => `${v.xpath ?? '?'}: ${v.message.trim()}`).join('; ');
+  const first = r.violations
+    .slice(0, 3)
+    .map((v) => `${v.xpath ?? '?'}: ${v.message.trim()}`)
+    .join('; ');
   throw new InternalFailure(`El ${what} no cumple el XSD ${schema} (${r.violations.length} error(es)): ${first}`);
 }
 

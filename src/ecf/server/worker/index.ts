@@ -28,7 +28,16 @@ import { createLeaseLoop, defaultOwner, type LoopLogger } from '../../../shared/
 import { createEcfSteps } from './ecf-steps.js';
 import { NOT_FOUND_MAX_MS, notFoundDelay, pollDelay, retryDelay, type PollSchedule, type RetrySchedule } from '../../../shared/server-kit/schedule.js';
 
-export { pollDelay, retryDelay, notFoundDelay, DEFAULT_POLL, DEFAULT_RETRY, NOT_FOUND_MAX_MS, type PollSchedule, type RetrySchedule } from '../../../shared/server-kit/schedule.js';
+export {
+  pollDelay,
+  retryDelay,
+  notFoundDelay,
+  DEFAULT_POLL,
+  DEFAULT_RETRY,
+  NOT_FOUND_MAX_MS,
+  type PollSchedule,
+  type RetrySchedule,
+} from '../../../shared/server-kit/schedule.js';
 
 /** The subset of a pino logger the worker uses (a pino `Logger` fits). */
 export type WorkerLogger = LoopLogger;

@@ -240,7 +240,8 @@ export function notFoundResult(doc: Pick<DocumentRecord, 'trackId' | 'encf'>): T
 /** A failed send (e-CF or RFCE) as an outcome. */
 export function sendFailure(e: unknown): Outcome {
   if (isAuthorityError(e)) {
-    if (e.code === 'rejected') return { kind: 'reception_rejected', trackId: e.trackId, status: e.status, texts: e.mensajes.map((m) => m.valor.trim()).filter((x) => x !== '') };
+    if (e.code === 'rejected')
+      return { kind: 'reception_rejected', trackId: e.trackId, status: e.status, texts: e.mensajes.map((m) => m.valor.trim()).filter((x) => x !== '') };
     return { kind: 'authority_refused', error: e };
   }
   if (isTransportError(e)) {
@@ -258,7 +259,9 @@ export function queryFailure(e: unknown): Outcome {
 }
 
 /** Of the track ids the authority holds for an e-NCF, the latest received (null: it holds none). */
-export function latestHeld<T extends { trackId: string | null; estado: string; fechaRecepcion: Date | null }>(entries: readonly T[]): { latest: T; count: number } | null {
+export function latestHeld<T extends { trackId: string | null; estado: string; fechaRecepcion: Date | null }>(
+  entries: readonly T[],
+): { latest: T; count: number } | null {
   const known = entries.filter((x) => x.trackId && x.estado !== 'No encontrado');
   if (known.length === 0) return null;
   const latest = known.reduce((a, b) => ((b.fechaRecepcion?.getTime() ?? 0) >= (a.fechaRecepcion?.getTime() ?? 0) ? b : a));
@@ -293,7 +296,8 @@ export function reasonOf(e: unknown): string {
     const texts = e.mensajes.map((m) => m.valor.trim()).filter(Boolean);
     return `La DGII respondió HTTP ${e.status}${texts.length ? `: ${texts.join('; ')}` : ''}. Se reintentará automáticamente.`;
   }
-  if (isTransportError(e)) return `No se obtuvo respuesta definitiva de la DGII (${e.code}${e.status ? ` HTTP ${e.status}` : ''}). Se reintentará automáticamente.`;
+  if (isTransportError(e))
+    return `No se obtuvo respuesta definitiva de la DGII (${e.code}${e.status ? ` HTTP ${e.status}` : ''}). Se reintentará automáticamente.`;
   const detail = e instanceof Error ? e.message : String(e);
   return `Error interno del servicio: ${detail.slice(0, 500)}. Se reintentará automáticamente.`;
 }

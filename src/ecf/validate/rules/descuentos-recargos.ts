@@ -11,18 +11,23 @@ export const drCampos: Rule = {
   id: 'ECF-DR-CAMPOS',
   appliesTo: 'all',
   source: 'DGII Formato e-CF §D campos 2–9 (condicionales a que exista descuento o recargo global)',
-  description: 'Each global discount/surcharge states tipo_valor ("$" or "%"), monto and indicador_facturacion; "%" also needs valor (the percentage); valor with "$" is warned.',
+  description:
+    'Each global discount/surcharge states tipo_valor ("$" or "%"), monto and indicador_facturacion; "%" also needs valor (the percentage); valor with "$" is warned.',
   check({ doc }) {
     const issues: Issue[] = [];
     for (const [i, r] of entries(doc.descuentos_recargos)) {
       const p = `descuentos_recargos.${i}`;
-      if (r.tipo_valor === undefined) issues.push(ruleIssue(this.id, `${p}.tipo_valor`, 'Requerido: indique si el descuento o recargo es en monto ("$") o porcentaje ("%").', 'required'));
-      if (r.monto === undefined) issues.push(ruleIssue(this.id, `${p}.monto`, 'Requerido: el descuento o recargo lleva su monto (también cuando es en porcentaje).', 'required'));
+      if (r.tipo_valor === undefined)
+        issues.push(ruleIssue(this.id, `${p}.tipo_valor`, 'Requerido: indique si el descuento o recargo es en monto ("$") o porcentaje ("%").', 'required'));
+      if (r.monto === undefined)
+        issues.push(ruleIssue(this.id, `${p}.monto`, 'Requerido: el descuento o recargo lleva su monto (también cuando es en porcentaje).', 'required'));
       if (r.indicador_facturacion === undefined) {
         issues.push(ruleIssue(this.id, `${p}.indicador_facturacion`, 'Requerido: indique a qué ítems afecta (indicador_facturacion 1, 2, 3 o 4).', 'required'));
       }
-      if (r.tipo_valor === '%' && r.valor === undefined) issues.push(ruleIssue(this.id, `${p}.valor`, 'Requerido: con tipo_valor "%" indique el porcentaje en valor.', 'required'));
-      if (r.tipo_valor === '$' && r.valor !== undefined) issues.push(ruleWarning(this.id, `${p}.valor`, 'valor es el porcentaje del descuento o recargo; con tipo_valor "$" basta el monto.'));
+      if (r.tipo_valor === '%' && r.valor === undefined)
+        issues.push(ruleIssue(this.id, `${p}.valor`, 'Requerido: con tipo_valor "%" indique el porcentaje en valor.', 'required'));
+      if (r.tipo_valor === '$' && r.valor !== undefined)
+        issues.push(ruleWarning(this.id, `${p}.valor`, 'valor es el porcentaje del descuento o recargo; con tipo_valor "$" basta el monto.'));
     }
     return issues;
   },
@@ -42,9 +47,18 @@ export const drIndicador: Rule = {
       if (typeof v !== 'number') continue;
       const p = `descuentos_recargos.${i}.indicador_facturacion`;
       if (!ok.includes(v)) {
-        issues.push(ruleIssue(this.id, p, `Indicador de facturación ${v} (${INDICATOR_NAME[v]}) no admitido en el tipo ${tipo}; valores admitidos: ${ok.map((x) => `${x} (${INDICATOR_NAME[x]})`).join(', ')}.`, 'enum'));
+        issues.push(
+          ruleIssue(
+            this.id,
+            p,
+            `Indicador de facturación ${v} (${INDICATOR_NAME[v]}) no admitido en el tipo ${tipo}; valores admitidos: ${ok.map((x) => `${x} (${INDICATOR_NAME[x]})`).join(', ')}.`,
+            'enum',
+          ),
+        );
       } else if ((c.lines[v]?.count ?? 0) === 0) {
-        issues.push(ruleIssue(this.id, p, `Ningún ítem tiene indicador_facturacion ${v} (${INDICATOR_NAME[v]}): el descuento o recargo no tiene a qué aplicarse.`));
+        issues.push(
+          ruleIssue(this.id, p, `Ningún ítem tiene indicador_facturacion ${v} (${INDICATOR_NAME[v]}): el descuento o recargo no tiene a qué aplicarse.`),
+        );
       }
     }
     return issues;
@@ -67,8 +81,14 @@ export const drPorcentaje: Rule = {
       if (v === null || m === null || typeof ind !== 'number' || !c.lines[ind]) continue;
       const base = c.lines[ind]!.sum;
       const expected = round(mul(base, div(v, fromInt(100))), 2);
-      const issue = compareAmounts(this.id, `descuentos_recargos.${i}.monto`, m, expected, LINE_TOLERANCE, (e, g) =>
-        `El monto del ${r.tipo_ajuste === 'R' ? 'recargo' : 'descuento'} no cuadra: se esperaba ${e} (${fmt(v)} % de ${fmt(base)}, suma de los ítems con indicador_facturacion ${ind}), se recibió ${g}.`,
+      const issue = compareAmounts(
+        this.id,
+        `descuentos_recargos.${i}.monto`,
+        m,
+        expected,
+        LINE_TOLERANCE,
+        (e, g) =>
+          `El monto del ${r.tipo_ajuste === 'R' ? 'recargo' : 'descuento'} no cuadra: se esperaba ${e} (${fmt(v)} % de ${fmt(base)}, suma de los ítems con indicador_facturacion ${ind}), se recibió ${g}.`,
       );
       if (issue) issues.push(issue);
     }

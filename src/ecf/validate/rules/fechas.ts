@@ -46,7 +46,13 @@ export const fechaNcfModificado: Rule = {
     const b = dayNumber(fechaEmision);
     const issues: Issue[] = [];
     if (a !== null && b !== null && a > b) {
-      issues.push(ruleIssue(this.id, 'referencia.fecha_ncf_modificado', `La fecha del comprobante modificado (${v}) no puede ser posterior a la fecha de emisión (${fechaEmision}).`));
+      issues.push(
+        ruleIssue(
+          this.id,
+          'referencia.fecha_ncf_modificado',
+          `La fecha del comprobante modificado (${v}) no puede ser posterior a la fecha de emisión (${fechaEmision}).`,
+        ),
+      );
     }
     return issues;
   },

@@ -9,10 +9,18 @@ export const tipoIngresosNotas: Rule = {
   id: 'ECF-IDDOC-TIPO-INGRESOS',
   appliesTo: ['33', '34'],
   source: 'spec: Particularities by type / Type 33; spec: Frequent validation errors (Income type missing, 33 and 34); DGII Formato e-CF §A campo 8',
-  description: 'id_doc.tipo_ingresos is required on debit and credit notes although their XSDs make it optional (the spec wins; the value is rendered when present).',
+  description:
+    'id_doc.tipo_ingresos is required on debit and credit notes although their XSDs make it optional (the spec wins; the value is rendered when present).',
   check({ tipo, doc }) {
     if (doc.id_doc?.tipo_ingresos !== undefined) return [];
-    return [ruleIssue(this.id, 'id_doc.tipo_ingresos', `Campo requerido para el tipo ${tipo}: indique el tipo de ingresos (código "01" a "06") del comprobante.`, 'required')];
+    return [
+      ruleIssue(
+        this.id,
+        'id_doc.tipo_ingresos',
+        `Campo requerido para el tipo ${tipo}: indique el tipo de ingresos (código "01" a "06") del comprobante.`,
+        'required',
+      ),
+    ];
   },
 };
 
@@ -20,7 +28,8 @@ export const compradorUmbral: Rule = {
   id: 'ECF-COMPRADOR-UMBRAL',
   appliesTo: 'all',
   source: 'DGII Formato e-CF §A campos 38–40 (tipo 32 con monto total ≥ RD$250,000.00 identifica al comprador)',
-  description: 'A type with a summaryThreshold (32) identifies the buyer at or above it: comprador.rnc or comprador.identificador_extranjero, and comprador.razon_social.',
+  description:
+    'A type with a summaryThreshold (32) identifies the buyer at or above it: comprador.rnc or comprador.identificador_extranjero, and comprador.razon_social.',
   check({ tipo, doc }) {
     const threshold = ECF_TYPE_INFO[tipo].summaryThreshold;
     if (threshold === undefined) return [];
@@ -34,7 +43,8 @@ export const compradorUmbral: Rule = {
       const alt = allows(tipo, 'comprador.identificador_extranjero') ? ' (o comprador.identificador_extranjero si es extranjero)' : '';
       issues.push(ruleIssue(this.id, 'comprador.rnc', `Requerido: ${why}; identifique al comprador con comprador.rnc${alt}.`, 'required'));
     }
-    if (c.razon_social === undefined) issues.push(ruleIssue(this.id, 'comprador.razon_social', `Requerido: ${why}; indique el nombre o razón social del comprador.`, 'required'));
+    if (c.razon_social === undefined)
+      issues.push(ruleIssue(this.id, 'comprador.razon_social', `Requerido: ${why}; indique el nombre o razón social del comprador.`, 'required'));
     return issues;
   },
 };

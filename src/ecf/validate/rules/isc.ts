@@ -23,7 +23,10 @@ function kindAllowed(tipo: EcfType, kind: AdditionalTaxKind, block: 'totales' | 
 }
 
 function allowedKindsText(tipo: EcfType): string {
-  return (['otros', 'especifico', 'advalorem'] as const).filter((k) => kindAllowed(tipo, k)).map((k) => KIND_NAME[k]).join(', ');
+  return (['otros', 'especifico', 'advalorem'] as const)
+    .filter((k) => kindAllowed(tipo, k))
+    .map((k) => KIND_NAME[k])
+    .join(', ');
 }
 
 export const iscCodigos: Rule = {
@@ -60,17 +63,28 @@ export const iscCodigos: Rule = {
       const code = t.tipo_impuesto;
       if (typeof code !== 'string') continue;
       const p = `totales.impuestos_adicionales.${j}.tipo_impuesto`;
-      if (inTotals.has(code)) issues.push(ruleIssue(this.id, p, `Código de impuesto adicional ${code} repetido en totales.impuestos_adicionales: una entrada por código.`));
+      if (inTotals.has(code))
+        issues.push(ruleIssue(this.id, p, `Código de impuesto adicional ${code} repetido en totales.impuestos_adicionales: una entrada por código.`));
       inTotals.add(code);
       if (!onItems.has(code)) {
         const kind = additionalTaxKind(code);
         if (kind && !kindAllowed(tipo, kind)) continue; // ECF-ISC-MONTO-CAMPO reports it
-        issues.push(ruleIssue(this.id, p, `Ningún ítem lleva el código de impuesto adicional ${code}; agréguelo a items[].impuestos_adicionales o quite esta entrada.`));
+        issues.push(
+          ruleIssue(this.id, p, `Ningún ítem lleva el código de impuesto adicional ${code}; agréguelo a items[].impuestos_adicionales o quite esta entrada.`),
+        );
       }
     }
     for (const [code, lines] of onItems) {
       if (inTotals.has(code)) continue;
-      issues.push(ruleIssue(this.id, 'totales.impuestos_adicionales', `Falta el impuesto adicional ${code} en totales.impuestos_adicionales: lo llevan las líneas ${lines.join(', ')}.`, 'required', { code }));
+      issues.push(
+        ruleIssue(
+          this.id,
+          'totales.impuestos_adicionales',
+          `Falta el impuesto adicional ${code} en totales.impuestos_adicionales: lo llevan las líneas ${lines.join(', ')}.`,
+          'required',
+          { code },
+        ),
+      );
     }
     return issues;
   },
@@ -84,11 +98,19 @@ function montoCampo(ruleId: string, tipo: EcfType, list: Array<[number, Json]>, 
     if (!kind) continue;
     const p = `${block}.impuestos_adicionales.${j}`;
     if (!kindAllowed(tipo, kind, block)) {
-      issues.push(ruleIssue(ruleId, `${p}.tipo_impuesto`, `Código ${t.tipo_impuesto} (${KIND_NAME[kind]}) no admitido en el tipo ${tipo}; admite: ${allowedKindsText(tipo)}.`, 'enum'));
+      issues.push(
+        ruleIssue(
+          ruleId,
+          `${p}.tipo_impuesto`,
+          `Código ${t.tipo_impuesto} (${KIND_NAME[kind]}) no admitido en el tipo ${tipo}; admite: ${allowedKindsText(tipo)}.`,
+          'enum',
+        ),
+      );
       continue;
     }
     const field = ADDITIONAL_TAX_FIELD[kind];
-    if (t[field] === undefined) issues.push(ruleIssue(ruleId, `${p}.${field}`, `Requerido: el código ${t.tipo_impuesto} (${KIND_NAME[kind]}) lleva su monto en ${field}.`, 'required'));
+    if (t[field] === undefined)
+      issues.push(ruleIssue(ruleId, `${p}.${field}`, `Requerido: el código ${t.tipo_impuesto} (${KIND_NAME[kind]}) lleva su monto en ${field}.`, 'required'));
     for (const other of Object.values(ADDITIONAL_TAX_FIELD)) {
       if (other !== field && t[other] !== undefined) {
         issues.push(ruleIssue(ruleId, `${p}.${other}`, `El código ${t.tipo_impuesto} (${KIND_NAME[kind]}) no lleva ${other}; use ${field}.`));
@@ -126,7 +148,8 @@ export const iscMontoCampo: Rule = {
   id: 'ECF-ISC-MONTO-CAMPO',
   appliesTo: 'all',
   source: 'DGII Formato e-CF §A.2 campos 107–109 y §A.7 campos 134–136 (monto según el rango del código)',
-  description: 'Each additional-tax entry (totales and otra_moneda) carries the amount field of its code range, and only that one: 001–005 otros_impuestos_adicionales, 006–022 específico, 023–039 ad valorem.',
+  description:
+    'Each additional-tax entry (totales and otra_moneda) carries the amount field of its code range, and only that one: 001–005 otros_impuestos_adicionales, 006–022 específico, 023–039 ad valorem.',
   check({ tipo, doc }) {
     return [
       ...montoCampo(this.id, tipo, entries(doc.totales?.impuestos_adicionales), 'totales'),
@@ -159,11 +182,17 @@ export const iscTasa: Rule = {
         const p = `${block}.impuestos_adicionales.${j}.tasa_impuesto_adicional`;
         const legal = OTHER_TAX_RATES[code];
         if (legal !== undefined && rate !== legal) {
-          issues.push(ruleIssue(this.id, p, `La tasa del impuesto adicional ${code} es ${legal} % (Tabla I de la DGII); se recibió ${rate}.`, 'rule', { expected: legal }));
+          issues.push(
+            ruleIssue(this.id, p, `La tasa del impuesto adicional ${code} es ${legal} % (Tabla I de la DGII); se recibió ${rate}.`, 'rule', {
+              expected: legal,
+            }),
+          );
         }
         const adv = adValoremRate(code);
         if (adv !== null && rate !== adv) {
-          issues.push(ruleWarning(this.id, p, `La tasa del ISC ad valorem ${code} en la Tabla I de la DGII es ${adv} %; se recibió ${rate}. Verifique la tasa vigente.`));
+          issues.push(
+            ruleWarning(this.id, p, `La tasa del ISC ad valorem ${code} en la Tabla I de la DGII es ${adv} %; se recibió ${rate}. Verifique la tasa vigente.`),
+          );
         }
       }
     }
@@ -185,8 +214,14 @@ export const iscOtrosMonto: Rule = {
       const o = typeof code === 'string' ? c.otherTaxes[code] : undefined;
       const declared = d(t.otros_impuestos_adicionales);
       if (!o || declared === null) continue;
-      const issue = compareAmounts(this.id, `totales.impuestos_adicionales.${j}.otros_impuestos_adicionales`, declared, o.amount, fromInt(o.lines), (e, g) =>
-        `El monto del impuesto adicional ${code} no cuadra: se esperaba ${e} (${o.rate} % de la base de las ${o.lines} línea(s) que lo llevan), se recibió ${g}.`,
+      const issue = compareAmounts(
+        this.id,
+        `totales.impuestos_adicionales.${j}.otros_impuestos_adicionales`,
+        declared,
+        o.amount,
+        fromInt(o.lines),
+        (e, g) =>
+          `El monto del impuesto adicional ${code} no cuadra: se esperaba ${e} (${o.rate} % de la base de las ${o.lines} línea(s) que lo llevan), se recibió ${g}.`,
       );
       if (issue) issues.push(issue);
     }
@@ -216,15 +251,27 @@ export const iscItemDatos: Rule = {
   check({ tipo, doc }) {
     const issues: Issue[] = [];
     for (const [i, it] of itemsOf(doc)) {
-      const codes = entries(it.impuestos_adicionales).map(([, t]) => t.tipo_impuesto).filter((c): c is string => typeof c === 'string');
+      const codes = entries(it.impuestos_adicionales)
+        .map(([, t]) => t.tipo_impuesto)
+        .filter((c): c is string => typeof c === 'string');
       if (codes.length === 0) continue;
       for (const need of ITEM_NEEDS) {
         if (!allows(tipo, `items[].${need.field}`) || it[need.field] !== undefined) continue;
         const code = codes.find((c) => need.applies(Number(c)));
-        if (code) issues.push(ruleIssue(this.id, `items.${i}.${need.field}`, `Requerido: la línea ${i + 1} lleva el impuesto ${code}; indique la ${need.what}.`, 'required'));
+        if (code)
+          issues.push(
+            ruleIssue(this.id, `items.${i}.${need.field}`, `Requerido: la línea ${i + 1} lleva el impuesto ${code}; indique la ${need.what}.`, 'required'),
+          );
       }
       if (it.cantidad_referencia !== undefined && it.unidad_referencia === undefined && allows(tipo, 'items[].unidad_referencia')) {
-        issues.push(ruleIssue(this.id, `items.${i}.unidad_referencia`, 'Requerido: con cantidad_referencia indique la unidad de referencia (unidad_referencia).', 'required'));
+        issues.push(
+          ruleIssue(
+            this.id,
+            `items.${i}.unidad_referencia`,
+            'Requerido: con cantidad_referencia indique la unidad de referencia (unidad_referencia).',
+            'required',
+          ),
+        );
       }
     }
     return issues;

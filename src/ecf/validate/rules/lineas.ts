@@ -21,7 +21,15 @@ export const itemsMax: Rule = {
       const total = d(doc.totales?.monto_total) ?? totalsOf(tipo, doc).exact.monto_total ?? ZERO;
       if (cmp(total, threshold) < 0) {
         if (n <= info.maxLinesBelowThreshold) return [];
-        return [ruleIssue(this.id, 'items', `El tipo ${tipo} admite como máximo ${info.maxLinesBelowThreshold} líneas de detalle por debajo de RD$${fmt(threshold)}; se recibieron ${n}.`, 'too_many', { max: info.maxLinesBelowThreshold })];
+        return [
+          ruleIssue(
+            this.id,
+            'items',
+            `El tipo ${tipo} admite como máximo ${info.maxLinesBelowThreshold} líneas de detalle por debajo de RD$${fmt(threshold)}; se recibieron ${n}.`,
+            'too_many',
+            { max: info.maxLinesBelowThreshold },
+          ),
+        ];
       }
       return [
         ruleIssue(
@@ -33,7 +41,11 @@ export const itemsMax: Rule = {
         ),
       ];
     }
-    return [ruleIssue(this.id, 'items', `El tipo ${tipo} admite como máximo ${info.maxLines} líneas de detalle; se recibieron ${n}.`, 'too_many', { max: info.maxLines })];
+    return [
+      ruleIssue(this.id, 'items', `El tipo ${tipo} admite como máximo ${info.maxLines} líneas de detalle; se recibieron ${n}.`, 'too_many', {
+        max: info.maxLines,
+      }),
+    ];
   },
 };
 
@@ -41,7 +53,8 @@ export const itemMonto: Rule = {
   id: 'ECF-ITEM-MONTO',
   appliesTo: 'all',
   source: 'DGII Formato e-CF §B campo 39 (MontoItem); DGII IT §12 (tolerancia ±1 por línea)',
-  description: 'items[].monto = precio_unitario × cantidad − descuento_monto + recargo_monto (half-up, 2 decimals); beyond ±1.00 an error (code totals), within it but not exact a warning.',
+  description:
+    'items[].monto = precio_unitario × cantidad − descuento_monto + recargo_monto (half-up, 2 decimals); beyond ±1.00 an error (code totals), within it but not exact a warning.',
   check({ doc }) {
     const issues: Issue[] = [];
     for (const [i, it] of itemsOf(doc)) {
@@ -97,16 +110,38 @@ function subAdjustments(ruleId: string, tipo: Parameters<Rule['check']>[0]['tipo
     const declared = d(it[total]);
     if (subs.length === 0) {
       if (declared !== null && declared > 0n) {
-        issues.push(ruleIssue(ruleId, `items.${i}.${list}`, `Requerido: la línea ${i + 1} tiene ${total} ${fmt(declared)}; detalle la tabla ${list} (tipo "$" o "%", monto).`, 'required'));
+        issues.push(
+          ruleIssue(
+            ruleId,
+            `items.${i}.${list}`,
+            `Requerido: la línea ${i + 1} tiene ${total} ${fmt(declared)}; detalle la tabla ${list} (tipo "$" o "%", monto).`,
+            'required',
+          ),
+        );
       }
       continue;
     }
     if (declared === null) {
-      issues.push(ruleIssue(ruleId, `items.${i}.${total}`, `Requerido: la línea ${i + 1} tiene ${list}; ${total} debe totalizar sus montos (${fmt(sumOf(subs.map(([, s]) => s.monto)))}).`, 'required'));
+      issues.push(
+        ruleIssue(
+          ruleId,
+          `items.${i}.${total}`,
+          `Requerido: la línea ${i + 1} tiene ${list}; ${total} debe totalizar sus montos (${fmt(sumOf(subs.map(([, s]) => s.monto)))}).`,
+          'required',
+        ),
+      );
     } else {
       const s = sumOf(subs.map(([, x]) => x.monto));
       if (cmp(s, declared) !== 0) {
-        issues.push(ruleIssue(ruleId, `items.${i}.${total}`, `${total} de la línea ${i + 1} debe ser la suma de ${list}: se esperaba ${fmt(s)}, se recibió ${fmt(declared)}.`, 'totals', { expected: fmt(s) }));
+        issues.push(
+          ruleIssue(
+            ruleId,
+            `items.${i}.${total}`,
+            `${total} de la línea ${i + 1} debe ser la suma de ${list}: se esperaba ${fmt(s)}, se recibió ${fmt(declared)}.`,
+            'totals',
+            { expected: fmt(s) },
+          ),
+        );
       }
     }
     const precio = d(it.precio_unitario);
@@ -123,7 +158,14 @@ function subAdjustments(ruleId: string, tipo: Parameters<Rule['check']>[0]['tipo
         const m = d(s.monto);
         if (m === null || precio === null || cantidad === null) continue;
         const expected = round(mul(mul(precio, cantidad), div(pct, fromInt(100))), 2);
-        const issue = compareAmounts(ruleId, `${p}.monto`, m, expected, LINE_TOLERANCE, (e, g) => `El monto del ${label} no cuadra: se esperaba ${e} (precio_unitario × cantidad × ${fmt(pct)} %), se recibió ${g}.`);
+        const issue = compareAmounts(
+          ruleId,
+          `${p}.monto`,
+          m,
+          expected,
+          LINE_TOLERANCE,
+          (e, g) => `El monto del ${label} no cuadra: se esperaba ${e} (precio_unitario × cantidad × ${fmt(pct)} %), se recibió ${g}.`,
+        );
         if (issue) issues.push(issue);
       }
     }
@@ -135,7 +177,8 @@ export const itemSubdescuentos: Rule = {
   id: 'ECF-ITEM-SUBDESCUENTOS',
   appliesTo: 'all',
   source: 'DGII Formato e-CF §B campos 26–29 (TablaSubDescuento); rechazo DGII 2020',
-  description: 'descuento_monto totals sub_descuentos[].monto (both present together); a "%" sub-discount carries porcentaje and monto = precio_unitario × cantidad × porcentaje / 100 (±1.00).',
+  description:
+    'descuento_monto totals sub_descuentos[].monto (both present together); a "%" sub-discount carries porcentaje and monto = precio_unitario × cantidad × porcentaje / 100 (±1.00).',
   check({ tipo, doc }) {
     return subAdjustments(this.id, tipo, doc, 'descuento');
   },
@@ -145,7 +188,8 @@ export const itemSubrecargos: Rule = {
   id: 'ECF-ITEM-SUBRECARGOS',
   appliesTo: 'all',
   source: 'DGII Formato e-CF §B campos 30–33 (TablaSubRecargo); rechazo DGII 2030',
-  description: 'recargo_monto totals sub_recargos[].monto (both present together); a "%" sub-surcharge carries porcentaje and monto = precio_unitario × cantidad × porcentaje / 100 (±1.00).',
+  description:
+    'recargo_monto totals sub_recargos[].monto (both present together); a "%" sub-surcharge carries porcentaje and monto = precio_unitario × cantidad × porcentaje / 100 (±1.00).',
   check({ tipo, doc }) {
     return subAdjustments(this.id, tipo, doc, 'recargo');
   },

@@ -30,7 +30,14 @@ const TAX_AMOUNTS = ['monto_impuesto_selectivo_consumo_especifico', 'monto_impue
 /** Only errors beyond the tolerance (conversions are approximate by nature). */
 function converted(ruleId: string, path: string, declared: Dec, dop: Dec, rate: Dec, tol: Dec, what: string): Issue | null {
   const expected = round(div(dop, rate), 2);
-  const issue = compareAmounts(ruleId, path, declared, expected, tol, (e, g) => `${what} en otra moneda no corresponde al monto en pesos: se esperaba ${e} (${fmt(dop)} / tipo_cambio ${toText(rate, 0, 4)}), se recibió ${g}.`);
+  const issue = compareAmounts(
+    ruleId,
+    path,
+    declared,
+    expected,
+    tol,
+    (e, g) => `${what} en otra moneda no corresponde al monto en pesos: se esperaba ${e} (${fmt(dop)} / tipo_cambio ${toText(rate, 0, 4)}), se recibió ${g}.`,
+  );
   return issue && issue.severity === 'error' ? issue : null;
 }
 
@@ -48,8 +55,12 @@ export const otraMonedaTipo: Rule = {
     const om = doc.otra_moneda;
     if (!isObj(om)) return [];
     const issues: Issue[] = [];
-    if (om.tipo_moneda === undefined) issues.push(ruleIssue(this.id, 'otra_moneda.tipo_moneda', 'Requerido: con otra_moneda indique el código de la moneda (por ejemplo "USD").', 'required'));
-    if (om.tipo_cambio === undefined) issues.push(ruleIssue(this.id, 'otra_moneda.tipo_cambio', 'Requerido: con otra_moneda indique el tipo de cambio (pesos por unidad de la otra moneda).', 'required'));
+    if (om.tipo_moneda === undefined)
+      issues.push(ruleIssue(this.id, 'otra_moneda.tipo_moneda', 'Requerido: con otra_moneda indique el código de la moneda (por ejemplo "USD").', 'required'));
+    if (om.tipo_cambio === undefined)
+      issues.push(
+        ruleIssue(this.id, 'otra_moneda.tipo_cambio', 'Requerido: con otra_moneda indique el tipo de cambio (pesos por unidad de la otra moneda).', 'required'),
+      );
     return issues;
   },
 };
@@ -65,7 +76,14 @@ function headerChecks(ruleId: string, tipo: EcfType, doc: Json, rate: Dec): Issu
     const p = `otra_moneda.${k}`;
     if (x !== null && dop === null) issues.push(ruleIssue(ruleId, p, `No corresponde: totales.${k} no está declarado en pesos.`, 'totals'));
     else if (x === null && dop !== null && allows(tipo, p)) {
-      issues.push(ruleIssue(ruleId, p, `Requerido: totales.${k} está declarado; indique su equivalente en otra moneda (se esperaba ${fmt(round(div(dop, rate), 2))}).`, 'required'));
+      issues.push(
+        ruleIssue(
+          ruleId,
+          p,
+          `Requerido: totales.${k} está declarado; indique su equivalente en otra moneda (se esperaba ${fmt(round(div(dop, rate), 2))}).`,
+          'required',
+        ),
+      );
     } else if (x !== null && dop !== null) {
       const issue = converted(ruleId, p, x, dop, rate, tol, k);
       if (issue) issues.push(issue);
@@ -81,7 +99,14 @@ function headerChecks(ruleId: string, tipo: EcfType, doc: Json, rate: Dec): Issu
       continue;
     }
     if (e.tasa_impuesto_adicional !== undefined && e.tasa_impuesto_adicional !== base.tasa_impuesto_adicional) {
-      issues.push(ruleIssue(ruleId, `${p}.tasa_impuesto_adicional`, `La tasa debe ser la misma que en totales.impuestos_adicionales (${base.tasa_impuesto_adicional}); se recibió ${e.tasa_impuesto_adicional}.`, 'rule'));
+      issues.push(
+        ruleIssue(
+          ruleId,
+          `${p}.tasa_impuesto_adicional`,
+          `La tasa debe ser la misma que en totales.impuestos_adicionales (${base.tasa_impuesto_adicional}); se recibió ${e.tasa_impuesto_adicional}.`,
+          'rule',
+        ),
+      );
     }
     for (const f of TAX_AMOUNTS) {
       const x = d(e[f]);
@@ -123,7 +148,9 @@ export const otraMonedaItems: Rule = {
       if (!isObj(x)) continue;
       const p = `items.${i}.otra_moneda`;
       if (!isObj(om)) {
-        issues.push(ruleIssue(this.id, p, 'Los montos en otra moneda de la línea requieren el bloque otra_moneda del encabezado (tipo_moneda y tipo_cambio).', 'rule'));
+        issues.push(
+          ruleIssue(this.id, p, 'Los montos en otra moneda de la línea requieren el bloque otra_moneda del encabezado (tipo_moneda y tipo_cambio).', 'rule'),
+        );
         continue;
       }
       const monto = d(x.monto);
@@ -140,7 +167,15 @@ export const otraMonedaItems: Rule = {
         if (dsc !== null) expected = sub(expected, dsc);
         if (rec !== null) expected = add(expected, rec);
         expected = round(expected, 2);
-        const issue = compareAmounts(this.id, `${p}.monto`, monto, expected, LINE_TOLERANCE, (e, g) => `El monto en otra moneda de la línea ${i + 1} no cuadra: se esperaba ${e} (precio ${x.precio} × cantidad ${it.cantidad} − descuento + recargo), se recibió ${g}.`);
+        const issue = compareAmounts(
+          this.id,
+          `${p}.monto`,
+          monto,
+          expected,
+          LINE_TOLERANCE,
+          (e, g) =>
+            `El monto en otra moneda de la línea ${i + 1} no cuadra: se esperaba ${e} (precio ${x.precio} × cantidad ${it.cantidad} − descuento + recargo), se recibió ${g}.`,
+        );
         if (issue) issues.push(issue);
       }
       const dop = d(it.monto);

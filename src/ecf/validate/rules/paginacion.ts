@@ -13,7 +13,8 @@ export const paginacionNumeracion: Rule = {
   id: 'ECF-PAG-NUMERACION',
   appliesTo: 'all',
   source: 'DGII Formato e-CF §E campos 1–3 (página en orden secuencial; línea desde ≤ hasta)',
-  description: 'Pages are numbered 1..n in order and their line ranges are contiguous: the first starts at line 1, each next one right after the previous, the last ends at the last item.',
+  description:
+    'Pages are numbered 1..n in order and their line ranges are contiguous: the first starts at line 1, each next one right after the previous, the last ends at the last item.',
   check({ doc }) {
     const pages = entries(doc.paginacion);
     if (pages.length === 0) return [];
@@ -32,13 +33,22 @@ export const paginacionNumeracion: Rule = {
         next = typeof b === 'number' ? b + 1 : next;
         continue;
       }
-      if (a !== next) issues.push(ruleIssue(this.id, `${p}.no_linea_desde`, `Rango de líneas no contiguo: la página ${j + 1} debe empezar en la línea ${next}; se recibió ${a}.`));
+      if (a !== next)
+        issues.push(
+          ruleIssue(this.id, `${p}.no_linea_desde`, `Rango de líneas no contiguo: la página ${j + 1} debe empezar en la línea ${next}; se recibió ${a}.`),
+        );
       if (a > b) issues.push(ruleIssue(this.id, `${p}.no_linea_hasta`, `La línea hasta (${b}) no puede ser menor que la línea desde (${a}).`));
       next = b + 1;
     }
     const last = pages[pages.length - 1]!;
     if (typeof last[1].no_linea_hasta === 'number' && last[1].no_linea_hasta !== nItems) {
-      issues.push(ruleIssue(this.id, `paginacion.${last[0]}.no_linea_hasta`, `La última página debe terminar en la última línea de detalle (${nItems}); se recibió ${last[1].no_linea_hasta}.`));
+      issues.push(
+        ruleIssue(
+          this.id,
+          `paginacion.${last[0]}.no_linea_hasta`,
+          `La última página debe terminar en la última línea de detalle (${nItems}); se recibió ${last[1].no_linea_hasta}.`,
+        ),
+      );
     }
     return issues;
   },
@@ -54,12 +64,31 @@ export const paginacionTotalPaginas: Rule = {
     const total = doc.id_doc?.total_paginas;
     const issues: Issue[] = [];
     if (n === 0) {
-      if (typeof total === 'number') issues.push(ruleIssue(this.id, 'id_doc.total_paginas', 'total_paginas sin sección de paginación: agregue paginacion o quite este campo.'));
+      if (typeof total === 'number')
+        issues.push(ruleIssue(this.id, 'id_doc.total_paginas', 'total_paginas sin sección de paginación: agregue paginacion o quite este campo.'));
       return issues;
     }
-    if (n === 1) issues.push(ruleIssue(this.id, 'paginacion', 'La paginación solo aplica a documentos de más de una página; con una sola página omita paginacion y total_paginas.', 'too_few'));
-    if (total === undefined) issues.push(ruleIssue(this.id, 'id_doc.total_paginas', `Requerido con paginación: se esperaba ${n}.`, 'required', { expected: n }));
-    else if (typeof total === 'number' && total !== n) issues.push(ruleIssue(this.id, 'id_doc.total_paginas', `total_paginas debe ser el número de páginas de paginacion: se esperaba ${n}, se recibió ${total}.`, 'rule', { expected: n }));
+    if (n === 1)
+      issues.push(
+        ruleIssue(
+          this.id,
+          'paginacion',
+          'La paginación solo aplica a documentos de más de una página; con una sola página omita paginacion y total_paginas.',
+          'too_few',
+        ),
+      );
+    if (total === undefined)
+      issues.push(ruleIssue(this.id, 'id_doc.total_paginas', `Requerido con paginación: se esperaba ${n}.`, 'required', { expected: n }));
+    else if (typeof total === 'number' && total !== n)
+      issues.push(
+        ruleIssue(
+          this.id,
+          'id_doc.total_paginas',
+          `total_paginas debe ser el número de páginas de paginacion: se esperaba ${n}, se recibió ${total}.`,
+          'rule',
+          { expected: n },
+        ),
+      );
     return issues;
   },
 };
@@ -122,18 +151,43 @@ export const paginacionSubtotales: Rule = {
       const calc = typeof a === 'number' && typeof b === 'number' && a <= b ? pageCalc(doc, a, b) : null;
       const tol = fromInt(Math.max(1, calc?.lines ?? 1));
       if (calc && !hasGlobal) {
-        for (const k of ['monto_gravado_i1', 'monto_gravado_i2', 'monto_gravado_i3', 'exento', 'monto_no_facturable', 'itbis1', 'itbis2', 'itbis3', 'monto_gravado', 'itbis']) {
+        for (const k of [
+          'monto_gravado_i1',
+          'monto_gravado_i2',
+          'monto_gravado_i3',
+          'exento',
+          'monto_no_facturable',
+          'itbis1',
+          'itbis2',
+          'itbis3',
+          'monto_gravado',
+          'itbis',
+        ]) {
           const declared = d(pg[k]);
           if (declared === null) continue;
           const expected = calc.keys[k] ?? ZERO;
-          const x = compareAmounts(this.id, `${p}.${k}`, declared, expected, tol, (e, g) => `Subtotal de la página ${j + 1} (${k}) no cuadra: se esperaba ${e} (líneas ${a} a ${b}), se recibió ${g}.`);
+          const x = compareAmounts(
+            this.id,
+            `${p}.${k}`,
+            declared,
+            expected,
+            tol,
+            (e, g) => `Subtotal de la página ${j + 1} (${k}) no cuadra: se esperaba ${e} (líneas ${a} a ${b}), se recibió ${g}.`,
+          );
           if (x) issues.push(x);
         }
       }
       const detail = pg.detalle_impuesto_adicional;
       if (detail && typeof detail === 'object' && pg.impuesto_adicional !== undefined) {
         const expected = sumOf([detail.impuesto_selectivo_consumo_especifico, detail.otros_impuestos]);
-        const x = compareAmounts(this.id, `${p}.impuesto_adicional`, d(pg.impuesto_adicional)!, expected, ZERO, (e, g) => `Subtotal de impuesto adicional de la página ${j + 1} no cuadra: se esperaba ${e} (ISC + otros impuestos), se recibió ${g}.`);
+        const x = compareAmounts(
+          this.id,
+          `${p}.impuesto_adicional`,
+          d(pg.impuesto_adicional)!,
+          expected,
+          ZERO,
+          (e, g) => `Subtotal de impuesto adicional de la página ${j + 1} no cuadra: se esperaba ${e} (ISC + otros impuestos), se recibió ${g}.`,
+        );
         if (x) issues.push(x);
       }
       if (pg.monto === undefined) {
@@ -143,8 +197,14 @@ export const paginacionSubtotales: Rule = {
       const gravado = d(pg.monto_gravado) ?? sumOf([pg.monto_gravado_i1, pg.monto_gravado_i2, pg.monto_gravado_i3]);
       const itbis = d(pg.itbis) ?? sumOf([pg.itbis1, pg.itbis2, pg.itbis3]);
       const expected = add(add(gravado, itbis), sumOf([pg.exento, pg.impuesto_adicional]));
-      const x = compareAmounts(this.id, `${p}.monto`, d(pg.monto)!, expected, tol, (e, g) =>
-        `Monto subtotal de la página ${j + 1} no cuadra: se esperaba ${e} (gravado ${fmt(gravado)} + ITBIS ${fmt(itbis)} + exento + impuesto adicional), se recibió ${g}.`,
+      const x = compareAmounts(
+        this.id,
+        `${p}.monto`,
+        d(pg.monto)!,
+        expected,
+        tol,
+        (e, g) =>
+          `Monto subtotal de la página ${j + 1} no cuadra: se esperaba ${e} (gravado ${fmt(gravado)} + ITBIS ${fmt(itbis)} + exento + impuesto adicional), se recibió ${g}.`,
       );
       if (x) issues.push(x);
     }
@@ -162,7 +222,14 @@ export const paginacionMontoTotal: Rule = {
     const total = d(doc.totales?.monto_total);
     if (pages.length === 0 || total === null || pages.some(([, p]) => p.monto === undefined)) return [];
     const s = sumOf(pages.map(([, p]) => p.monto));
-    const x = compareAmounts(this.id, 'totales.monto_total', total, s, documentTolerance(doc), (e, g) => `Con paginación el monto total debe ser la suma de los subtotales de página: se esperaba ${e}, se recibió ${g}.`);
+    const x = compareAmounts(
+      this.id,
+      'totales.monto_total',
+      total,
+      s,
+      documentTolerance(doc),
+      (e, g) => `Con paginación el monto total debe ser la suma de los subtotales de página: se esperaba ${e}, se recibió ${g}.`,
+    );
     return x ? [x] : [];
   },
 };

@@ -16,7 +16,14 @@ export const pagoBonos: Rule = {
     const issues: Issue[] = [];
     for (const [i, f] of entries(doc.id_doc?.formas_pago)) {
       if (f.forma === '5') {
-        issues.push(ruleIssue(this.id, `id_doc.formas_pago.${i}.forma`, `La forma de pago 5 (bonos o certificados de regalo) solo aplica a la factura de consumo (tipo 32), no al tipo ${tipo}.`, 'enum'));
+        issues.push(
+          ruleIssue(
+            this.id,
+            `id_doc.formas_pago.${i}.forma`,
+            `La forma de pago 5 (bonos o certificados de regalo) solo aplica a la factura de consumo (tipo 32), no al tipo ${tipo}.`,
+            'enum',
+          ),
+        );
       }
     }
     return issues;
@@ -38,7 +45,12 @@ export const pagoSuma: Rule = {
     const tol = documentTolerance(doc);
     const within = (target: ReturnType<typeof d>) => target !== null && cmp(paid, add(target, tol)) <= 0 && cmp(add(paid, tol), target) >= 0;
     if (within(total) || within(d(doc.totales?.valor_pagar))) return [];
-    return [ruleWarning(this.id, 'id_doc.formas_pago', `La suma de las formas de pago (${fmt(paid)}) no coincide con el monto total (${fmt(total)}).`, { paid: fmt(paid), total: fmt(total) })];
+    return [
+      ruleWarning(this.id, 'id_doc.formas_pago', `La suma de las formas de pago (${fmt(paid)}) no coincide con el monto total (${fmt(total)}).`, {
+        paid: fmt(paid),
+        total: fmt(total),
+      }),
+    ];
   },
 };
 

@@ -38,8 +38,20 @@ function codeRule(id: string, appliesTo: readonly EcfType[], allowed: readonly s
   };
 }
 
-export const refCodigoNotas = codeRule('ECF-REF-CODIGO', ['33', '34'], ['1', '2', '3', '4'], 'spec: Particularities by type / Types 33 and 34; DGII Formato e-CF §F campo 4', 'El código 5 es exclusivo del tipo 31.');
-export const refCodigo31 = codeRule('ECF-REF-CODIGO-31', ['31'], ['4', '5'], 'DGII Formato e-CF §F campo 4 (1–3 solo para notas de crédito o débito; 5 solo tipo 31)', 'Los códigos 1 a 3 solo aplican a las notas de débito y crédito (tipos 33 y 34).');
+export const refCodigoNotas = codeRule(
+  'ECF-REF-CODIGO',
+  ['33', '34'],
+  ['1', '2', '3', '4'],
+  'spec: Particularities by type / Types 33 and 34; DGII Formato e-CF §F campo 4',
+  'El código 5 es exclusivo del tipo 31.',
+);
+export const refCodigo31 = codeRule(
+  'ECF-REF-CODIGO-31',
+  ['31'],
+  ['4', '5'],
+  'DGII Formato e-CF §F campo 4 (1–3 solo para notas de crédito o débito; 5 solo tipo 31)',
+  'Los códigos 1 a 3 solo aplican a las notas de débito y crédito (tipos 33 y 34).',
+);
 export const refCodigoOtros = codeRule(
   'ECF-REF-CODIGO-OTROS',
   ['32', '41', '43', '44', '45', '46', '47'],
@@ -65,10 +77,20 @@ export const refNcf: Rule = {
     if (typeof v !== 'string') return [];
     const s = NCF_SERIES.find((x) => x.series.test(v));
     if (!s) {
-      return [ruleIssue(this.id, 'referencia.ncf_modificado', `NCF modificado "${v}" inválido: la serie debe ser E (13 caracteres), B (11) o A/P (19).`, 'pattern')];
+      return [
+        ruleIssue(this.id, 'referencia.ncf_modificado', `NCF modificado "${v}" inválido: la serie debe ser E (13 caracteres), B (11) o A/P (19).`, 'pattern'),
+      ];
     }
     if (s.test.test(v)) return [];
-    return [ruleIssue(this.id, 'referencia.ncf_modificado', `NCF modificado "${v}" inválido: la serie ${v[0]} tiene ${s.len} caracteres (${s.shape}); se recibieron ${v.length}.`, 'pattern', { length: s.len })];
+    return [
+      ruleIssue(
+        this.id,
+        'referencia.ncf_modificado',
+        `NCF modificado "${v}" inválido: la serie ${v[0]} tiene ${s.len} caracteres (${s.shape}); se recibieron ${v.length}.`,
+        'pattern',
+        { length: s.len },
+      ),
+    ];
   },
 };
 
@@ -76,14 +98,23 @@ export const refContingencia: Rule = {
   id: 'ECF-REF-CONTINGENCIA',
   appliesTo: 'all',
   source: 'DGII Formato e-CF §F campo 1 b) (código 4: el tipo del NCF modificado equivale al tipo de e-CF emitido)',
-  description: 'With codigo_modificacion 4 (replaces a contingency NCF) a series-B ncf_modificado must be the paper equivalent of the type (B01 ↔ 31, B02 ↔ 32, …, B17 ↔ 47).',
+  description:
+    'With codigo_modificacion 4 (replaces a contingency NCF) a series-B ncf_modificado must be the paper equivalent of the type (B01 ↔ 31, B02 ↔ 32, …, B17 ↔ 47).',
   check({ tipo, doc }) {
     const r = doc.referencia;
     if (!isObj(r) || r.codigo_modificacion !== '4' || typeof r.ncf_modificado !== 'string' || !/^B\d{10}$/.test(r.ncf_modificado)) return [];
     const expected = ECF_TYPE_INFO[tipo].paperNcfType;
     const got = r.ncf_modificado.slice(1, 3);
     if (got === expected) return [];
-    return [ruleIssue(this.id, 'referencia.ncf_modificado', `Con código de modificación 4 el NCF reemplazado debe ser del tipo equivalente: se esperaba B${expected} para el tipo ${tipo}, se recibió B${got}.`, 'rule', { expected: `B${expected}` })];
+    return [
+      ruleIssue(
+        this.id,
+        'referencia.ncf_modificado',
+        `Con código de modificación 4 el NCF reemplazado debe ser del tipo equivalente: se esperaba B${expected} para el tipo ${tipo}, se recibió B${got}.`,
+        'rule',
+        { expected: `B${expected}` },
+      ),
+    ];
   },
 };
 
@@ -126,12 +157,26 @@ export const notaCorreccionTexto: Rule = {
     for (const [i, it] of itemsOf(doc)) {
       const m = d(it.monto);
       if (m !== null && cmp(m, ZERO) !== 0) {
-        issues.push(ruleIssue(this.id, `items.${i}.monto`, `Con código de modificación 2 (corrección de texto) los montos deben ser 0 (precio_unitario 0, monto 0); se recibió ${fmt(m)}.`, 'rule'));
+        issues.push(
+          ruleIssue(
+            this.id,
+            `items.${i}.monto`,
+            `Con código de modificación 2 (corrección de texto) los montos deben ser 0 (precio_unitario 0, monto 0); se recibió ${fmt(m)}.`,
+            'rule',
+          ),
+        );
       }
     }
     const total = d(doc.totales?.monto_total);
     if (total !== null && cmp(total, ZERO) !== 0) {
-      issues.push(ruleIssue(this.id, 'totales.monto_total', `Con código de modificación 2 (corrección de texto) el monto total debe ser 0; se recibió ${fmt(total)}.`, 'rule'));
+      issues.push(
+        ruleIssue(
+          this.id,
+          'totales.monto_total',
+          `Con código de modificación 2 (corrección de texto) el monto total debe ser 0; se recibió ${fmt(total)}.`,
+          'rule',
+        ),
+      );
     }
     return issues;
   },

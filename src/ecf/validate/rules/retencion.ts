@@ -20,10 +20,19 @@ export const retencionIndicador: Rule = {
       const r = it.retencion;
       if (!isObj(r)) continue;
       if (r.indicador === undefined) {
-        issues.push(ruleIssue(this.id, `items.${i}.retencion.indicador`, 'Requerido: el bloque de retención lleva el indicador ("1" agente de retención, "2" agente de percepción).', 'required'));
+        issues.push(
+          ruleIssue(
+            this.id,
+            `items.${i}.retencion.indicador`,
+            'Requerido: el bloque de retención lleva el indicador ("1" agente de retención, "2" agente de percepción).',
+            'required',
+          ),
+        );
       }
       if (r.monto_itbis_retenido === undefined && r.monto_isr_retenido === undefined && r.isr_retenido === undefined) {
-        issues.push(ruleIssue(this.id, `items.${i}.retencion`, 'El bloque de retención debe declarar monto_itbis_retenido y/o monto_isr_retenido.', 'required'));
+        issues.push(
+          ruleIssue(this.id, `items.${i}.retencion`, 'El bloque de retención debe declarar monto_itbis_retenido y/o monto_isr_retenido.', 'required'),
+        );
       }
     }
     return issues;

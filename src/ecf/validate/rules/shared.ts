@@ -130,9 +130,15 @@ export function compareAmounts(
   const diff = abs(sub(declared, expected));
   const base = describe(fmt(expected), fmt(declared));
   if (cmp(diff, tol) <= 0) {
-    return ruleWarning(ruleId, path, `${base} La diferencia (${fmt(diff)}) está dentro de la tolerancia de ±${fmt(tol)} (DGII IT §12).`, { expected: fmt(expected), received: fmt(declared) });
+    return ruleWarning(ruleId, path, `${base} La diferencia (${fmt(diff)}) está dentro de la tolerancia de ±${fmt(tol)} (DGII IT §12).`, {
+      expected: fmt(expected),
+      received: fmt(declared),
+    });
   }
-  return ruleIssue(ruleId, path, `${base} La diferencia (${fmt(diff)}) excede la tolerancia de ±${fmt(tol)}.`, 'totals', { expected: fmt(expected), received: fmt(declared) });
+  return ruleIssue(ruleId, path, `${base} La diferencia (${fmt(diff)}) excede la tolerancia de ±${fmt(tol)}.`, 'totals', {
+    expected: fmt(expected),
+    received: fmt(declared),
+  });
 }
 
 /** Items as `[index, item]` pairs. */

@@ -9,7 +9,9 @@ import { d, entries, fmt, sumOf } from './shared.js';
 
 function exact(ruleId: string, path: string, declared: Dec | null, expected: Dec, what: string): Issue | null {
   if (declared === null || cmp(declared, expected) === 0) return null;
-  return ruleIssue(ruleId, path, `El subtotal no cuadra: se esperaba ${fmt(expected)} (${what}), se recibió ${fmt(declared)}.`, 'totals', { expected: fmt(expected) });
+  return ruleIssue(ruleId, path, `El subtotal no cuadra: se esperaba ${fmt(expected)} (${what}), se recibió ${fmt(declared)}.`, 'totals', {
+    expected: fmt(expected),
+  });
 }
 
 export const subtotalesCuadre: Rule = {

@@ -76,7 +76,8 @@ function explain(key: string, c: ComputedTotals, doc: Json): string {
   if (/^monto_gravado_i[123]$/.test(key) && ind !== null) {
     const parts = [`suma de los montos de los ítems con indicador_facturacion ${ind}: ${fmt(c.lines[ind]!.sum)}`];
     if (c.norma1007 && ind === 1) parts.push('dividida entre (1 + ITBIS + CDT/ISC telecomunicaciones) por la Norma 10-07');
-    else if (doc.id_doc?.indicador_monto_gravado === 1 && ITBIS_RATES[ind as 1 | 2 | 3] > 0) parts.push(`dividida entre 1.${ITBIS_RATES[ind as 1 | 2 | 3]} porque indicador_monto_gravado es 1`);
+    else if (doc.id_doc?.indicador_monto_gravado === 1 && ITBIS_RATES[ind as 1 | 2 | 3] > 0)
+      parts.push(`dividida entre 1.${ITBIS_RATES[ind as 1 | 2 | 3]} porque indicador_monto_gravado es 1`);
     const adj = c.adjustments[ind] ?? ZERO;
     if (adj !== ZERO) parts.push(`${adj < 0n ? 'menos' : 'más'} descuentos/recargos globales ${fmt(adj < 0n ? sub(ZERO, adj) : adj)}`);
     return parts.join(', ');
@@ -88,9 +89,15 @@ function explain(key: string, c: ComputedTotals, doc: Json): string {
   }
   switch (key) {
     case 'monto_gravado_total':
-      return [1, 2, 3].filter((i) => c.exact[`monto_gravado_i${i}`] !== undefined).map((i) => `monto_gravado_i${i} ${fmt(c.exact[`monto_gravado_i${i}`]!)}`).join(' + ');
+      return [1, 2, 3]
+        .filter((i) => c.exact[`monto_gravado_i${i}`] !== undefined)
+        .map((i) => `monto_gravado_i${i} ${fmt(c.exact[`monto_gravado_i${i}`]!)}`)
+        .join(' + ');
     case 'total_itbis':
-      return [1, 2, 3].filter((i) => c.exact[`total_itbis${i}`] !== undefined).map((i) => `total_itbis${i} ${fmt(c.exact[`total_itbis${i}`]!)}`).join(' + ');
+      return [1, 2, 3]
+        .filter((i) => c.exact[`total_itbis${i}`] !== undefined)
+        .map((i) => `total_itbis${i} ${fmt(c.exact[`total_itbis${i}`]!)}`)
+        .join(' + ');
     case 'monto_exento': {
       const adj = c.adjustments[4] ?? ZERO;
       return `suma de los montos de los ítems exentos (indicador_facturacion 4): ${fmt(c.lines[4]!.sum)}${adj !== ZERO ? `, ajustes globales ${fmt(adj)}` : ''}`;
@@ -141,7 +148,14 @@ export const totalesCuadre: Rule = {
               const adicional = sub(sub(sub(expected, gravado), itbis), exento);
               return `El total no cuadra: se esperaba ${e} (monto gravado ${fmt(gravado)} + ITBIS ${fmt(itbis)} + exento ${fmt(exento)} + impuestos adicionales ${fmt(adicional)}), se recibió ${g}.`;
             })
-          : compareAmounts(this.id, `totales.${k}`, declared, expected, tol, (e, g) => `totales.${k} no cuadra: se esperaba ${e} (${explain(k, c, doc)}), se recibió ${g}.`);
+          : compareAmounts(
+              this.id,
+              `totales.${k}`,
+              declared,
+              expected,
+              tol,
+              (e, g) => `totales.${k} no cuadra: se esperaba ${e} (${explain(k, c, doc)}), se recibió ${g}.`,
+            );
       if (issue) issues.push(issue);
     }
     return issues;
@@ -171,7 +185,8 @@ export const notaCreditoSinItbis: Rule = {
   id: 'ECF-NC-SIN-ITBIS',
   appliesTo: ['34'],
   source: 'spec: Particularities by type / Type 34; DGII Formato e-CF §A campo 5 (IndicadorNotaCredito)',
-  description: 'A credit note with indicador_nota_credito = 1 (more than 30 days) returns the price only: no ITBIS rate or ITBIS amount may be declared in totales.',
+  description:
+    'A credit note with indicador_nota_credito = 1 (more than 30 days) returns the price only: no ITBIS rate or ITBIS amount may be declared in totales.',
   check({ doc }) {
     if (doc.id_doc?.indicador_nota_credito !== 1) return [];
     const t: Json = doc.totales;
@@ -179,7 +194,13 @@ export const notaCreditoSinItbis: Rule = {
     const issues: Issue[] = [];
     for (const k of ['itbis1', 'itbis2', 'itbis3', 'total_itbis', 'total_itbis1', 'total_itbis2', 'total_itbis3']) {
       if (t[k] === undefined) continue;
-      issues.push(ruleIssue(this.id, `totales.${k}`, 'No se declara ITBIS: con indicador_nota_credito 1 (emitida después de 30 días) la nota de crédito devuelve solo el precio, sin ITBIS; omita este campo.'));
+      issues.push(
+        ruleIssue(
+          this.id,
+          `totales.${k}`,
+          'No se declara ITBIS: con indicador_nota_credito 1 (emitida después de 30 días) la nota de crédito devuelve solo el precio, sin ITBIS; omita este campo.',
+        ),
+      );
     }
     return issues;
   },

@@ -49,12 +49,7 @@ const FS_UNAVAILABLE = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EIO', 'EMFILE', 'E
 /** System error codes of a connection that failed or broke. */
 const NET_UNAVAILABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOTFOUND']);
 /** node-postgres reports a lost or unusable connection with these messages (no code). */
-const PG_MESSAGES = [
-  /^Connection terminated/i,
-  /not queryable/i,
-  /timeout exceeded when trying to connect/i,
-  /^Connection ended/i,
-];
+const PG_MESSAGES = [/^Connection terminated/i, /not queryable/i, /timeout exceeded when trying to connect/i, /^Connection ended/i];
 
 /** True when `e` (or an error in its cause chain) says the database cannot be reached right now. */
 export function isStorageUnavailable(e: unknown, depth = 0): boolean {

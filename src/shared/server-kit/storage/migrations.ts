@@ -41,11 +41,13 @@ export async function runMigrations(
       await sql`SELECT pg_advisory_xact_lock(${PG_MIGRATION_LOCK})`.execute(db);
       if (options.schema) await sql.raw(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(options.schema)}`).execute(db);
     }
-    await sql.raw(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    await sql
+      .raw(`CREATE TABLE IF NOT EXISTS schema_migrations (
       version INTEGER PRIMARY KEY,
       name TEXT NOT NULL,
       applied_at BIGINT NOT NULL
-    )`).execute(db);
+    )`)
+      .execute(db);
     const done = await sql<{ version: number }>`SELECT version FROM schema_migrations`.execute(db);
     const have = new Set(done.rows.map((r) => Number(r.version)));
     for (const m of migrations) {
@@ -56,7 +58,10 @@ export async function runMigrations(
     }
     await sql.raw('COMMIT').execute(db);
   } catch (e) {
-    await sql.raw('ROLLBACK').execute(db).catch(() => undefined);
+    await sql
+      .raw('ROLLBACK')
+      .execute(db)
+      .catch(() => undefined);
     throw e;
   }
   return applied;

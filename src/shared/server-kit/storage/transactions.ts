@@ -43,14 +43,20 @@ export async function runTransaction<DB, T>(
       try {
         result = await fn(q);
       } catch (e) {
-        await sql.raw('ROLLBACK').execute(q).catch(() => undefined);
+        await sql
+          .raw('ROLLBACK')
+          .execute(q)
+          .catch(() => undefined);
         throw e;
       }
       try {
         committing = { result };
         await sql.raw('COMMIT').execute(q);
       } catch (e) {
-        await sql.raw('ROLLBACK').execute(q).catch(() => undefined);
+        await sql
+          .raw('ROLLBACK')
+          .execute(q)
+          .catch(() => undefined);
         throw e;
       }
       return result;

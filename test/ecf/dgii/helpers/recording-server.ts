@@ -127,7 +127,7 @@ async function send(res: ServerResponse, reply: Reply): Promise<void> {
     return;
   }
   if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
-  const body = reply.json !== undefined ? JSON.stringify(reply.json) : reply.body ?? '';
+  const body = reply.json !== undefined ? JSON.stringify(reply.json) : (reply.body ?? '');
   const headers: Record<string, string> = { ...(reply.json !== undefined ? { 'Content-Type': 'application/json; charset=utf-8' } : {}), ...reply.headers };
   res.writeHead(reply.status ?? 200, headers);
   res.end(body);

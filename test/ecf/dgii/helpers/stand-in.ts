@@ -51,7 +51,11 @@ export function installAuth(
   server.route('GET', seedPath, () => {
     const valor = `semilla-${handedOut.size + 1}-${'x'.repeat(40)}`;
     handedOut.add(valor);
-    return { status: 200, headers: { 'Content-Type': 'application/xml; charset=utf-8' }, body: template.replace(/<valor>[^<]*<\/valor>/, `<valor>${valor}</valor>`) };
+    return {
+      status: 200,
+      headers: { 'Content-Type': 'application/xml; charset=utf-8' },
+      body: template.replace(/<valor>[^<]*<\/valor>/, `<valor>${valor}</valor>`),
+    };
   });
 
   server.route('POST', validatePath, (req: RecordedRequest) => {

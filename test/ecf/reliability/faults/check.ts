@@ -17,7 +17,10 @@ export function checkFaultRun(r: ScenarioResult, docs: number): void {
   const unanswered = posts.filter((p) => p.encf === null);
   expect(unanswered.map((p) => `${p.index}: ${p.statuses.join(',')} ${p.lastError ?? ''}`)).toEqual([]);
   const refusals = posts.flatMap((p) => p.statuses.filter((s) => s !== 202).map((s) => ({ index: p.index, status: s, error: p.lastError })));
-  expect(refusals.filter((x) => x.status !== 503), JSON.stringify(refusals.slice(0, 5))).toEqual([]);
+  expect(
+    refusals.filter((x) => x.status !== 503),
+    JSON.stringify(refusals.slice(0, 5)),
+  ).toEqual([]);
 
   // ---- stored documents = the 202s: one row per request (by the marker), the e-NCF its 202 gave
   const answered = new Set(posts.map((p) => p.encf));
@@ -52,10 +55,13 @@ export function checkFaultRun(r: ScenarioResult, docs: number): void {
   for (const row of rows) {
     const want = expectedOutcome(row.encf);
     const got =
-      row.status === 'rejected_authority' ? 'rejected'
-      : row.status !== 'accepted_authority' ? row.status
-      : row.authorityState === 'Aceptado Condicional' ? 'accepted_conditional'
-      : 'accepted';
+      row.status === 'rejected_authority'
+        ? 'rejected'
+        : row.status !== 'accepted_authority'
+          ? row.status
+          : row.authorityState === 'Aceptado Condicional'
+            ? 'accepted_conditional'
+            : 'accepted';
     expect(got, `${row.encf} (${row.summary ? 'RFCE' : 'e-CF'}): status ${row.status}, state ${row.authorityState}`).toBe(want);
     expect(row.transmission).toBe('sent');
     expect(row.nextAttemptAt).toBeNull();

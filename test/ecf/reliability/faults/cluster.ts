@@ -15,7 +15,11 @@ import { onProcessEnd } from './processes.js';
 /** The server binaries (Debian keeps them out of PATH): the newest /usr/lib/postgresql/N/bin. */
 function serverBin(): string {
   const root = '/usr/lib/postgresql';
-  const versions = existsSync(root) ? readdirSync(root).filter((v) => existsSync(join(root, v, 'bin', 'initdb'))).sort((a, b) => Number(b) - Number(a)) : [];
+  const versions = existsSync(root)
+    ? readdirSync(root)
+        .filter((v) => existsSync(join(root, v, 'bin', 'initdb')))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
   if (versions.length === 0) throw new Error(`no PostgreSQL server binaries under ${root} (apt-get install postgresql)`);
   return join(root, versions[0]!, 'bin');
 }

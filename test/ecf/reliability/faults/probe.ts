@@ -84,8 +84,7 @@ export function sqliteProbe(file: string): Probe {
       return { held: Number(r.held), sending: Number(r.sending) };
     },
     rows: async () => (db.prepare(ROWS).all() as Raw[]).map(toRow),
-    submissions: async () =>
-      (db.prepare(SUBMISSIONS).all() as Raw[]).map(toSubmission),
+    submissions: async () => (db.prepare(SUBMISSIONS).all() as Raw[]).map(toSubmission),
     async close() {
       db.close();
     },
@@ -117,8 +116,7 @@ export function postgresProbe(url: string): Probe {
       return { held: Number(r!.held), sending: Number(r!.sending) };
     },
     rows: async () => (await query(ROWS)).map(toRow),
-    submissions: async () =>
-      (await query(SUBMISSIONS)).map(toSubmission),
+    submissions: async () => (await query(SUBMISSIONS)).map(toSubmission),
     close: () => pool.end(),
   };
 }

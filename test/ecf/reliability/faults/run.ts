@@ -43,7 +43,16 @@ import { baseDoc, refill } from '../../helpers/docs.js';
 import { xsdDir } from '../../helpers/env.js';
 import { startPrivateCluster, type PrivateCluster } from './cluster.js';
 import { postgresProbe, sqliteProbe, type Probe, type Row } from './probe.js';
-import { onProcessEnd, sleep, startServerProcess, startSimulatorProcess, startWorkerProcess, type Exit, type Proc, type SimulatorProcess } from './processes.js';
+import {
+  onProcessEnd,
+  sleep,
+  startServerProcess,
+  startSimulatorProcess,
+  startWorkerProcess,
+  type Exit,
+  type Proc,
+  type SimulatorProcess,
+} from './processes.js';
 
 export const RNC = '101672919';
 /** The DGII client's default request timeout, which `ecf worker` uses (src/ecf/dgii/http.ts). */
@@ -288,9 +297,7 @@ export async function runFaultScenario(options: ScenarioOptions): Promise<Scenar
     const dbFile = join(dir, 'ecf.sqlite');
     const key = new SecretKey(new Uint8Array(randomBytes(32)));
     const token = generateToken();
-    const setup: Storage = databaseUrl
-      ? createPostgresStorage({ connectionString: databaseUrl, maxConnections: 2 })
-      : createSqliteStorage({ file: dbFile });
+    const setup: Storage = databaseUrl ? createPostgresStorage({ connectionString: databaseUrl, maxConnections: 2 }) : createSqliteStorage({ file: dbFile });
     try {
       await setup.migrate();
       const profile = { razon_social: 'Emisor SRL', direccion: 'Calle 1' };
@@ -329,8 +336,7 @@ export async function runFaultScenario(options: ScenarioOptions): Promise<Scenar
       const owner = `${slot.name}${slot.gen}`;
       const proc = startWorkerProcess(
         owner,
-        ['--lease-ms', String(LEASE_MS), '--interval-ms', '100',
-          '--concurrency', String(plan.workerConcurrency), '--batch-size', String(plan.workerBatch)],
+        ['--lease-ms', String(LEASE_MS), '--interval-ms', '100', '--concurrency', String(plan.workerConcurrency), '--batch-size', String(plan.workerBatch)],
         { ...env, LOG_LEVEL: 'info' },
         join(dir, `worker-${slot.name}.log`),
       );
@@ -407,7 +413,10 @@ export async function runFaultScenario(options: ScenarioOptions): Promise<Scenar
 
     // ---- watching the storage
     let counts: Record<string, number> = {};
-    const terminalCount = () => Object.entries(counts).filter(([s]) => TERMINAL.has(s)).reduce((a, [, n]) => a + n, 0);
+    const terminalCount = () =>
+      Object.entries(counts)
+        .filter(([s]) => TERMINAL.has(s))
+        .reduce((a, [, n]) => a + n, 0);
     const totalRows = () => Object.values(counts).reduce((a, n) => a + n, 0);
 
     // ---- chaos
@@ -567,13 +576,15 @@ export async function runFaultScenario(options: ScenarioOptions): Promise<Scenar
     const rows = await probe.rows();
     const submissions = await probe.submissions();
 
-    const workerLogs = ['a', 'b'].map((n) => {
-      try {
-        return readFileSync(join(dir, `worker-${n}.log`), 'utf8');
-      } catch {
-        return '';
-      }
-    }).join('\n');
+    const workerLogs = ['a', 'b']
+      .map((n) => {
+        try {
+          return readFileSync(join(dir, `worker-${n}.log`), 'utf8');
+        } catch {
+          return '';
+        }
+      })
+      .join('\n');
     const count = (s: string) => workerLogs.split(s).length - 1;
 
     const statuses: Record<string, number> = {};

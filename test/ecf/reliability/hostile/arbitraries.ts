@@ -12,23 +12,100 @@ type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
 /** Text the service must treat as data: special values, injections, control characters, huge runs. */
 export const NASTY_STRINGS: readonly string[] = [
-  '', ' ', '\t', '\u0000', '\uFEFF', '\uD800', '\uDC00x', '\uFFFF', '\u202E', 'ñáéíóú', '𝔘𝔫𝔦𝔠𝔬𝔡𝔢', 'NaN', 'Infinity', '-Infinity', '-0', '1e400',
-  '99999999999999999999.99', '0x1F', '1,000.00', 'RD$100', 'null', 'undefined', 'true', '[]', '{}', '__proto__', 'constructor',
-  "'; DROP TABLE documents; --", '" OR 1=1 --', '<script>alert(1)</script>', '../../../../etc/passwd', 'file:///etc/passwd', '%00', '%FF%FE',
-  '${jndi:ldap://127.0.0.1/x}', '{{7*7}}', '\r\n\r\nHTTP/1.1 200 OK', 'E310000000001', 'E99', '31', '01-04-2026', '31-02-2026', '2026-04-01',
-  'a'.repeat(300), 'ñ'.repeat(5_000), '\n'.repeat(2_000), ' '.repeat(50_000),
+  '',
+  ' ',
+  '\t',
+  '\u0000',
+  '\uFEFF',
+  '\uD800',
+  '\uDC00x',
+  '\uFFFF',
+  '\u202E',
+  'ñáéíóú',
+  '𝔘𝔫𝔦𝔠𝔬𝔡𝔢',
+  'NaN',
+  'Infinity',
+  '-Infinity',
+  '-0',
+  '1e400',
+  '99999999999999999999.99',
+  '0x1F',
+  '1,000.00',
+  'RD$100',
+  'null',
+  'undefined',
+  'true',
+  '[]',
+  '{}',
+  '__proto__',
+  'constructor',
+  "'; DROP TABLE documents; --",
+  '" OR 1=1 --',
+  '<script>alert(1)</script>',
+  '../../../../etc/passwd',
+  'file:///etc/passwd',
+  '%00',
+  '%FF%FE',
+  '${jndi:ldap://127.0.0.1/x}',
+  '{{7*7}}',
+  '\r\n\r\nHTTP/1.1 200 OK',
+  'E310000000001',
+  'E99',
+  '31',
+  '01-04-2026',
+  '31-02-2026',
+  '2026-04-01',
+  'a'.repeat(300),
+  'ñ'.repeat(5_000),
+  '\n'.repeat(2_000),
+  ' '.repeat(50_000),
 ];
 
 /** Numbers JSON can carry that are absurd as amounts, quantities or codes. */
 export const NASTY_NUMBERS: readonly number[] = [
-  0, -0, -1, 1e308, -1e308, Number.MAX_VALUE, Number.MIN_VALUE, 5e-324, Number.MAX_SAFE_INTEGER, 2 ** 53 + 2, 1e21, 0.1 + 0.2,
-  100.00000000001, 1.005, 123.456, 9_999_999_999, 10_000_000_000, 31, 99, 1.5, -100,
+  0,
+  -0,
+  -1,
+  1e308,
+  -1e308,
+  Number.MAX_VALUE,
+  Number.MIN_VALUE,
+  5e-324,
+  Number.MAX_SAFE_INTEGER,
+  2 ** 53 + 2,
+  1e21,
+  0.1 + 0.2,
+  100.00000000001,
+  1.005,
+  123.456,
+  9_999_999_999,
+  10_000_000_000,
+  31,
+  99,
+  1.5,
+  -100,
 ];
 
 /** Numeric tokens written raw into JSON text (JSON.stringify cannot produce them). */
 export const RAW_NUMBER_TOKENS: readonly string[] = [
-  '1e400', '-1e400', '99999999999999999999.99', '100.00000000001', '-0', '-0.0', '0.00000000000000000001', '1E+2', '1e-400',
-  '123456789012345678901234567890', '00012', '+1', '.5', '5.', 'NaN', 'Infinity', '0x1F', '1_000',
+  '1e400',
+  '-1e400',
+  '99999999999999999999.99',
+  '100.00000000001',
+  '-0',
+  '-0.0',
+  '0.00000000000000000001',
+  '1E+2',
+  '1e-400',
+  '123456789012345678901234567890',
+  '00012',
+  '+1',
+  '.5',
+  '5.',
+  'NaN',
+  'Infinity',
+  '0x1F',
+  '1_000',
 ];
 
 export const hostileString: fc.Arbitrary<string> = fc.oneof(
@@ -37,19 +114,45 @@ export const hostileString: fc.Arbitrary<string> = fc.oneof(
   { weight: 1, arbitrary: fc.string({ maxLength: 20, unit: 'grapheme' }) },
   {
     weight: 1,
-    arbitrary: fc.tuple(fc.constantFrom('\n', '\r\n', ' ', '-', '<', '=', '"', '\\', '9', 'ñ', '\u0000'), fc.integer({ min: 1, max: 20_000 }))
+    arbitrary: fc
+      .tuple(fc.constantFrom('\n', '\r\n', ' ', '-', '<', '=', '"', '\\', '9', 'ñ', '\u0000'), fc.integer({ min: 1, max: 20_000 }))
       .map(([c, n]) => c.repeat(n)),
   },
 );
 
 const hostileKey = fc.oneof(
-  fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf', '', ' ', 'items', 'totales', 'monto_total', 'id_doc',
-    'comprador', 'rangos', 'estado', 'motivo_rechazo', 'tipo', 'desde', 'hasta', 'a'.repeat(1_000)),
+  fc.constantFrom(
+    '__proto__',
+    'constructor',
+    'prototype',
+    'toString',
+    'hasOwnProperty',
+    'valueOf',
+    '',
+    ' ',
+    'items',
+    'totales',
+    'monto_total',
+    'id_doc',
+    'comprador',
+    'rangos',
+    'estado',
+    'motivo_rechazo',
+    'tipo',
+    'desde',
+    'hasta',
+    'a'.repeat(1_000),
+  ),
   fc.string({ maxLength: 12 }),
 );
 
 const leaf: fc.Arbitrary<Json> = fc.oneof(
-  fc.constant(null), fc.boolean(), fc.constantFrom(...NASTY_NUMBERS), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.integer(), hostileString,
+  fc.constant(null),
+  fc.boolean(),
+  fc.constantFrom(...NASTY_NUMBERS),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+  fc.integer(),
+  hostileString,
 );
 
 /** Any JSON value, hostile at every level. */
@@ -111,16 +214,21 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
 export function applyMutation(doc: unknown, path: Path, m: Mutation): unknown {
   return setAt(doc, path, (old) => {
     switch (m.kind) {
-      case 'replace': return m.value;
-      case 'delete': return path.length === 0 ? {} : DELETE;
-      case 'wrapArray': return [old];
-      case 'stringify': return typeof old === 'string' ? old : JSON.stringify(old) ?? 'null';
+      case 'replace':
+        return m.value;
+      case 'delete':
+        return path.length === 0 ? {} : DELETE;
+      case 'wrapArray':
+        return [old];
+      case 'stringify':
+        return typeof old === 'string' ? old : (JSON.stringify(old) ?? 'null');
       case 'addKey': {
         if (old === null || typeof old !== 'object' || Array.isArray(old)) return old;
         Object.defineProperty(old, m.key, { value: m.value, enumerable: true, writable: true, configurable: true });
         return old;
       }
-      case 'repeat': return Array.isArray(old) ? Array.from({ length: m.times }, () => structuredClone(old[0] ?? {})) : old;
+      case 'repeat':
+        return Array.isArray(old) ? Array.from({ length: m.times }, () => structuredClone(old[0] ?? {})) : old;
     }
   });
 }
@@ -176,24 +284,31 @@ const enc = new TextEncoder();
 /** Serialised body with the damage applied (bytes when the damage is not text). */
 export function damage(text: string, d: TextDamage): string | Uint8Array {
   switch (d.kind) {
-    case 'none': return text;
-    case 'bom': return `\uFEFF${text}`;
-    case 'empty': return '';
+    case 'none':
+      return text;
+    case 'bom':
+      return `\uFEFF${text}`;
+    case 'empty':
+      return '';
     case 'rawNumber': {
       const numbers = [...text.matchAll(/(?<=[:[,])-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?(?=[,\]}])/g)];
       if (numbers.length === 0) return `${text.slice(0, -1)},"x":${d.token}}`;
       const m = numbers[d.nth % numbers.length]!;
       return text.slice(0, m.index) + d.token + text.slice(m.index! + m[0].length);
     }
-    case 'truncate': return text.slice(0, text.length === 0 ? 0 : d.at % text.length);
+    case 'truncate':
+      return text.slice(0, text.length === 0 ? 0 : d.at % text.length);
     case 'invalidUtf8': {
       const b = enc.encode(text);
       const at = b.length === 0 ? 0 : d.at % b.length;
       return new Uint8Array([...b.subarray(0, at), ...d.bytes, ...b.subarray(at)]);
     }
-    case 'duplicateKey': return text.startsWith('{') && text.length > 2 ? `{"items":[],${text.slice(1)}` : text;
-    case 'trailing': return text + d.garbage;
-    case 'nest': return `${'['.repeat(d.depth)}${text}${']'.repeat(d.depth)}`;
+    case 'duplicateKey':
+      return text.startsWith('{') && text.length > 2 ? `{"items":[],${text.slice(1)}` : text;
+    case 'trailing':
+      return text + d.garbage;
+    case 'nest':
+      return `${'['.repeat(d.depth)}${text}${']'.repeat(d.depth)}`;
   }
 }
 
@@ -203,9 +318,25 @@ export const jsonContentType = fc.oneof(
   {
     weight: 3,
     arbitrary: fc.constantFrom(
-      'application/json; charset=utf-8', 'APPLICATION/JSON', 'application/json;charset="UTF-8"', 'application/json; charset=latin1', 'application/json; charset=utf-16',
-      'application/json;;;', 'application/json; charset', 'text/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x',
-      'application/xml', 'text/xml', '', ' ', 'application/json, text/xml', '*/*', 'application/jsonx', 'application/json\u00ff',
+      'application/json; charset=utf-8',
+      'APPLICATION/JSON',
+      'application/json;charset="UTF-8"',
+      'application/json; charset=latin1',
+      'application/json; charset=utf-16',
+      'application/json;;;',
+      'application/json; charset',
+      'text/json',
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      'application/xml',
+      'text/xml',
+      '',
+      ' ',
+      'application/json, text/xml',
+      '*/*',
+      'application/jsonx',
+      'application/json\u00ff',
     ),
   },
   { weight: 1, arbitrary: fc.constant(null) },
@@ -216,8 +347,16 @@ export const xmlContentType = fc.oneof(
   {
     weight: 3,
     arbitrary: fc.constantFrom(
-      'application/xml; charset=utf-8', 'TEXT/XML', 'text/xml; charset=iso-8859-1', 'application/xml; charset=utf-16', 'application/json', 'text/plain',
-      'application/soap+xml', 'multipart/form-data', '', 'application/xml; boundary=x',
+      'application/xml; charset=utf-8',
+      'TEXT/XML',
+      'text/xml; charset=iso-8859-1',
+      'application/xml; charset=utf-16',
+      'application/json',
+      'text/plain',
+      'application/soap+xml',
+      'multipart/form-data',
+      '',
+      'application/xml; boundary=x',
     ),
   },
   { weight: 1, arbitrary: fc.constant(null) },
@@ -230,12 +369,37 @@ export function authHeader(token: string, otherToken: string): fc.Arbitrary<stri
     {
       weight: 4,
       arbitrary: fc.constantFrom(
-        null, '', 'Bearer', 'Bearer ', `bearer ${token}`, `BEARER\t${token}`, `Bearer  ${token}  `, `Bearer ${token}x`, `Bearer ${token.slice(0, -1)}`,
-        `Basic ${Buffer.from(`u:${token}`).toString('base64')}`, `Bearer ${token} ${token}`, `Token ${token}`, token, `Bearer ${otherToken}`,
-        'Bearer ecf_', 'Bearer null', 'Bearer undefined', `Bearer ${'x'.repeat(8_000)}`, 'Bearer ÿþ', "Bearer ' OR '1'='1",
+        null,
+        '',
+        'Bearer',
+        'Bearer ',
+        `bearer ${token}`,
+        `BEARER\t${token}`,
+        `Bearer  ${token}  `,
+        `Bearer ${token}x`,
+        `Bearer ${token.slice(0, -1)}`,
+        `Basic ${Buffer.from(`u:${token}`).toString('base64')}`,
+        `Bearer ${token} ${token}`,
+        `Token ${token}`,
+        token,
+        `Bearer ${otherToken}`,
+        'Bearer ecf_',
+        'Bearer null',
+        'Bearer undefined',
+        `Bearer ${'x'.repeat(8_000)}`,
+        'Bearer ÿþ',
+        "Bearer ' OR '1'='1",
       ),
     },
-    { weight: 1, arbitrary: fc.string({ maxLength: 60 }).map((s) => `Bearer ${Buffer.from(s, 'utf8').toString('latin1').replace(/[\r\n\0]/g, '')}`) },
+    {
+      weight: 1,
+      arbitrary: fc.string({ maxLength: 60 }).map(
+        (s) =>
+          `Bearer ${Buffer.from(s, 'utf8')
+            .toString('latin1')
+            .replace(/[\r\n\0]/g, '')}`,
+      ),
+    },
   );
 }
 
@@ -246,9 +410,43 @@ export function pathSegment(valid: readonly string[]): fc.Arbitrary<string> {
     {
       weight: 4,
       arbitrary: fc.constantFrom(
-        'E31000000000', 'E3100000000011', 'e310000000001', 'E990000000001', 'B310000000001', 'E31000000000A', '99', '3', '310', '0', '-1', '31.0', '３１',
-        '%00', '%FF', '%2F', '%2e%2e', '..', '.', '%', '%ZZ', '%E2%80%AE', 'E31%000000000001', ' E310000000001', 'null', 'undefined', '__proto__',
-        'constructor', "1'--", '*', 'E'.repeat(5_000), '1'.repeat(11), '1'.repeat(9), '1'.repeat(10), '0'.repeat(9), 'ñ', '%C3%B1',
+        'E31000000000',
+        'E3100000000011',
+        'e310000000001',
+        'E990000000001',
+        'B310000000001',
+        'E31000000000A',
+        '99',
+        '3',
+        '310',
+        '0',
+        '-1',
+        '31.0',
+        '３１',
+        '%00',
+        '%FF',
+        '%2F',
+        '%2e%2e',
+        '..',
+        '.',
+        '%',
+        '%ZZ',
+        '%E2%80%AE',
+        'E31%000000000001',
+        ' E310000000001',
+        'null',
+        'undefined',
+        '__proto__',
+        'constructor',
+        "1'--",
+        '*',
+        'E'.repeat(5_000),
+        '1'.repeat(11),
+        '1'.repeat(9),
+        '1'.repeat(10),
+        '0'.repeat(9),
+        'ñ',
+        '%C3%B1',
       ),
     },
     { weight: 2, arbitrary: fc.string({ maxLength: 30 }).map((s) => encodeURIComponent(s)) },
@@ -256,17 +454,46 @@ export function pathSegment(valid: readonly string[]): fc.Arbitrary<string> {
 }
 
 /** Query strings: documented parameters with hostile values, unknown ones, repeats and broken encodings. */
-export const queryString: fc.Arbitrary<string> = fc.array(
-  fc.tuple(
-    fc.constantFrom('status', 'tipo', 'desde', 'hasta', 'limit', 'cursor', 'rnc_emisor', 'x', '__proto__', 'limit', 'cursor'),
-    fc.oneof(
-      fc.constantFrom('1', '0', '-1', '200', '201', '1e3', '1e400', '99999999999999999999999', '0x10', '', 'received', 'Received', '31', '99', '01-04-2026',
-        '31-02-2026', '2026-04-01', '01-04-2026 00:00:00', '130182452', '%FF', '%', '%00', 'NaN', ' 1', '1 ', '1.5', 'null'),
-      fc.string({ maxLength: 12 }).map(encodeURIComponent),
+export const queryString: fc.Arbitrary<string> = fc
+  .array(
+    fc.tuple(
+      fc.constantFrom('status', 'tipo', 'desde', 'hasta', 'limit', 'cursor', 'rnc_emisor', 'x', '__proto__', 'limit', 'cursor'),
+      fc.oneof(
+        fc.constantFrom(
+          '1',
+          '0',
+          '-1',
+          '200',
+          '201',
+          '1e3',
+          '1e400',
+          '99999999999999999999999',
+          '0x10',
+          '',
+          'received',
+          'Received',
+          '31',
+          '99',
+          '01-04-2026',
+          '31-02-2026',
+          '2026-04-01',
+          '01-04-2026 00:00:00',
+          '130182452',
+          '%FF',
+          '%',
+          '%00',
+          'NaN',
+          ' 1',
+          '1 ',
+          '1.5',
+          'null',
+        ),
+        fc.string({ maxLength: 12 }).map(encodeURIComponent),
+      ),
     ),
-  ),
-  { maxLength: 4 },
-).map((pairs) => (pairs.length ? `?${pairs.map(([k, v]) => `${k}=${v}`).join('&')}` : ''));
+    { maxLength: 4 },
+  )
+  .map((pairs) => (pairs.length ? `?${pairs.map(([k, v]) => `${k}=${v}`).join('&')}` : ''));
 
 export const anyTipo: fc.Arbitrary<EcfType> = fc.constantFrom(...ECF_TYPES);
 
@@ -293,8 +520,26 @@ export type XmlDamage =
   | { kind: 'field'; element: 'TipoeCF' | 'RNCEmisor' | 'eNCF' | 'FechaEmision' | 'MontoTotal' | 'MontoItem'; value: string };
 
 export const XML_ELEMENT_VALUES = [
-  '31', '32', '99', '', ' ', '130182452', '131880738', '000000000', 'E310000000001', 'E31000000000', 'E320000500001', '1e400', '-0', 'NaN',
-  '99999999999999999999.99', '100.00000000001', '-1.00', '31-02-2026', '01-04-2099', '2026-04-01',
+  '31',
+  '32',
+  '99',
+  '',
+  ' ',
+  '130182452',
+  '131880738',
+  '000000000',
+  'E310000000001',
+  'E31000000000',
+  'E320000500001',
+  '1e400',
+  '-0',
+  'NaN',
+  '99999999999999999999.99',
+  '100.00000000001',
+  '-1.00',
+  '31-02-2026',
+  '01-04-2099',
+  '2026-04-01',
 ];
 
 /**
@@ -324,13 +569,31 @@ export function xmlDamage(canaryUrl: string): fc.Arbitrary<XmlDamage> {
   const payloads = entityPayloads(canaryUrl).length;
   return fc.oneof(
     { weight: 2, arbitrary: fc.constant({ kind: 'none' as const }) },
-    { weight: 6, arbitrary: fc.record({ kind: fc.constant('leafText' as const), nth: fc.nat(), text: fc.oneof(hostileString, fc.constantFrom(...XML_ELEMENT_VALUES)), escape: fc.boolean() }) },
+    {
+      weight: 6,
+      arbitrary: fc.record({
+        kind: fc.constant('leafText' as const),
+        nth: fc.nat(),
+        text: fc.oneof(hostileString, fc.constantFrom(...XML_ELEMENT_VALUES)),
+        escape: fc.boolean(),
+      }),
+    },
     { weight: 2, arbitrary: fc.record({ kind: fc.constant('dropElement' as const), nth: fc.nat() }) },
     { weight: 2, arbitrary: fc.record({ kind: fc.constant('duplicateElement' as const), nth: fc.nat(), times: fc.constantFrom(1, 2, 1_001, 20_000) }) },
-    { weight: 1, arbitrary: fc.record({ kind: fc.constant('renameElement' as const), nth: fc.nat(), name: fc.constantFrom('X', 'Signature', 'ECF', 'ds:Signature', 'a-b.c', 'Item') }) },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        kind: fc.constant('renameElement' as const),
+        nth: fc.nat(),
+        name: fc.constantFrom('X', 'Signature', 'ECF', 'ds:Signature', 'a-b.c', 'Item'),
+      }),
+    },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant('unknownElement' as const), nth: fc.nat(), times: fc.constantFrom(1, 999, 1_001, 100_000) }) },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant('attributes' as const), count: fc.constantFrom(1, 64, 65, 5_000, 300_000) }) },
-    { weight: 1, arbitrary: fc.record({ kind: fc.constant('rootName' as const), name: fc.constantFrom('ACECF', 'ARECF', 'RFCE', 'ecf', 'ECF2', 'SemillaModel', 'ANECF') }) },
+    {
+      weight: 1,
+      arbitrary: fc.record({ kind: fc.constant('rootName' as const), name: fc.constantFrom('ACECF', 'ARECF', 'RFCE', 'ecf', 'ECF2', 'SemillaModel', 'ANECF') }),
+    },
     {
       weight: 1,
       arbitrary: fc.record({
@@ -344,8 +607,16 @@ export function xmlDamage(canaryUrl: string): fc.Arbitrary<XmlDamage> {
       weight: 1,
       arbitrary: fc.record({
         kind: fc.constant('declaration' as const),
-        decl: fc.constantFrom('<?xml version="1.0" encoding="ISO-8859-1"?>', '<?xml version="1.0" encoding="UTF-16"?>', '<?xml version="1.1" encoding="utf-8"?>',
-          '<?xml version="2.0"?>', '<?xml encoding="utf-8"?>', '', '<?xml version="1.0" encoding="utf-8" standalone="no"?>', '<?xml version="1.0" encoding="windows-1252"?>'),
+        decl: fc.constantFrom(
+          '<?xml version="1.0" encoding="ISO-8859-1"?>',
+          '<?xml version="1.0" encoding="UTF-16"?>',
+          '<?xml version="1.1" encoding="utf-8"?>',
+          '<?xml version="2.0"?>',
+          '<?xml encoding="utf-8"?>',
+          '',
+          '<?xml version="1.0" encoding="utf-8" standalone="no"?>',
+          '<?xml version="1.0" encoding="windows-1252"?>',
+        ),
       }),
     },
     { weight: 1, arbitrary: fc.constant({ kind: 'bom' as const }) },
@@ -356,7 +627,10 @@ export function xmlDamage(canaryUrl: string): fc.Arbitrary<XmlDamage> {
         insert: fc.constantFrom('<!-- <!DOCTYPE x> -->', '<?pi data?>', '\n\n\n', `<?xml-stylesheet href="${canaryUrl}/pi"?>`, '<![CDATA[x]]>', '<ECF/>'),
       }),
     },
-    { weight: 1, arbitrary: fc.record({ kind: fc.constant('signature' as const), where: fc.constantFrom('root' as const, 'nested' as const, 'prefixed' as const) }) },
+    {
+      weight: 1,
+      arbitrary: fc.record({ kind: fc.constant('signature' as const), where: fc.constantFrom('root' as const, 'nested' as const, 'prefixed' as const) }),
+    },
     { weight: 2, arbitrary: fc.record({ kind: fc.constant('entity' as const), payload: fc.nat(payloads - 1) }) },
     {
       weight: 1,
@@ -370,7 +644,14 @@ export function xmlDamage(canaryUrl: string): fc.Arbitrary<XmlDamage> {
       weight: 3,
       arbitrary: fc.record({
         kind: fc.constant('field' as const),
-        element: fc.constantFrom('TipoeCF' as const, 'RNCEmisor' as const, 'eNCF' as const, 'FechaEmision' as const, 'MontoTotal' as const, 'MontoItem' as const),
+        element: fc.constantFrom(
+          'TipoeCF' as const,
+          'RNCEmisor' as const,
+          'eNCF' as const,
+          'FechaEmision' as const,
+          'MontoTotal' as const,
+          'MontoItem' as const,
+        ),
         value: fc.constantFrom(...XML_ELEMENT_VALUES),
       }),
     },
@@ -388,12 +669,14 @@ export function damageXml(xml: string, d: XmlDamage, canaryUrl: string): string 
   const splice = (m: RegExpMatchArray, replacement: string) => xml.slice(0, m.index) + replacement + xml.slice(m.index! + m[0].length);
   const body = xml.replace(/^<\?xml[^>]*\?>/, '');
   switch (d.kind) {
-    case 'none': return xml;
+    case 'none':
+      return xml;
     case 'leafText': {
       const m = leaf(d.nth);
       return splice(m, `<${m[1]}>${d.escape ? escapeXml(d.text) : d.text}</${m[1]}>`);
     }
-    case 'dropElement': return splice(leaf(d.nth), '');
+    case 'dropElement':
+      return splice(leaf(d.nth), '');
     case 'duplicateElement': {
       const m = leaf(d.nth);
       return splice(m, m[0].repeat(d.times + 1));
@@ -402,17 +685,22 @@ export function damageXml(xml: string, d: XmlDamage, canaryUrl: string): string 
       const m = leaf(d.nth);
       return splice(m, `<${d.name}>${m[2]}</${d.name}>`);
     }
-    case 'unknownElement': return splice(leaf(d.nth), `${leaf(d.nth)[0]}${'<Desconocido>x</Desconocido>'.repeat(d.times)}`);
-    case 'attributes': return xml.replace('<Encabezado>', `<Encabezado ${Array.from({ length: d.count }, (_, i) => `a${i}="${i}"`).join(' ')}>`);
-    case 'rootName': return xml.replace(/<ECF>/, `<${d.name}>`).replace(/<\/ECF>$/, `</${d.name}>`);
+    case 'unknownElement':
+      return splice(leaf(d.nth), `${leaf(d.nth)[0]}${'<Desconocido>x</Desconocido>'.repeat(d.times)}`);
+    case 'attributes':
+      return xml.replace('<Encabezado>', `<Encabezado ${Array.from({ length: d.count }, (_, i) => `a${i}="${i}"`).join(' ')}>`);
+    case 'rootName':
+      return xml.replace(/<ECF>/, `<${d.name}>`).replace(/<\/ECF>$/, `</${d.name}>`);
     case 'namespace':
-      return d.prefixed
-        ? xml.replace(/<ECF>/, `<e:ECF xmlns:e="${d.ns}">`).replace(/<\/ECF>$/, '</e:ECF>')
-        : xml.replace(/<ECF>/, `<ECF xmlns="${d.ns}">`);
-    case 'truncate': return xml.slice(0, d.at % xml.length);
-    case 'declaration': return d.decl + body;
-    case 'bom': return `\uFEFF${xml}`;
-    case 'prolog': return xml.replace(/^(<\?xml[^>]*\?>)/, `$1${d.insert}`);
+      return d.prefixed ? xml.replace(/<ECF>/, `<e:ECF xmlns:e="${d.ns}">`).replace(/<\/ECF>$/, '</e:ECF>') : xml.replace(/<ECF>/, `<ECF xmlns="${d.ns}">`);
+    case 'truncate':
+      return xml.slice(0, d.at % xml.length);
+    case 'declaration':
+      return d.decl + body;
+    case 'bom':
+      return `\uFEFF${xml}`;
+    case 'prolog':
+      return xml.replace(/^(<\?xml[^>]*\?>)/, `$1${d.insert}`);
     case 'signature': {
       const sig = '<Signature xmlns="http://www.w3.org/2000/09/xmldsig#"><SignedInfo/><SignatureValue>AAAA</SignatureValue></Signature>';
       if (d.where === 'root') return xml.replace(/<\/ECF>$/, `${sig}</ECF>`);
@@ -447,15 +735,40 @@ export interface Part {
 
 /** Framing damage of a multipart body. */
 export type FormDamage =
-  | 'none' | 'noClosing' | 'wrongBoundary' | 'lfOnly' | 'noBlankLine' | 'noBoundaryParam' | 'quotedBoundary' | 'longBoundary' | 'emptyBody'
-  | 'leadingNewlines' | 'garbagePreamble' | 'bareBody' | 'truncated' | 'nested';
+  | 'none'
+  | 'noClosing'
+  | 'wrongBoundary'
+  | 'lfOnly'
+  | 'noBlankLine'
+  | 'noBoundaryParam'
+  | 'quotedBoundary'
+  | 'longBoundary'
+  | 'emptyBody'
+  | 'leadingNewlines'
+  | 'garbagePreamble'
+  | 'bareBody'
+  | 'truncated'
+  | 'nested';
 
 export const formDamage: fc.Arbitrary<FormDamage> = fc.oneof(
   { weight: 6, arbitrary: fc.constant('none' as const) },
   {
     weight: 6,
-    arbitrary: fc.constantFrom<FormDamage>('noClosing', 'wrongBoundary', 'lfOnly', 'noBlankLine', 'noBoundaryParam', 'quotedBoundary', 'longBoundary', 'emptyBody',
-      'leadingNewlines', 'garbagePreamble', 'bareBody', 'truncated', 'nested'),
+    arbitrary: fc.constantFrom<FormDamage>(
+      'noClosing',
+      'wrongBoundary',
+      'lfOnly',
+      'noBlankLine',
+      'noBoundaryParam',
+      'quotedBoundary',
+      'longBoundary',
+      'emptyBody',
+      'leadingNewlines',
+      'garbagePreamble',
+      'bareBody',
+      'truncated',
+      'nested',
+    ),
   },
 );
 
@@ -472,7 +785,11 @@ export function multipart(parts: Part[], d: FormDamage, boundary = 'ecfHostileBo
   } else if (d !== 'emptyBody') {
     for (const p of parts) {
       text(`--${b}${eol}`);
-      const disposition = ['form-data', ...(p.name !== null ? [`name="${p.name}"`] : []), ...(p.fileName !== undefined ? [`filename="${p.fileName}"`] : [])].join('; ');
+      const disposition = [
+        'form-data',
+        ...(p.name !== null ? [`name="${p.name}"`] : []),
+        ...(p.fileName !== undefined ? [`filename="${p.fileName}"`] : []),
+      ].join('; ');
       text(`Content-Disposition: ${disposition}${eol}`);
       if (p.contentType) text(`Content-Type: ${p.contentType}${eol}`);
       if (d !== 'noBlankLine') text(eol);
@@ -485,7 +802,12 @@ export function multipart(parts: Part[], d: FormDamage, boundary = 'ecfHostileBo
   let body = concat(chunks);
   if (d === 'truncated') body = body.subarray(0, Math.floor(body.length / 2));
   const declared = d === 'wrongBoundary' ? 'otroLimite' : b;
-  const contentType = d === 'noBoundaryParam' ? 'multipart/form-data' : d === 'quotedBoundary' ? `multipart/form-data; boundary="${declared}"` : `multipart/form-data; boundary=${declared}`;
+  const contentType =
+    d === 'noBoundaryParam'
+      ? 'multipart/form-data'
+      : d === 'quotedBoundary'
+        ? `multipart/form-data; boundary="${declared}"`
+        : `multipart/form-data; boundary=${declared}`;
   return { contentType, body };
 }
 
@@ -514,4 +836,7 @@ export function mangledBytes(valid: Uint8Array): fc.Arbitrary<Uint8Array> {
 }
 
 /** Base64 of bytes (for logging a counterexample compactly). */
-export const b64 = (x: Uint8Array | string) => Buffer.from(typeof x === 'string' ? x : x).toString('base64').slice(0, 120);
+export const b64 = (x: Uint8Array | string) =>
+  Buffer.from(typeof x === 'string' ? x : x)
+    .toString('base64')
+    .slice(0, 120);

@@ -52,9 +52,11 @@ export const INBOUND_STATUSES: Record<InboundService, Set<number>> = {
 };
 
 /** Words that only a Spanish sentence of this service carries (at least one must appear). */
-const SPANISH = /\b(el|la|los|las|de|del|no|un|una|es|debe|en|con|para|por|que|se|al|ya|mal|formad[oa]|requerid[oa]|inválid[oa]s?|válid[oa]|límite|cuerpo|solicitud|emisor|tipo|campo|rango|token|recurso|encontrado|contenido|formulario|certificado|elemento|atributos?|documento|número|fecha|monto|secuencia|firmad[oa]|esquema|texto|admite|existe|corresponde)\b|[áéíóúñ¿¡]/i;
+const SPANISH =
+  /\b(el|la|los|las|de|del|no|un|una|es|debe|en|con|para|por|que|se|al|ya|mal|formad[oa]|requerid[oa]|inválid[oa]s?|válid[oa]|límite|cuerpo|solicitud|emisor|tipo|campo|rango|token|recurso|encontrado|contenido|formulario|certificado|elemento|atributos?|documento|número|fecha|monto|secuencia|firmad[oa]|esquema|texto|admite|existe|corresponde)\b|[áéíóúñ¿¡]/i;
 /** What must never leak into a message: JavaScript errors, stack frames, source paths, database errors. */
-const INTERNALS = /\b(TypeError|RangeError|SyntaxError|ReferenceError|SqliteError|Cannot read propert|is not a function|is not iterable|\[object Object\]|at \S+ \(\/|node_modules|\.ts:\d+:\d+|SQLITE_|Maximum call stack)/;
+const INTERNALS =
+  /\b(TypeError|RangeError|SyntaxError|ReferenceError|SqliteError|Cannot read propert|is not a function|is not iterable|\[object Object\]|at \S+ \(\/|node_modules|\.ts:\d+:\d+|SQLITE_|Maximum call stack)/;
 
 export function expectSpanishMessage(message: unknown, where: string): void {
   expect(typeof message, `${where}: message is a string`).toBe('string');

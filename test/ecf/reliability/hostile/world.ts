@@ -121,10 +121,11 @@ export async function startCanary(): Promise<Canary> {
   return {
     url: `http://127.0.0.1:${port}`,
     hits,
-    close: () => new Promise<void>((r) => {
-      server.closeAllConnections();
-      server.close(() => r());
-    }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 
@@ -160,7 +161,15 @@ export async function createWorld(): Promise<World> {
   const certificateKey = new Uint8Array(randomBytes(32));
   const signers = createSignerProvider({ key: certificateKey, provider: { p12: provider.p12, password: provider.password }, clock });
   const app = createApp({
-    storage, transport: client, signers, schemas: schemaValidator(), clock, environment: 'testecf', certificateKey, receptor, directoryTtlMs: 0,
+    storage,
+    transport: client,
+    signers,
+    schemas: schemaValidator(),
+    clock,
+    environment: 'testecf',
+    certificateKey,
+    receptor,
+    directoryTtlMs: 0,
     inbound: { trust: DEVELOPMENT_TRUST },
   });
   const request = (path: string, init: RequestInit = {}) => Promise.resolve(app.request(path, init));
@@ -194,17 +203,27 @@ export async function createWorld(): Promise<World> {
 
   // A document of `main`, signed and accepted (as the worker would leave it): the JSON route, then storage.
   const issued = await request('/api/v1/documents/31', {
-    method: 'POST', body: JSON.stringify(baseDoc('31')), headers: { authorization: `Bearer ${main.token}`, 'content-type': 'application/json' },
+    method: 'POST',
+    body: JSON.stringify(baseDoc('31')),
+    headers: { authorization: `Bearer ${main.token}`, 'content-type': 'application/json' },
   });
   if (issued.status !== 202) throw new Error(`setup issue failed: ${issued.status} ${await issued.text()}`);
   const acceptedEncf = ((await issued.json()) as { document: { e_ncf: string } }).document.e_ncf;
   const record = (await storage.getDocumentByEncf(main.issuer.id, acceptedEncf))!;
   const signed = await signEcf(record.unsignedXml, provider.signer, clock);
   await storage.updateDocument(record.id, { signedXml: signed, status: 'accepted_authority', transmission: 'sent', nextAttemptAt: null });
-  const validAcecf = await signXml(buildAcecfXml({
-    rnc_emisor: main.issuer.rnc, encf: acceptedEncf, fecha_emision: record.issuedAt, monto_total: Number(record.totalAmount),
-    rnc_comprador: BASE_BUYER, estado: '1', fecha_hora_aprobacion_comercial: '01-04-2026 10:00:00',
-  }), buyer.signer);
+  const validAcecf = await signXml(
+    buildAcecfXml({
+      rnc_emisor: main.issuer.rnc,
+      encf: acceptedEncf,
+      fecha_emision: record.issuedAt,
+      monto_total: Number(record.totalAmount),
+      rnc_comprador: BASE_BUYER,
+      estado: '1',
+      fecha_hora_aprobacion_comercial: '01-04-2026 10:00:00',
+    }),
+    buyer.signer,
+  );
 
   const ro = new Database(dbFile, { readonly: true, fileMustExist: true });
   const count = (table: string) => (ro.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
@@ -219,18 +238,43 @@ export async function createWorld(): Promise<World> {
     inboundSeeds: count('inbound_seeds'),
     inboundTokens: count('inbound_tokens'),
     pointers: (ro.prepare('SELECT issuer_id, tipo, next_number FROM sequences ORDER BY id').all() as { issuer_id: number; tipo: string; next_number: number }[])
-      .map((r) => `${r.issuer_id}:${r.tipo}:${r.next_number}`).join(','),
+      .map((r) => `${r.issuer_id}:${r.tipo}:${r.next_number}`)
+      .join(','),
     issuers: digest(ro.prepare('SELECT id, signing_mode, certificate, certificate_info FROM issuers ORDER BY id').all()),
   });
 
   const mainXml = (tipo: EcfType, n: number) => {
     const ctx = baseContext(tipo);
-    return buildEcfXml(tipo, baseDoc(tipo), { ...ctx, emisor: { ...ctx.emisor, ...MAIN_PROFILE } as typeof ctx.emisor, encf: `E${tipo}${String(n).padStart(10, '0')}` });
+    return buildEcfXml(tipo, baseDoc(tipo), {
+      ...ctx,
+      emisor: { ...ctx.emisor, ...MAIN_PROFILE } as typeof ctx.emisor,
+      encf: `E${tipo}${String(n).padStart(10, '0')}`,
+    });
   };
 
   return {
-    app, storage, dir, dbFile, sim, client, receptor, signers, main, voider, holder, remote, buyer, buyerToken, inboundToken, receivedEncf, acceptedEncf, validAcecf, canary,
-    request, snapshot, mainXml,
+    app,
+    storage,
+    dir,
+    dbFile,
+    sim,
+    client,
+    receptor,
+    signers,
+    main,
+    voider,
+    holder,
+    remote,
+    buyer,
+    buyerToken,
+    inboundToken,
+    receivedEncf,
+    acceptedEncf,
+    validAcecf,
+    canary,
+    request,
+    snapshot,
+    mainXml,
     close: async () => {
       ro.close();
       await storage.close();
@@ -245,11 +289,13 @@ export async function createWorld(): Promise<World> {
 
 /** The bytes of every file of the data directory (database, WAL), as latin1 text: to look for leaked content. */
 export function dataDirText(dir: string): string {
-  return readdirSync(dir).map((f) => {
-    try {
-      return readFileSync(join(dir, f)).toString('latin1');
-    } catch {
-      return '';
-    }
-  }).join('\n');
+  return readdirSync(dir)
+    .map((f) => {
+      try {
+        return readFileSync(join(dir, f)).toString('latin1');
+      } catch {
+        return '';
+      }
+    })
+    .join('\n');
 }

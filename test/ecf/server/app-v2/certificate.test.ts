@@ -45,8 +45,15 @@ describe('GET /api/v1/certificate before any upload', () => {
     expect(res.status).toBe(200);
     const b = await body(res);
     expect(b.data).toMatchObject({
-      signing_mode: 'provider', has_certificate: false, subject: null, tax_id: null, serial_number: null,
-      valid_from: null, valid_to: null, days_remaining: null, expired: null,
+      signing_mode: 'provider',
+      has_certificate: false,
+      subject: null,
+      tax_id: null,
+      serial_number: null,
+      valid_from: null,
+      valid_to: null,
+      days_remaining: null,
+      expired: null,
     });
     expect(b.data.note).toMatch(/certificado del proveedor.*no necesita subir un certificado/);
   });
@@ -123,8 +130,14 @@ describe('POST /api/v1/certificate accepted', () => {
     const info = readP12(own.p12, own.password).info;
     expect(b.status).toBe('success');
     expect(b.data).toMatchObject({
-      signing_mode: 'own', has_certificate: true, tax_id: h.issuer.rnc, serial_number: info.certificateSerial,
-      valid_from: formatDateTimeDO(info.notBefore), valid_to: formatDateTimeDO(info.notAfter), days_remaining: 365, expired: false,
+      signing_mode: 'own',
+      has_certificate: true,
+      tax_id: h.issuer.rnc,
+      serial_number: info.certificateSerial,
+      valid_from: formatDateTimeDO(info.notBefore),
+      valid_to: formatDateTimeDO(info.notAfter),
+      days_remaining: 365,
+      expired: false,
       uploaded_at: formatDateTimeDO(NOW),
     });
     expect(b.data.subject).toContain('DISTRIBUIDORA PENA');

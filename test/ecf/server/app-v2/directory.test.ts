@@ -13,7 +13,13 @@ import { body, createV2Harness, NOW, type V2Harness } from './harness.js';
 let h: V2Harness;
 beforeAll(async () => {
   h = await createV2Harness();
-  h.sim.addDirectoryEntry({ nombre: 'PROVEEDOR UNO SRL', rnc: '101000001', urlRecepcion: 'https://fe.uno.do', urlAceptacion: 'https://fe.uno.do/fe/aprobacioncomercial/api/ecf', urlOpcional: null });
+  h.sim.addDirectoryEntry({
+    nombre: 'PROVEEDOR UNO SRL',
+    rnc: '101000001',
+    urlRecepcion: 'https://fe.uno.do',
+    urlAceptacion: 'https://fe.uno.do/fe/aprobacioncomercial/api/ecf',
+    urlOpcional: null,
+  });
 });
 afterAll(async () => {
   await h?.close();
@@ -26,8 +32,11 @@ describe('directory', () => {
     const b = await body(res);
     expect(b.status).toBe('success');
     expect(b.data).toContainEqual({
-      nombre: 'PROVEEDOR UNO SRL', rnc: '101000001', url_recepcion: 'https://fe.uno.do',
-      url_aceptacion: 'https://fe.uno.do/fe/aprobacioncomercial/api/ecf', url_opcional: null,
+      nombre: 'PROVEEDOR UNO SRL',
+      rnc: '101000001',
+      url_recepcion: 'https://fe.uno.do',
+      url_aceptacion: 'https://fe.uno.do/fe/aprobacioncomercial/api/ecf',
+      url_opcional: null,
     });
     expect(b.data.map((e: any) => e.rnc)).toContain(SIMULATOR_RNC);
     for (const e of b.data) expect(Object.keys(e).sort()).toEqual(['nombre', 'rnc', 'url_aceptacion', 'url_opcional', 'url_recepcion']);

@@ -12,9 +12,7 @@ import { createSqliteStorage } from '../../../../src/ecf/server/storage/sqlite.j
 import type { Issuer, Storage } from '../../../../src/ecf/server/storage/types.js';
 import { generateToken, hashToken } from '../../../../src/shared/server-kit/tokens.js';
 import { createDgiiClient, createReceptorClient, LOOPBACK_RANGES, type DgiiClient, type ReceptorClient } from '../../../../src/ecf/dgii/index.js';
-import {
-  buildEcfXml, ECF_TYPES, fileNameFor, type BuildContext, type EcfType, type IssuerProfile,
-} from '../../../../src/ecf/index.js';
+import { buildEcfXml, ECF_TYPES, fileNameFor, type BuildContext, type EcfType, type IssuerProfile } from '../../../../src/ecf/index.js';
 import { signEcf, type Signer } from '../../../../src/ecf/sign/index.js';
 import { startSimulator, type Simulator } from '../../../../src/ecf/simulator/index.js';
 import { modernP12 } from '../../helpers/certs.js';
@@ -79,15 +77,30 @@ export async function createV2Harness(options: V2Options = {}): Promise<V2Harnes
     return { issuer, token };
   };
   const size = options.sequenceSize ?? 1000;
-  const main = await addIssuer(ISSUER_PROFILE.rnc!, ISSUER_PROFILE.razon_social!, ECF_TYPES.map((tipo) => ({ tipo, size })));
-  const other = await addIssuer(OTHER_RNC, 'Otra Empresa SRL', ECF_TYPES.map((tipo) => ({ tipo, size: 1000 })));
+  const main = await addIssuer(
+    ISSUER_PROFILE.rnc!,
+    ISSUER_PROFILE.razon_social!,
+    ECF_TYPES.map((tipo) => ({ tipo, size })),
+  );
+  const other = await addIssuer(
+    OTHER_RNC,
+    'Otra Empresa SRL',
+    ECF_TYPES.map((tipo) => ({ tipo, size: 1000 })),
+  );
 
   const cert = modernP12();
   const certificateKey = new Uint8Array(randomBytes(32));
   const signers = createSignerProvider({ key: certificateKey, provider: { p12: cert.p12, password: cert.password }, clock });
   const providerSigner = await signers.signerFor(main.issuer);
   const app = createApp({
-    storage, transport: client, signers, schemas: schemaValidator(), clock, environment: 'testecf', certificateKey, receptor,
+    storage,
+    transport: client,
+    signers,
+    schemas: schemaValidator(),
+    clock,
+    environment: 'testecf',
+    certificateKey,
+    receptor,
     ...(options.directoryTtlMs !== undefined ? { directoryTtlMs: options.directoryTtlMs } : {}),
   });
 
@@ -102,7 +115,19 @@ export async function createV2Harness(options: V2Options = {}): Promise<V2Harnes
     call(path, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' }, ...(token !== undefined ? { token } : {}) });
 
   return {
-    app, storage, sim, client, receptor, issuer: main.issuer, token: main.token, other, signers, providerSigner, certificateKey, now, clock,
+    app,
+    storage,
+    sim,
+    client,
+    receptor,
+    issuer: main.issuer,
+    token: main.token,
+    other,
+    signers,
+    providerSigner,
+    certificateKey,
+    now,
+    clock,
     call,
     postJson,
     issue: (tipo, token) => postJson(`/api/v1/documents/${tipo}`, baseDoc(tipo), token),
@@ -135,7 +160,12 @@ export async function foreignEcf(args: { rnc: string; buyerRnc: string; encf: st
   const doc = baseDoc(tipo);
   if (doc.comprador) doc.comprador.rnc = args.buyerRnc;
   const emisor = { rnc: args.rnc, razon_social: `Proveedor ${args.rnc} SRL`, direccion: 'Av. Ejemplo 1, Santiago' } as unknown as IssuerProfile;
-  const ctx: BuildContext = { emisor, encf: args.encf, fecha_emision: '01-04-2026', ...(NO_EXPIRY.includes(tipo) ? {} : { fecha_vencimiento_secuencia: '31-12-2027' }) };
+  const ctx: BuildContext = {
+    emisor,
+    encf: args.encf,
+    fecha_emision: '01-04-2026',
+    ...(NO_EXPIRY.includes(tipo) ? {} : { fecha_vencimiento_secuencia: '31-12-2027' }),
+  };
   return signEcf(buildEcfXml(tipo, doc, ctx), args.signer, args.clock);
 }
 
@@ -166,7 +196,12 @@ export async function startReceiver(): Promise<LoopbackReceiver> {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      requests.push({ method: req.method ?? '', url: req.url ?? '', contentType: req.headers['content-type'] ?? '', body: Buffer.concat(chunks).toString('utf8') });
+      requests.push({
+        method: req.method ?? '',
+        url: req.url ?? '',
+        contentType: req.headers['content-type'] ?? '',
+        body: Buffer.concat(chunks).toString('utf8'),
+      });
       res.writeHead(status.value, { 'content-type': 'text/plain' });
       res.end(status.value < 300 ? 'OK' : 'Error');
     });
@@ -177,9 +212,10 @@ export async function startReceiver(): Promise<LoopbackReceiver> {
     url: `http://127.0.0.1:${port}`,
     status,
     requests,
-    close: () => new Promise<void>((r) => {
-      server.closeAllConnections();
-      server.close(() => r());
-    }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }

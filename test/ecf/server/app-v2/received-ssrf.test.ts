@@ -32,24 +32,49 @@ async function startHostileReceiver(): Promise<typeof receiver> {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   const port = (server.address() as { port: number }).port;
   return {
-    url: `http://127.0.0.1:${port}`, hits, status,
-    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+    url: `http://127.0.0.1:${port}`,
+    hits,
+    status,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 
 async function record(emisor: string, encf: string): Promise<void> {
   const xml = await foreignEcf({ rnc: emisor, buyerRnc: h.issuer.rnc, encf, signer: h.providerSigner, clock: h.clock });
-  const arecf = await signXml(buildArecfXml({ rnc_emisor: emisor, rnc_comprador: h.issuer.rnc, encf, estado: '0', fecha_hora_acuse_recibo: '01-04-2026 10:00:05' }), h.providerSigner);
+  const arecf = await signXml(
+    buildArecfXml({ rnc_emisor: emisor, rnc_comprador: h.issuer.rnc, encf, estado: '0', fecha_hora_acuse_recibo: '01-04-2026 10:00:05' }),
+    h.providerSigner,
+  );
   await h.storage.addReceivedDocument(h.issuer.id, {
-    emisorRnc: emisor, emisorName: null, encf, tipo: '31', fechaEmision: '01-04-2026', montoTotal: /<MontoTotal>([^<]+)<\/MontoTotal>/.exec(xml)![1]!,
-    totalItbis: null, xml, arecfXml: arecf, estado: 0, motivo: null, receivedAt: h.now.value.getTime(),
+    emisorRnc: emisor,
+    emisorName: null,
+    encf,
+    tipo: '31',
+    fechaEmision: '01-04-2026',
+    montoTotal: /<MontoTotal>([^<]+)<\/MontoTotal>/.exec(xml)![1]!,
+    totalItbis: null,
+    xml,
+    arecfXml: arecf,
+    estado: 0,
+    motivo: null,
+    receivedAt: h.now.value.getTime(),
   });
 }
 
 beforeAll(async () => {
   h = await createV2Harness({ directoryTtlMs: 0 });
   receiver = await startHostileReceiver();
-  h.sim.addDirectoryEntry({ nombre: 'X SRL', rnc: X, urlRecepcion: null, urlAceptacion: `${receiver.url}/admin?purge=all&x=/fe/aprobacioncomercial/api/ecf`, urlOpcional: null });
+  h.sim.addDirectoryEntry({
+    nombre: 'X SRL',
+    rnc: X,
+    urlRecepcion: null,
+    urlAceptacion: `${receiver.url}/admin?purge=all&x=/fe/aprobacioncomercial/api/ecf`,
+    urlOpcional: null,
+  });
   h.sim.addDirectoryEntry({ nombre: 'Y SRL', rnc: Y, urlRecepcion: null, urlAceptacion: receiver.url, urlOpcional: null });
   for (const encf of ['E310000000201', 'E310000000202', 'E310000000203']) await record(X, encf);
   await record(Y, 'E310000000204');
@@ -61,7 +86,10 @@ afterAll(async () => {
 
 describe('commercial approval: the receiver is reached only where it should be, and its words stay out of the answer', () => {
   it('a 200 or a 400 answer from the receiver: the API says only the status; the path and query of the entry are not used', async () => {
-    for (const [encf, status] of [['E310000000201', 200], ['E310000000202', 400]] as const) {
+    for (const [encf, status] of [
+      ['E310000000201', 200],
+      ['E310000000202', 400],
+    ] as const) {
       receiver.status.value = status;
       const res = await h.postJson(`/api/v1/received-documents/${encf}/commercial-approval`, { estado: 1 });
       const text = await res.text();
@@ -89,15 +117,23 @@ describe('commercial approval: the receiver is reached only where it should be, 
 
   it('the server’s default receiver client (no development policy) refuses an http/loopback receiver before connecting', async () => {
     const app = createApp({
-      storage: h.storage, transport: h.client, signers: h.signers, schemas: schemaValidator(), clock: h.clock, environment: 'testecf',
-      certificateKey: h.certificateKey, directoryTtlMs: 0,
+      storage: h.storage,
+      transport: h.client,
+      signers: h.signers,
+      schemas: schemaValidator(),
+      clock: h.clock,
+      environment: 'testecf',
+      certificateKey: h.certificateKey,
+      directoryTtlMs: 0,
     });
     const before = receiver.hits.length;
     const res = await app.request('/api/v1/received-documents/E310000000204/commercial-approval', {
-      method: 'POST', body: JSON.stringify({ estado: 1 }), headers: { 'content-type': 'application/json', authorization: `Bearer ${h.token}` },
+      method: 'POST',
+      body: JSON.stringify({ estado: 1 }),
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${h.token}` },
     });
     expect(res.status).toBe(502);
-    const b = await res.json() as { document: { emisor: { entregada: boolean; error: string } } };
+    const b = (await res.json()) as { document: { emisor: { entregada: boolean; error: string } } };
     expect(b.document.emisor.entregada).toBe(false);
     expect(b.document.emisor.error).toMatch(/https/);
     expect(receiver.hits.length).toBe(before);

@@ -25,7 +25,8 @@ const PI = 'an element inside a processing instruction';
 const VARIANTS: Record<string, (xml: string) => string> = {
   'a comment before the real element': (xml) => xml.replace('<Comprador>', `<Comprador><!--${FAKE}-->`),
   'a comment before the Comprador block': (xml) => xml.replace('<Encabezado>', `<Encabezado><!--<Comprador>${FAKE}</Comprador>-->`),
-  'an element inside a CDATA section of an earlier field': (xml) => xml.replace(/<RazonSocialEmisor>[^<]*<\/RazonSocialEmisor>/, `<RazonSocialEmisor><![CDATA[${FAKE}]]></RazonSocialEmisor>`),
+  'an element inside a CDATA section of an earlier field': (xml) =>
+    xml.replace(/<RazonSocialEmisor>[^<]*<\/RazonSocialEmisor>/, `<RazonSocialEmisor><![CDATA[${FAKE}]]></RazonSocialEmisor>`),
   [PI]: (xml) => xml.replace('<Encabezado>', `<Encabezado><?note ${FAKE}?>`),
 };
 
@@ -34,11 +35,23 @@ async function record(encf: string, mutate: (xml: string) => string): Promise<Re
   const unsigned = signed.replace(/<Signature[\s\S]*<\/Signature>/, '');
   const xml = mutate === VARIANTS[PI] ? mutate(signed) : await signXml(mutate(unsigned), h.providerSigner);
   expect(xml).toContain(FAKE);
-  const arecf = await signXml(buildArecfXml({ rnc_emisor: X, rnc_comprador: h.issuer.rnc, encf, estado: '0', fecha_hora_acuse_recibo: '01-04-2026 10:00:05' }), h.providerSigner);
+  const arecf = await signXml(
+    buildArecfXml({ rnc_emisor: X, rnc_comprador: h.issuer.rnc, encf, estado: '0', fecha_hora_acuse_recibo: '01-04-2026 10:00:05' }),
+    h.providerSigner,
+  );
   return (await h.storage.addReceivedDocument(h.issuer.id, {
-    emisorRnc: X, emisorName: `Proveedor ${X} SRL`, encf, tipo: '31', fechaEmision: '01-04-2026',
-    montoTotal: /<MontoTotal>([^<]+)<\/MontoTotal>/.exec(xml)![1]!, totalItbis: null,
-    xml, arecfXml: arecf, estado: 0, motivo: null, receivedAt: h.now.value.getTime(),
+    emisorRnc: X,
+    emisorName: `Proveedor ${X} SRL`,
+    encf,
+    tipo: '31',
+    fechaEmision: '01-04-2026',
+    montoTotal: /<MontoTotal>([^<]+)<\/MontoTotal>/.exec(xml)![1]!,
+    totalItbis: null,
+    xml,
+    arecfXml: arecf,
+    estado: 0,
+    motivo: null,
+    receivedAt: h.now.value.getTime(),
   }))!;
 }
 

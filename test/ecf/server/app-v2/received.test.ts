@@ -8,9 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildArecfXml, parseAcecfXml } from '../../../../src/ecf/index.js';
 import { signXml, verifyXml } from '../../../../src/ecf/sign/index.js';
 import type { NewReceivedDocument, ReceivedDocument } from '../../../../src/ecf/server/storage/types.js';
-import {
-  body, createV2Harness, foreignEcf, sendToAuthority, startReceiver, type LoopbackReceiver, type V2Harness,
-} from './harness.js';
+import { body, createV2Harness, foreignEcf, sendToAuthority, startReceiver, type LoopbackReceiver, type V2Harness } from './harness.js';
 
 const X = '101000001';
 const Y = '101000003';
@@ -21,18 +19,38 @@ let receiver: LoopbackReceiver;
 const rows = new Map<string, ReceivedDocument>();
 
 /** Records a received e-CF for `issuerId` as the reception service would. */
-async function record(issuerId: number, key: string, args: { emisor: string; encf: string; tipo?: '31' | '32' | '33'; fecha?: string; buyer?: string; estado?: 0 | 1 }): Promise<ReceivedDocument> {
+async function record(
+  issuerId: number,
+  key: string,
+  args: { emisor: string; encf: string; tipo?: '31' | '32' | '33'; fecha?: string; buyer?: string; estado?: 0 | 1 },
+): Promise<ReceivedDocument> {
   const tipo = args.tipo ?? '31';
   const buyer = args.buyer ?? h.issuer.rnc;
   const xml = await foreignEcf({ rnc: args.emisor, buyerRnc: buyer, encf: args.encf, signer: h.providerSigner, clock: h.clock, tipo });
-  const arecf = await signXml(buildArecfXml({
-    rnc_emisor: args.emisor, rnc_comprador: buyer, encf: args.encf, estado: args.estado === 1 ? '1' : '0',
-    ...(args.estado === 1 ? { codigo_motivo_no_recibido: '1' as const } : {}), fecha_hora_acuse_recibo: '01-04-2026 10:00:05',
-  }), h.providerSigner);
+  const arecf = await signXml(
+    buildArecfXml({
+      rnc_emisor: args.emisor,
+      rnc_comprador: buyer,
+      encf: args.encf,
+      estado: args.estado === 1 ? '1' : '0',
+      ...(args.estado === 1 ? { codigo_motivo_no_recibido: '1' as const } : {}),
+      fecha_hora_acuse_recibo: '01-04-2026 10:00:05',
+    }),
+    h.providerSigner,
+  );
   const doc: NewReceivedDocument = {
-    emisorRnc: args.emisor, emisorName: `Proveedor ${args.emisor} SRL`, encf: args.encf, tipo, fechaEmision: args.fecha ?? '01-04-2026',
-    montoTotal: /<MontoTotal>([^<]+)<\/MontoTotal>/.exec(xml)![1]!, totalItbis: /<TotalITBIS>([^<]+)<\/TotalITBIS>/.exec(xml)?.[1] ?? null,
-    xml, arecfXml: arecf, estado: args.estado ?? 0, motivo: args.estado === 1 ? 1 : null, receivedAt: h.now.value.getTime(),
+    emisorRnc: args.emisor,
+    emisorName: `Proveedor ${args.emisor} SRL`,
+    encf: args.encf,
+    tipo,
+    fechaEmision: args.fecha ?? '01-04-2026',
+    montoTotal: /<MontoTotal>([^<]+)<\/MontoTotal>/.exec(xml)![1]!,
+    totalItbis: /<TotalITBIS>([^<]+)<\/TotalITBIS>/.exec(xml)?.[1] ?? null,
+    xml,
+    arecfXml: arecf,
+    estado: args.estado ?? 0,
+    motivo: args.estado === 1 ? 1 : null,
+    receivedAt: h.now.value.getTime(),
   };
   const row = (await h.storage.addReceivedDocument(issuerId, doc))!;
   rows.set(key, row);
@@ -85,13 +103,26 @@ describe('GET /api/v1/received-documents', () => {
     const b = await body(res);
     const items = b.data.items as any[];
     expect(items.map((i) => `${i.rnc_emisor}/${i.e_ncf}`)).toEqual([
-      `${X}/E310000000006`, `${Z}/E330000000001`, `${X}/E310000000005`, `${X}/E310000000004`, `${X}/E320000000001`, `${Y}/E310000000001`, `${X}/E310000000002`, `${X}/E310000000001`,
+      `${X}/E310000000006`,
+      `${Z}/E330000000001`,
+      `${X}/E310000000005`,
+      `${X}/E310000000004`,
+      `${X}/E320000000001`,
+      `${Y}/E310000000001`,
+      `${X}/E310000000002`,
+      `${X}/E310000000001`,
     ]);
     expect(b.data.next_cursor).toBeNull();
     const first = items.find((i) => i.e_ncf === 'E310000000002');
     expect(first).toMatchObject({
-      id: rows.get('x2')!.id, ecf_type_code: '31', rnc_emisor: X, razon_social_emisor: `Proveedor ${X} SRL`, fecha_emision: '01-04-2026',
-      monto_total: rows.get('x2')!.montoTotal, total_itbis: rows.get('x2')!.totalItbis, recibido_en: '01-04-2026 10:00:00',
+      id: rows.get('x2')!.id,
+      ecf_type_code: '31',
+      rnc_emisor: X,
+      razon_social_emisor: `Proveedor ${X} SRL`,
+      fecha_emision: '01-04-2026',
+      monto_total: rows.get('x2')!.montoTotal,
+      total_itbis: rows.get('x2')!.totalItbis,
+      recibido_en: '01-04-2026 10:00:00',
       acuse_recibo: { estado: 0, descripcion: 'e-CF recibido.', codigo_motivo_no_recibido: null },
     });
     expect(first.xml_ecf).toBeUndefined();
@@ -113,7 +144,13 @@ describe('GET /api/v1/received-documents', () => {
   });
 
   it('422 for invalid parameters', async () => {
-    for (const [q, key] of [['rnc_emisor=12ab', 'rnc_emisor'], ['desde=31-02-2026', 'desde'], ['desde=02-04-2026&hasta=01-04-2026', 'desde'], ['tipo=30', 'tipo'], ['limit=0', 'limit']] as const) {
+    for (const [q, key] of [
+      ['rnc_emisor=12ab', 'rnc_emisor'],
+      ['desde=31-02-2026', 'desde'],
+      ['desde=02-04-2026&hasta=01-04-2026', 'desde'],
+      ['tipo=30', 'tipo'],
+      ['limit=0', 'limit'],
+    ] as const) {
       const res = await h.call(`/api/v1/received-documents?${q}`);
       expect(res.status, q).toBe(422);
       expect(Object.keys((await body(res)).document.detailed_errors), q).toContain(key);
@@ -190,7 +227,11 @@ describe('POST /api/v1/received-documents/{eNCF}/commercial-approval: delivery',
     const b = await body(res);
     expect(b).toMatchObject({ status: 'success', message: 'Aprobación comercial enviada al emisor y a la autoridad tributaria.' });
     expect(b.data).toMatchObject({
-      e_ncf: 'E310000000001', rnc_emisor: X, estado: 1, motivo_rechazo: null, enviada_en: '01-04-2026 10:00:00',
+      e_ncf: 'E310000000001',
+      rnc_emisor: X,
+      estado: 1,
+      motivo_rechazo: null,
+      enviada_en: '01-04-2026 10:00:00',
       emisor: { entregada: true, url: `${receiver.url}/fe/aprobacioncomercial/api/ecf`, http_status: 200, error: null },
       autoridad: { entregada: true, codigo: '1', error: null },
     });
@@ -264,7 +305,11 @@ describe('POST /api/v1/received-documents/{eNCF}/commercial-approval: delivery',
     const res = await approve('E310000000001', { estado: 1 }, `?rnc_emisor=${Y}`);
     expect(res.status).toBe(502);
     const b = await body(res);
-    expect(b.document.emisor).toMatchObject({ entregada: false, url: null, error: `El emisor ${Y} no publica una URL de aprobación comercial en el directorio de la autoridad tributaria.` });
+    expect(b.document.emisor).toMatchObject({
+      entregada: false,
+      url: null,
+      error: `El emisor ${Y} no publica una URL de aprobación comercial en el directorio de la autoridad tributaria.`,
+    });
     // Y's e-CF never reached the authority, so its copy is refused too.
     expect(b.document.autoridad.entregada).toBe(false);
   });
@@ -275,7 +320,14 @@ describe('GET /api/v1/received-documents/{eNCF}/authority-status', () => {
     const res = await h.call('/api/v1/received-documents/E310000000002/authority-status');
     expect(res.status).toBe(200);
     const d = (await body(res)).data;
-    expect(d).toMatchObject({ e_ncf: 'E310000000002', servicio: 'estado_ecf', codigo: 1, valido_fiscalmente: true, rnc_emisor: X, rnc_comprador: h.issuer.rnc });
+    expect(d).toMatchObject({
+      e_ncf: 'E310000000002',
+      servicio: 'estado_ecf',
+      codigo: 1,
+      valido_fiscalmente: true,
+      rnc_emisor: X,
+      rnc_comprador: h.issuer.rnc,
+    });
     expect(d.codigo_seguridad).toHaveLength(6);
     const unknown = await body(await h.call(`/api/v1/received-documents/E310000000001/authority-status?rnc_emisor=${Y}`));
     expect(unknown.data).toMatchObject({ codigo: 0, valido_fiscalmente: false });

@@ -28,7 +28,10 @@ const step: fc.Arbitrary<Step> = fc.oneof(
     weight: 3,
     arbitrary: fc.record({
       kind: fc.constant('void' as const),
-      ranges: fc.array(fc.record({ from: fc.integer({ min: 1, max: SEQUENCE_SIZE + 2 }), len: fc.integer({ min: 1, max: 4 }) }), { minLength: 1, maxLength: 2 }),
+      ranges: fc.array(fc.record({ from: fc.integer({ min: 1, max: SEQUENCE_SIZE + 2 }), len: fc.integer({ min: 1, max: 4 }) }), {
+        minLength: 1,
+        maxLength: 2,
+      }),
       fault: fc.constantFrom('none' as const, 'none' as const, 'dropBefore' as const, 'dropAfter' as const),
     }),
   },
@@ -70,7 +73,11 @@ describe('voiding never lets a voided or pending number be issued', () => {
             } else if (s.kind === 'void') {
               h.sim.setFaults(s.fault === 'none' ? {} : { [`${s.fault}Rate`]: 1, paths: ['anularrango'], limit: 1 });
               const ranges = s.ranges.map((r) => ({ from: r.from, to: r.from + r.len - 1 }));
-              const res = await voidRanges(h, ranges.map((r) => ({ tipo: '31', desde: r.from, hasta: r.to })), token);
+              const res = await voidRanges(
+                h,
+                ranges.map((r) => ({ tipo: '31', desde: r.from, hasta: r.to })),
+                token,
+              );
               h.sim.setFaults({});
               statusesSeen.add(res.status);
               expect([201, 422, 502, 503]).toContain(res.status);
@@ -80,7 +87,11 @@ describe('voiding never lets a voided or pending number be issued', () => {
               const pending = (await h.storage.listVoidBatches(issuer.id, 1000)).filter((b) => b.accepted === null);
               if (pending.length === 0) continue;
               const b = pending[s.pick % pending.length]!;
-              const res = await voidRanges(h, b.ranges.map((r) => ({ tipo: r.tipo, desde: r.from, hasta: r.to })), token);
+              const res = await voidRanges(
+                h,
+                b.ranges.map((r) => ({ tipo: r.tipo, desde: r.from, hasta: r.to })),
+                token,
+              );
               statusesSeen.add(res.status);
               expect([201, 422]).toContain(res.status);
               expect((await body(res)).data.lote).toBe(b.lote);

@@ -44,15 +44,27 @@ async function expectRefused(rangos: unknown, token?: string): Promise<any> {
 
 /** Voids a range directly at the simulator (out of band), signed as the issuer. */
 async function voidAtAuthority(tipo: string, desde: number, hasta: number): Promise<void> {
-  const xml = buildAnecfXml({ rnc_emisor: h.issuer.rnc, fecha_hora_anulacion_encf: '01-04-2026 10:00:00', anulaciones: [{ tipo_ecf: tipo, rangos: [{ desde, hasta }] }] });
+  const xml = buildAnecfXml({
+    rnc_emisor: h.issuer.rnc,
+    fecha_hora_anulacion_encf: '01-04-2026 10:00:00',
+    anulaciones: [{ tipo_ecf: tipo, rangos: [{ desde, hasta }] }],
+  });
   const signed = await signXml(xml, h.providerSigner);
-  const r = await h.client.voidRanges({ rnc: h.issuer.rnc, signer: h.providerSigner }, { fileName: `${h.issuer.rnc}E${tipo}${String(desde).padStart(10, '0')}.xml`, xml: signed });
+  const r = await h.client.voidRanges(
+    { rnc: h.issuer.rnc, signer: h.providerSigner },
+    { fileName: `${h.issuer.rnc}E${tipo}${String(desde).padStart(10, '0')}.xml`, xml: signed },
+  );
   expect(r.accepted).toBe(true);
 }
 
 /** A passthrough issue of a given e-NCF of type 31. */
 function passthrough(encf: string): Promise<Response> {
-  const ctx: BuildContext = { emisor: ISSUER_PROFILE as unknown as IssuerProfile, encf, fecha_emision: '01-04-2026', fecha_vencimiento_secuencia: '31-12-2027' };
+  const ctx: BuildContext = {
+    emisor: ISSUER_PROFILE as unknown as IssuerProfile,
+    encf,
+    fecha_emision: '01-04-2026',
+    fecha_vencimiento_secuencia: '31-12-2027',
+  };
   return h.call('/api/v1/documents/31', { method: 'POST', body: buildEcfXml('31', baseDoc('31'), ctx), headers: { 'content-type': 'application/xml' } });
 }
 
@@ -69,7 +81,11 @@ describe('voiding: request rules (422 before transmission)', () => {
   });
 
   it('tipo is one of the ten types as a 2-character string', async () => {
-    const d = await expectRefused([{ tipo: 31, desde: 1, hasta: 1 }, { tipo: '30', desde: 1, hasta: 1 }, { tipo: '031', desde: 1, hasta: 1 }]);
+    const d = await expectRefused([
+      { tipo: 31, desde: 1, hasta: 1 },
+      { tipo: '30', desde: 1, hasta: 1 },
+      { tipo: '031', desde: 1, hasta: 1 },
+    ]);
     for (const i of [0, 1, 2]) expect(d.detailed_errors[`rangos.${i}.tipo`][0]).toMatch(/Tipo de e-CF inválido: un texto de 2 caracteres/);
   });
 
@@ -93,7 +109,10 @@ describe('voiding: request rules (422 before transmission)', () => {
   });
 
   it('an inverted range', async () => {
-    const d = await expectRefused([{ tipo: '31', desde: 1, hasta: 2 }, { tipo: '31', desde: 9, hasta: 5 }]);
+    const d = await expectRefused([
+      { tipo: '31', desde: 1, hasta: 2 },
+      { tipo: '31', desde: 9, hasta: 5 },
+    ]);
     expect(d.detailed_errors).toEqual({ 'rangos.1': ['Rango invertido: desde (9) es mayor que hasta (5).'] });
     expect(d.errors).toEqual(['rangos.1: Rango invertido: desde (9) es mayor que hasta (5).']);
   });
@@ -119,8 +138,13 @@ describe('voiding: request rules (422 before transmission)', () => {
   });
 
   it('a range outside the authorized sequences of the issuer for the type', async () => {
-    const d = await expectRefused([{ tipo: '41', desde: 990, hasta: 1010 }, { tipo: '43', desde: 2000, hasta: 2000 }]);
-    expect(d.detailed_errors['rangos.0']).toEqual(['El rango E410000000990–E410000001010 no está dentro de una secuencia autorizada del emisor para el tipo 41.']);
+    const d = await expectRefused([
+      { tipo: '41', desde: 990, hasta: 1010 },
+      { tipo: '43', desde: 2000, hasta: 2000 },
+    ]);
+    expect(d.detailed_errors['rangos.0']).toEqual([
+      'El rango E410000000990–E410000001010 no está dentro de una secuencia autorizada del emisor para el tipo 41.',
+    ]);
     expect(d.detailed_errors['rangos.1'][0]).toMatch(/no está dentro de una secuencia autorizada del emisor para el tipo 43/);
   });
 
@@ -161,11 +185,19 @@ describe('voiding: the authority accepts', () => {
   });
 
   it('a range ahead of the pointer is skipped on arrival; several types in one request', async () => {
-    const res = await voidRanges(h, [{ tipo: '46', desde: 3, hasta: 4 }, { tipo: '47', desde: 1, hasta: 1 }, { tipo: '46', desde: 6, hasta: 6 }]);
+    const res = await voidRanges(h, [
+      { tipo: '46', desde: 3, hasta: 4 },
+      { tipo: '47', desde: 1, hasta: 1 },
+      { tipo: '46', desde: 6, hasta: 6 },
+    ]);
     expect(res.status).toBe(201);
     const b = await body(res);
     expect(b.data.cantidad_anulada).toBe(4);
-    expect(b.data.rangos.map((r: any) => `${r.desde}-${r.hasta}:${r.cantidad}`)).toEqual(['E460000000003-E460000000004:2', 'E470000000001-E470000000001:1', 'E460000000006-E460000000006:1']);
+    expect(b.data.rangos.map((r: any) => `${r.desde}-${r.hasta}:${r.cantidad}`)).toEqual([
+      'E460000000003-E460000000004:2',
+      'E470000000001-E470000000001:1',
+      'E460000000006-E460000000006:1',
+    ]);
     const issued = [];
     for (let i = 0; i < 4; i++) issued.push(await nextEncf('46'));
     expect(issued).toEqual(['E460000000001', 'E460000000002', 'E460000000005', 'E460000000007']);
@@ -194,7 +226,11 @@ describe('voiding: the authority rejects', () => {
     const b = await body(res);
     expect(b.status).toBe('error');
     expect(b.message).toMatch(/rechazó la anulación \(lote ANU.*la secuencia queda intacta/);
-    expect(b.data).toMatchObject({ cantidad_anulada: 0, aceptada_por_autoridad: false, rangos: [{ tipo: '43', desde: 'E430000000001', hasta: 'E430000000002', cantidad: 2 }] });
+    expect(b.data).toMatchObject({
+      cantidad_anulada: 0,
+      aceptada_por_autoridad: false,
+      rangos: [{ tipo: '43', desde: 'E430000000001', hasta: 'E430000000002', cantidad: 2 }],
+    });
     expect(b.data.mensajes_autoridad[0]).toMatch(/ya fue anulado/);
     expect(b.document.errors).toEqual(b.data.mensajes_autoridad);
     expect(await nextEncf('43')).toBe('E430000000001');
@@ -212,7 +248,11 @@ describe('voiding: unknown outcome', () => {
     const b = await body(res);
     expect(b.status).toBe('error');
     expect(b.message).toMatch(/No se conoce el resultado de la anulación .*reintente la misma solicitud con los mismos rangos/);
-    expect(b.data).toMatchObject({ aceptada_por_autoridad: null, cantidad_anulada: 0, rangos: [{ tipo: '34', desde: 'E340000000001', hasta: 'E340000000003', cantidad: 3 }] });
+    expect(b.data).toMatchObject({
+      aceptada_por_autoridad: null,
+      cantidad_anulada: 0,
+      rangos: [{ tipo: '34', desde: 'E340000000001', hasta: 'E340000000003', cantidad: 3 }],
+    });
     expect(h.sim.stats().voids).toBe(voidsBefore + 1);
     const lote = b.data.lote;
     const [pending] = await h.storage.listVoidBatches(h.issuer.id, 1);
@@ -236,13 +276,19 @@ describe('voiding: unknown outcome', () => {
 
   it('connection dropped before processing: the retry is accepted by the authority under the same lote', async () => {
     h.sim.setFaults({ dropBeforeRate: 1, paths: ['anularrango'], limit: 1 });
-    const res = await voidRanges(h, [{ tipo: '33', desde: 1, hasta: 1 }, { tipo: '33', desde: 2, hasta: 2 }]);
+    const res = await voidRanges(h, [
+      { tipo: '33', desde: 1, hasta: 1 },
+      { tipo: '33', desde: 2, hasta: 2 },
+    ]);
     expect([502, 503]).toContain(res.status);
     const lote = (await body(res)).data.lote;
     const list = (await body(await h.call('/api/v1/voided-sequences'))).data;
     expect(list[0]).toMatchObject({ lote, estado: 'pendiente', aceptada_por_autoridad: null });
     // The same ranges in another order are the same attempt.
-    const retry = await voidRanges(h, [{ tipo: '33', desde: 2, hasta: 2 }, { tipo: '33', desde: 1, hasta: 1 }]);
+    const retry = await voidRanges(h, [
+      { tipo: '33', desde: 2, hasta: 2 },
+      { tipo: '33', desde: 1, hasta: 1 },
+    ]);
     expect(retry.status).toBe(201);
     const r = await body(retry);
     expect(r.data).toMatchObject({ lote, aceptada_por_autoridad: true, mensajes_autoridad: ['Se anularon 2 e-NCF.'] });

@@ -93,7 +93,10 @@ describe('issue → worker → authority → API', () => {
 
   it('a passthrough XML is signed without other changes and accepted', async () => {
     const ctx: BuildContext = {
-      emisor: ISSUER_PROFILE as unknown as IssuerProfile, encf: 'E310000000500', fecha_emision: '01-04-2026', fecha_vencimiento_secuencia: '31-12-2027',
+      emisor: ISSUER_PROFILE as unknown as IssuerProfile,
+      encf: 'E310000000500',
+      fecha_emision: '01-04-2026',
+      fecha_vencimiento_secuencia: '31-12-2027',
     };
     const xml = buildEcfXml('31', baseDoc('31'), ctx);
     expect((await h.post('31', xml, { contentType: 'application/xml' })).status).toBe(202);

@@ -92,7 +92,10 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
   const token = generateToken();
   await storage.addToken(issuer.id, hashToken(token), 'test');
   const otherIssuer = await storage.createIssuer({
-    rnc: OTHER_RNC, name: 'Otra Empresa SRL', profile: { rnc: OTHER_RNC, razon_social: 'Otra Empresa SRL', direccion: 'Calle 2' }, signingMode: 'provider',
+    rnc: OTHER_RNC,
+    name: 'Otra Empresa SRL',
+    profile: { rnc: OTHER_RNC, razon_social: 'Otra Empresa SRL', direccion: 'Calle 2' },
+    signingMode: 'provider',
   });
   const otherToken = generateToken();
   await storage.addToken(otherIssuer.id, hashToken(otherToken), 'other');
@@ -111,7 +114,12 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
   const transport = options.transport ?? createDgiiClient({ environment: 'testecf', baseUrl: await deadUrl(), retries: 0, timeoutMs: 2_000 });
   const now = { value: NOW };
   const app = createApp({
-    storage, transport, signers, schemas: options.schemas ?? schemaValidator(), clock: options.clock ?? (() => now.value), environment: 'testecf',
+    storage,
+    transport,
+    signers,
+    schemas: options.schemas ?? schemaValidator(),
+    clock: options.clock ?? (() => now.value),
+    environment: 'testecf',
     ...(options.limits ? { limits: options.limits } : {}),
     ...options.app,
   });
@@ -132,7 +140,16 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     });
 
   return {
-    app, storage, issuer, token, other: { issuer: otherIssuer, token: otherToken }, sequences, signers, now, call, post,
+    app,
+    storage,
+    issuer,
+    token,
+    other: { issuer: otherIssuer, token: otherToken },
+    sequences,
+    signers,
+    now,
+    call,
+    post,
     close: async () => {
       if (!options.transport) await (transport as { close?: () => Promise<void> }).close?.();
       await storage.close();

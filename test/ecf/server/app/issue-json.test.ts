@@ -58,7 +58,13 @@ describe('JSON issue: the ten types', () => {
   it('marks a 32 below RD$250,000 as a summary and one above it as a full e-CF', async () => {
     const small = await body(await h.post('32', baseDoc('32')));
     expect((await h.storage.getDocumentByEncf(h.issuer.id, small.document.e_ncf))!.summary).toBe(true);
-    const big = withLines('32', 1, { indicador_facturacion: 1, nombre: 'Equipo industrial', indicador_bien_servicio: '1', cantidad: 1, precio_unitario: 300000 });
+    const big = withLines('32', 1, {
+      indicador_facturacion: 1,
+      nombre: 'Equipo industrial',
+      indicador_bien_servicio: '1',
+      cantidad: 1,
+      precio_unitario: 300000,
+    });
     big.comprador = { rnc: '131880738', razon_social: 'Cliente SRL' }; // required from the threshold on
     const res = await h.post('32', big);
     expect(res.status).toBe(202);
@@ -90,30 +96,200 @@ describe('JSON issue: the ten types', () => {
 
 /** The spec's "Frequent validation errors" table, one mutation per row, with the path it must report. */
 const FREQUENT: [string, EcfType, string, (d: any) => void][] = [
-  ['item retention block missing', '41', 'items.0.retencion', (d) => { delete d.items[0].retencion; }],
-  ['item retention block missing', '47', 'items.0.retencion', (d) => { delete d.items[0].retencion; }],
-  ['retention indicator missing', '41', 'items.0.retencion.indicador', (d) => { delete d.items[0].retencion.indicador; }],
-  ['ISR withheld missing', '47', 'items.0.retencion.isr_retenido', (d) => { delete d.items[0].retencion.isr_retenido; }],
-  ['income type sent', '41', 'id_doc.tipo_ingresos', (d) => { d.id_doc.tipo_ingresos = '01'; }],
-  ['income type missing', '33', 'id_doc.tipo_ingresos', (d) => { delete d.id_doc.tipo_ingresos; }],
-  ['income type missing', '34', 'id_doc.tipo_ingresos', (d) => { delete d.id_doc.tipo_ingresos; }],
-  ['buyer tax id missing', '41', 'comprador.rnc', (d) => { delete d.comprador.rnc; }],
-  ['buyer tax id sent', '47', 'comprador.rnc', (d) => { d.comprador.rnc = '131880738'; }],
-  ['total ITBIS sent', '47', 'totales.total_itbis', (d) => { d.totales.total_itbis = 0; }],
-  ['credit-note indicator missing', '34', 'id_doc.indicador_nota_credito', (d) => { delete d.id_doc.indicador_nota_credito; }],
-  ['reference block missing', '33', 'referencia', (d) => { delete d.referencia; }],
-  ['reference block missing', '34', 'referencia', (d) => { delete d.referencia; }],
-  ['modification code invalid', '33', 'referencia.codigo_modificacion', (d) => { d.referencia.codigo_modificacion = '5'; }],
-  ['modification code invalid', '34', 'referencia.codigo_modificacion', (d) => { d.referencia.codigo_modificacion = '5'; }],
-  ['modified NCF date not dd-MM-yyyy', '34', 'referencia.fecha_ncf_modificado', (d) => { d.referencia.fecha_ncf_modificado = '2026-03-15'; }],
-  ['total does not reconcile', '31', 'totales.monto_total', (d) => { d.totales.monto_total += 10; }],
-  ['ITBIS rate 1 sent', '46', 'totales.itbis1', (d) => { d.totales.itbis1 = 18; }],
-  ['exempt amount sent', '46', 'totales.monto_exento', (d) => { d.totales.monto_exento = 0; }],
-  ['buyer name missing', '44', 'comprador.razon_social', (d) => { delete d.comprador.razon_social; }],
-  ['buyer name missing', '46', 'comprador.razon_social', (d) => { delete d.comprador.razon_social; }],
-  ['buyer country not two letters', '46', 'comprador.pais', (d) => { d.comprador.pais = 'USA'; }],
-  ['rate-3 amounts missing', '46', 'totales.monto_gravado_i3', (d) => { delete d.totales.monto_gravado_i3; delete d.totales.itbis3; delete d.totales.total_itbis3; }],
-  ['taxable total sent', '44', 'totales.monto_gravado_total', (d) => { d.totales.monto_gravado_total = 150; }],
+  [
+    'item retention block missing',
+    '41',
+    'items.0.retencion',
+    (d) => {
+      delete d.items[0].retencion;
+    },
+  ],
+  [
+    'item retention block missing',
+    '47',
+    'items.0.retencion',
+    (d) => {
+      delete d.items[0].retencion;
+    },
+  ],
+  [
+    'retention indicator missing',
+    '41',
+    'items.0.retencion.indicador',
+    (d) => {
+      delete d.items[0].retencion.indicador;
+    },
+  ],
+  [
+    'ISR withheld missing',
+    '47',
+    'items.0.retencion.isr_retenido',
+    (d) => {
+      delete d.items[0].retencion.isr_retenido;
+    },
+  ],
+  [
+    'income type sent',
+    '41',
+    'id_doc.tipo_ingresos',
+    (d) => {
+      d.id_doc.tipo_ingresos = '01';
+    },
+  ],
+  [
+    'income type missing',
+    '33',
+    'id_doc.tipo_ingresos',
+    (d) => {
+      delete d.id_doc.tipo_ingresos;
+    },
+  ],
+  [
+    'income type missing',
+    '34',
+    'id_doc.tipo_ingresos',
+    (d) => {
+      delete d.id_doc.tipo_ingresos;
+    },
+  ],
+  [
+    'buyer tax id missing',
+    '41',
+    'comprador.rnc',
+    (d) => {
+      delete d.comprador.rnc;
+    },
+  ],
+  [
+    'buyer tax id sent',
+    '47',
+    'comprador.rnc',
+    (d) => {
+      d.comprador.rnc = '131880738';
+    },
+  ],
+  [
+    'total ITBIS sent',
+    '47',
+    'totales.total_itbis',
+    (d) => {
+      d.totales.total_itbis = 0;
+    },
+  ],
+  [
+    'credit-note indicator missing',
+    '34',
+    'id_doc.indicador_nota_credito',
+    (d) => {
+      delete d.id_doc.indicador_nota_credito;
+    },
+  ],
+  [
+    'reference block missing',
+    '33',
+    'referencia',
+    (d) => {
+      delete d.referencia;
+    },
+  ],
+  [
+    'reference block missing',
+    '34',
+    'referencia',
+    (d) => {
+      delete d.referencia;
+    },
+  ],
+  [
+    'modification code invalid',
+    '33',
+    'referencia.codigo_modificacion',
+    (d) => {
+      d.referencia.codigo_modificacion = '5';
+    },
+  ],
+  [
+    'modification code invalid',
+    '34',
+    'referencia.codigo_modificacion',
+    (d) => {
+      d.referencia.codigo_modificacion = '5';
+    },
+  ],
+  [
+    'modified NCF date not dd-MM-yyyy',
+    '34',
+    'referencia.fecha_ncf_modificado',
+    (d) => {
+      d.referencia.fecha_ncf_modificado = '2026-03-15';
+    },
+  ],
+  [
+    'total does not reconcile',
+    '31',
+    'totales.monto_total',
+    (d) => {
+      d.totales.monto_total += 10;
+    },
+  ],
+  [
+    'ITBIS rate 1 sent',
+    '46',
+    'totales.itbis1',
+    (d) => {
+      d.totales.itbis1 = 18;
+    },
+  ],
+  [
+    'exempt amount sent',
+    '46',
+    'totales.monto_exento',
+    (d) => {
+      d.totales.monto_exento = 0;
+    },
+  ],
+  [
+    'buyer name missing',
+    '44',
+    'comprador.razon_social',
+    (d) => {
+      delete d.comprador.razon_social;
+    },
+  ],
+  [
+    'buyer name missing',
+    '46',
+    'comprador.razon_social',
+    (d) => {
+      delete d.comprador.razon_social;
+    },
+  ],
+  [
+    'buyer country not two letters',
+    '46',
+    'comprador.pais',
+    (d) => {
+      d.comprador.pais = 'USA';
+    },
+  ],
+  [
+    'rate-3 amounts missing',
+    '46',
+    'totales.monto_gravado_i3',
+    (d) => {
+      delete d.totales.monto_gravado_i3;
+      delete d.totales.itbis3;
+      delete d.totales.total_itbis3;
+    },
+  ],
+  [
+    'taxable total sent',
+    '44',
+    'totales.monto_gravado_total',
+    (d) => {
+      d.totales.monto_gravado_total = 150;
+    },
+  ],
 ];
 
 describe('JSON issue: frequent validation errors', () => {
@@ -168,7 +344,11 @@ describe('JSON issue: frequent validation errors', () => {
   });
 
   it('invalid UTF-8 → 422', async () => {
-    const res = await h.call('/api/v1/documents/31', { method: 'POST', body: new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]), headers: { 'content-type': 'application/json' } });
+    const res = await h.call('/api/v1/documents/31', {
+      method: 'POST',
+      body: new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(422);
     expect((await body(res)).message).toMatch(/UTF-8/);
   });
@@ -203,9 +383,17 @@ describe('JSON issue: media types and limits', () => {
       expect(b.message).toMatch(/excede el límite de 2 KB/);
       // Without Content-Length (a stream), the limit still applies while reading.
       const text = JSON.stringify(doc);
-      const stream = new ReadableStream({ start(c) { c.enqueue(new TextEncoder().encode(text)); c.close(); } });
+      const stream = new ReadableStream({
+        start(c) {
+          c.enqueue(new TextEncoder().encode(text));
+          c.close();
+        },
+      });
       const streamed = await small.app.request('/api/v1/documents/31', {
-        method: 'POST', body: stream, headers: { 'content-type': 'application/json', authorization: `Bearer ${small.token}` }, duplex: 'half',
+        method: 'POST',
+        body: stream,
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${small.token}` },
+        duplex: 'half',
       } as RequestInit);
       expect(streamed.status).toBe(413);
       // Nothing was consumed: the first valid document still gets consecutive 1.

@@ -29,7 +29,10 @@ const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
 
 function resolveRef(ref: string): unknown {
   expect(ref.startsWith('#/')).toBe(true);
-  return ref.slice(2).split('/').reduce<any>((o, k) => (o === undefined ? undefined : o[k.replace(/~1/g, '/').replace(/~0/g, '~')]), doc);
+  return ref
+    .slice(2)
+    .split('/')
+    .reduce<any>((o, k) => (o === undefined ? undefined : o[k.replace(/~1/g, '/').replace(/~0/g, '~')]), doc);
 }
 
 function walk(node: unknown, visit: (n: Record<string, unknown>, path: string) => void, path = '#'): void {
@@ -56,11 +59,20 @@ describe('GET /api/v1/openapi.json', () => {
       .map((r) => `${r.method.toLowerCase()} ${r.path.replace(/:([^/]+)/g, '{$1}')}`);
     const documented = Object.entries(doc.paths).flatMap(([p, item]: [string, any]) => METHODS.filter((m) => item[m]).map((m) => `${m} ${p}`));
     expect(new Set(served)).toEqual(new Set(documented));
-    expect(documented).toEqual(expect.arrayContaining([
-      'post /api/v1/documents/{tipo}', 'get /api/v1/documents', 'get /api/v1/documents/{eNCF}', 'get /api/v1/documents/{eNCF}/track-ids',
-      'get /api/v1/documents/{eNCF}/authority-status', 'get /api/v1/documents/{eNCF}/xml', 'get /api/v1/documents/{eNCF}/pdf',
-      'get /api/v1/statuses', 'get /api/v1/openapi.json', 'get /api/v1/docs',
-    ]));
+    expect(documented).toEqual(
+      expect.arrayContaining([
+        'post /api/v1/documents/{tipo}',
+        'get /api/v1/documents',
+        'get /api/v1/documents/{eNCF}',
+        'get /api/v1/documents/{eNCF}/track-ids',
+        'get /api/v1/documents/{eNCF}/authority-status',
+        'get /api/v1/documents/{eNCF}/xml',
+        'get /api/v1/documents/{eNCF}/pdf',
+        'get /api/v1/statuses',
+        'get /api/v1/openapi.json',
+        'get /api/v1/docs',
+      ]),
+    );
   });
 
   it('every operation: unique operationId, responses with descriptions, declared path parameters, error envelopes', () => {
@@ -108,10 +120,29 @@ describe('GET /api/v1/openapi.json', () => {
     expect(Object.keys(rejected.properties).sort()).toEqual(['detailed_errors', 'errors', 'status', 'status_code', 'status_description']);
     expect(rejected.required).not.toContain('detailed_errors');
     const record = doc.components.schemas.DocumentRecord;
-    const recordProps = record.allOf ? record.allOf.flatMap((p: any) => Object.keys((p.$ref ? resolveRef(p.$ref) : p).properties ?? {})) : Object.keys(record.properties);
-    expect(new Set(recordProps)).toEqual(new Set(['document_id', 'ecf_type_code', 'e_ncf', 'track_id', 'status_code', 'status', 'status_description',
-      'is_valid_fiscally', 'security_code', 'issued_at', 'signed_at', 'total_amount', 'total_itbis', 'sequence_reusable', 'errors',
-      'commercial_approvals']));
+    const recordProps = record.allOf
+      ? record.allOf.flatMap((p: any) => Object.keys((p.$ref ? resolveRef(p.$ref) : p).properties ?? {}))
+      : Object.keys(record.properties);
+    expect(new Set(recordProps)).toEqual(
+      new Set([
+        'document_id',
+        'ecf_type_code',
+        'e_ncf',
+        'track_id',
+        'status_code',
+        'status',
+        'status_description',
+        'is_valid_fiscally',
+        'security_code',
+        'issued_at',
+        'signed_at',
+        'total_amount',
+        'total_itbis',
+        'sequence_reusable',
+        'errors',
+        'commercial_approvals',
+      ]),
+    );
     expect(Object.keys(doc.paths['/api/v1/documents/{eNCF}/authority-status'].get.responses)).toEqual(expect.arrayContaining(['502', '503']));
   });
 

@@ -31,7 +31,10 @@ async function expectRefused(res: Response, reason: RegExp, path?: string): Prom
   expect(b.status).toBe('error');
   expect(b.message).toMatch(/no superó las verificaciones de recepción/);
   expect(b.document).toMatchObject({ status_code: 2, status: 'rejected_validation' });
-  expect(b.document.errors.some((e: string) => reason.test(e)), JSON.stringify(b.document.errors)).toBe(true);
+  expect(
+    b.document.errors.some((e: string) => reason.test(e)),
+    JSON.stringify(b.document.errors),
+  ).toBe(true);
   if (path) expect(b.document.detailed_errors[path]?.some((e: string) => reason.test(e))).toBe(true);
   return b;
 }
@@ -98,13 +101,21 @@ describe('passthrough: the checks of the spec, each with its reason, nothing con
   });
 
   it('TipoeCF equals the {tipo} of the path', async () => {
-    await expectRefused(await postXml(h, '31', xmlFor('32', 21)), /TipoeCF del XML \(32\) no coincide con el tipo de la ruta \(31\)/, '/ECF/Encabezado/IdDoc/TipoeCF');
+    await expectRefused(
+      await postXml(h, '31', xmlFor('32', 21)),
+      /TipoeCF del XML \(32\) no coincide con el tipo de la ruta \(31\)/,
+      '/ECF/Encabezado/IdDoc/TipoeCF',
+    );
     expect((await postXml(h, '32', xmlFor('32', 21))).status).toBe(202);
   });
 
   it('RNCEmisor equals the tax id of the credential', async () => {
     const foreign = xmlFor('31', 22, { emisor: { rnc: '131880738', razon_social: 'Otra Empresa SRL', direccion: 'Calle 2' } });
-    await expectRefused(await postXml(h, '31', foreign), /RNCEmisor del XML \(131880738\) no corresponde al emisor de la credencial \(130182452\)/, '/ECF/Encabezado/Emisor/RNCEmisor');
+    await expectRefused(
+      await postXml(h, '31', foreign),
+      /RNCEmisor del XML \(131880738\) no corresponde al emisor de la credencial \(130182452\)/,
+      '/ECF/Encabezado/Emisor/RNCEmisor',
+    );
     // The same XML is fine for the issuer it belongs to.
     expect((await h.post('31', foreign, { token: h.other.token, contentType: 'application/xml' })).status).toBe(202);
     expect((await postXml(h, '31', xmlFor('31', 22))).status).toBe(202);
@@ -119,12 +130,20 @@ describe('passthrough: the checks of the spec, each with its reason, nothing con
 
   it('eNCF structure E + type + 10 digits', async () => {
     const xml = xmlFor('31', 24);
-    await expectRefused(await postXml(h, '31', xml.replace(seq('31', 24), 'E3100000024')), /no tiene la estructura E \+ tipo \(31\) \+ 10 dígitos/, '/ECF/Encabezado/IdDoc/eNCF');
+    await expectRefused(
+      await postXml(h, '31', xml.replace(seq('31', 24), 'E3100000024')),
+      /no tiene la estructura E \+ tipo \(31\) \+ 10 dígitos/,
+      '/ECF/Encabezado/IdDoc/eNCF',
+    );
     await expectRefused(await postXml(h, '31', xml.replace(seq('31', 24), 'E320000000024')), /no tiene la estructura/);
   });
 
   it('e-NCF inside an authorized sequence', async () => {
-    await expectRefused(await postXml(h, '31', xmlFor('31', 5000)), /E310000005000 no está dentro de ninguna secuencia autorizada/, '/ECF/Encabezado/IdDoc/eNCF');
+    await expectRefused(
+      await postXml(h, '31', xmlFor('31', 5000)),
+      /E310000005000 no está dentro de ninguna secuencia autorizada/,
+      '/ECF/Encabezado/IdDoc/eNCF',
+    );
   });
 
   it('sequence active', async () => {
@@ -214,7 +233,8 @@ describe('passthrough: DTDs and entities are refused', () => {
   });
 
   it('external entity (XXE)', async () => {
-    const xml = xmlFor('31', 70).replace('<?xml version="1.0" encoding="utf-8"?>', '<?xml version="1.0" encoding="utf-8"?><!DOCTYPE ECF [<!ENTITY x SYSTEM "file:///etc/passwd">]>')
+    const xml = xmlFor('31', 70)
+      .replace('<?xml version="1.0" encoding="utf-8"?>', '<?xml version="1.0" encoding="utf-8"?><!DOCTYPE ECF [<!ENTITY x SYSTEM "file:///etc/passwd">]>')
       .replace('<RazonSocialEmisor>', '<RazonSocialEmisor>&x;');
     await expectRefused(await postXml(h, '31', xml), /DOCTYPE ni ENTITY/);
     expect((await postXml(h, '31', xmlFor('31', 70))).status).toBe(202);

@@ -14,7 +14,11 @@ let h: Harness;
 let validations = 0;
 const counting = new Proxy(schemaValidator(), {
   get(target, prop, receiver) {
-    if (prop === 'validate') return (...args: unknown[]) => { validations++; return (target.validate as (...a: unknown[]) => unknown)(...args); };
+    if (prop === 'validate')
+      return (...args: unknown[]) => {
+        validations++;
+        return (target.validate as (...a: unknown[]) => unknown)(...args);
+      };
     return Reflect.get(target, prop, receiver);
   },
 }) as SchemaValidator;

@@ -73,12 +73,37 @@ describe('GET /api/v1/documents/{eNCF}', () => {
     const b = await body(res);
     expect(b.status).toBe('success');
     expect(Object.keys(b.document).sort()).toEqual([
-      'commercial_approvals', 'document_id', 'e_ncf', 'ecf_type_code', 'errors', 'is_valid_fiscally', 'issued_at', 'security_code', 'sequence_reusable', 'signed_at',
-      'status', 'status_code', 'status_description', 'total_amount', 'total_itbis', 'track_id',
+      'commercial_approvals',
+      'document_id',
+      'e_ncf',
+      'ecf_type_code',
+      'errors',
+      'is_valid_fiscally',
+      'issued_at',
+      'security_code',
+      'sequence_reusable',
+      'signed_at',
+      'status',
+      'status_code',
+      'status_description',
+      'total_amount',
+      'total_itbis',
+      'track_id',
     ]);
     expect(b.document).toMatchObject({
-      e_ncf: first, ecf_type_code: '31', track_id: null, status_code: 1, status: 'received', is_valid_fiscally: false, security_code: null,
-      issued_at: '01-04-2026', signed_at: null, total_amount: '236.00', total_itbis: '36.00', sequence_reusable: null, errors: null,
+      e_ncf: first,
+      ecf_type_code: '31',
+      track_id: null,
+      status_code: 1,
+      status: 'received',
+      is_valid_fiscally: false,
+      security_code: null,
+      issued_at: '01-04-2026',
+      signed_at: null,
+      total_amount: '236.00',
+      total_itbis: '36.00',
+      sequence_reusable: null,
+      errors: null,
       commercial_approvals: [],
     });
   });
@@ -87,13 +112,23 @@ describe('GET /api/v1/documents/{eNCF}', () => {
     const e = (await body(await h.post('33', baseDoc('33')))).document.e_ncf;
     const rec = (await h.storage.getDocumentByEncf(h.issuer.id, e))!;
     await h.storage.updateDocument(rec.id, {
-      status: 'rejected_authority', trackId: 'trk-1', securityCode: 'AbC123', signedAt: '01-04-2026 10:00:05', sequenceReusable: true,
+      status: 'rejected_authority',
+      trackId: 'trk-1',
+      securityCode: 'AbC123',
+      signedAt: '01-04-2026 10:00:05',
+      sequenceReusable: true,
       errors: ['El RNC del comprador no es válido.'],
     });
     const b = await body(await h.call(`/api/v1/documents/${e}`));
     expect(b.document).toMatchObject({
-      status: 'rejected_authority', status_code: 5, track_id: 'trk-1', security_code: 'AbC123', signed_at: '01-04-2026 10:00:05',
-      sequence_reusable: true, errors: ['El RNC del comprador no es válido.'], is_valid_fiscally: false,
+      status: 'rejected_authority',
+      status_code: 5,
+      track_id: 'trk-1',
+      security_code: 'AbC123',
+      signed_at: '01-04-2026 10:00:05',
+      sequence_reusable: true,
+      errors: ['El RNC del comprador no es válido.'],
+      is_valid_fiscally: false,
     });
     expect(b.document.status_description).toBe(STATUSES.find((s) => s.status === 'rejected_authority')!.description);
   });
@@ -102,8 +137,15 @@ describe('GET /api/v1/documents/{eNCF}', () => {
     // A type this issuer never issued here, so the same e-NCF exists only for the other issuer.
     const theirs = (await body(await h.post('47', baseDoc('47'), { token: h.other.token }))).document.e_ncf;
     expect(await h.storage.getDocumentByEncf(h.issuer.id, theirs)).toBeNull();
-    for (const path of [`/api/v1/documents/E319999999999`, '/api/v1/documents/nada', `/api/v1/documents/${theirs}`, `/api/v1/documents/${theirs}/xml`,
-      `/api/v1/documents/${theirs}/pdf`, `/api/v1/documents/${theirs}/track-ids`, `/api/v1/documents/${theirs}/authority-status`]) {
+    for (const path of [
+      `/api/v1/documents/E319999999999`,
+      '/api/v1/documents/nada',
+      `/api/v1/documents/${theirs}`,
+      `/api/v1/documents/${theirs}/xml`,
+      `/api/v1/documents/${theirs}/pdf`,
+      `/api/v1/documents/${theirs}/track-ids`,
+      `/api/v1/documents/${theirs}/authority-status`,
+    ]) {
       const res = await h.call(path);
       expect(res.status, path).toBe(404);
       const b = await body(res);
@@ -182,8 +224,15 @@ describe('GET /api/v1/documents (list)', () => {
 
   it('422 with detailed_errors for invalid parameters', async () => {
     const cases: [string, string][] = [
-      ['limit=0', 'limit'], ['limit=201', 'limit'], ['limit=abc', 'limit'], ['status=perdido', 'status'], ['tipo=30', 'tipo'],
-      ['desde=2026-04-01', 'desde'], ['hasta=31-02-2026', 'hasta'], ['cursor=-1', 'cursor'], ['desde=02-04-2026&hasta=01-04-2026', 'desde'],
+      ['limit=0', 'limit'],
+      ['limit=201', 'limit'],
+      ['limit=abc', 'limit'],
+      ['status=perdido', 'status'],
+      ['tipo=30', 'tipo'],
+      ['desde=2026-04-01', 'desde'],
+      ['hasta=31-02-2026', 'hasta'],
+      ['cursor=-1', 'cursor'],
+      ['desde=02-04-2026&hasta=01-04-2026', 'desde'],
     ];
     for (const [q, key] of cases) {
       const res = await h.call(`/api/v1/documents?${q}`);
@@ -202,8 +251,12 @@ describe('GET /api/v1/statuses', () => {
     const b = await body(await h.call('/api/v1/statuses'));
     expect(b.status).toBe('success');
     expect(b.data.map((s: any) => [s.status, s.status_code, s.terminal])).toEqual([
-      ['received', 1, false], ['rejected_validation', 2, true], ['in_process_authority', 3, false],
-      ['accepted_authority', 4, true], ['rejected_authority', 5, true], ['system_error', 6, false],
+      ['received', 1, false],
+      ['rejected_validation', 2, true],
+      ['in_process_authority', 3, false],
+      ['accepted_authority', 4, true],
+      ['rejected_authority', 5, true],
+      ['system_error', 6, false],
     ]);
     for (const s of b.data) expect(s.description.length).toBeGreaterThan(10);
   });
@@ -218,7 +271,9 @@ describe('authority endpoints when the authority is unreachable', () => {
     expect(res.status).toBe(200);
     const b = await body(res);
     expect(b.data.e_ncf).toBe(e);
-    expect(b.data.envios).toEqual([{ tipo_envio: 'ecf', track_id: 'track-123', estado: 'En Proceso', fecha: expect.stringMatching(/^\d{2}-\d{2}-\d{4} \d{2}:\d{2}:\d{2}$/) }]);
+    expect(b.data.envios).toEqual([
+      { tipo_envio: 'ecf', track_id: 'track-123', estado: 'En Proceso', fecha: expect.stringMatching(/^\d{2}-\d{2}-\d{4} \d{2}:\d{2}:\d{2}$/) },
+    ]);
     expect(b.data.autoridad).toEqual({ consultada: false, track_ids: [], error: expect.stringMatching(/autoridad tributaria/) });
   });
 
@@ -264,11 +319,22 @@ describe('error mapping', () => {
   it('an unexpected failure → 500 with a generic Spanish message, the detail only in the log', async () => {
     const t = await createHarness();
     const lines: string[] = [];
-    const logger = pino({ level: 'info' }, new Writable({ write(chunk, _e, cb) { lines.push(String(chunk)); cb(); } }));
+    const logger = pino(
+      { level: 'info' },
+      new Writable({
+        write(chunk, _e, cb) {
+          lines.push(String(chunk));
+          cb();
+        },
+      }),
+    );
     try {
       const broken = new Proxy(t.storage, {
         get(target, prop, receiver) {
-          if (prop === 'getDocumentByEncf') return async () => { throw new Error('disk on fire at /var/secret/path'); };
+          if (prop === 'getDocumentByEncf')
+            return async () => {
+              throw new Error('disk on fire at /var/secret/path');
+            };
           return Reflect.get(target, prop, receiver);
         },
       }) as Storage;
@@ -277,7 +343,10 @@ describe('error mapping', () => {
         storage: broken,
         transport: createDgiiClient({ environment: 'testecf', baseUrl: await deadUrl(), retries: 0 }),
         signers: createSignerProvider({ key: null, provider: { p12: cert.p12, password: cert.password } }),
-        schemas: schemaValidator(), clock: () => NOW, environment: 'testecf', logger,
+        schemas: schemaValidator(),
+        clock: () => NOW,
+        environment: 'testecf',
+        logger,
       });
       const res = await app.request('/api/v1/documents/E310000000001', { headers: { authorization: `Bearer ${t.token}` } });
       expect(res.status).toBe(500);

@@ -28,14 +28,24 @@ afterAll(() => {
 });
 
 const env = (dataDir: string, extra: Record<string, string> = {}) => ({
-  PORT: '0', HOST: '127.0.0.1', ECF_DATA_DIR: dataDir, ECF_XSD_DIR: xsdDir(), LOG_LEVEL: 'silent', ...extra,
+  PORT: '0',
+  HOST: '127.0.0.1',
+  ECF_DATA_DIR: dataDir,
+  ECF_XSD_DIR: xsdDir(),
+  LOG_LEVEL: 'silent',
+  ...extra,
 });
 
 /** Adds an issuer (provider signing), a token and a type-31 sequence to the server's database. */
 async function provision(dataDir: string): Promise<string> {
   const storage = await openStorage({ dataDir });
   try {
-    const issuer = await storage.createIssuer({ rnc: ISSUER_PROFILE.rnc!, name: ISSUER_PROFILE.razon_social!, profile: ISSUER_PROFILE, signingMode: 'provider' });
+    const issuer = await storage.createIssuer({
+      rnc: ISSUER_PROFILE.rnc!,
+      name: ISSUER_PROFILE.razon_social!,
+      profile: ISSUER_PROFILE,
+      signingMode: 'provider',
+    });
     const token = generateToken();
     await storage.addToken(issuer.id, hashToken(token));
     await storage.addSequence(issuer.id, { tipo: '31', from: 1, to: 100, expiresOn: '2099-12-31' });
@@ -51,9 +61,15 @@ describe('startServer over HTTP (simulator mode)', () => {
     // A provider certificate from a file (ECF_PROVIDER_P12); the `ecf serve` test below covers the generated one.
     const cert = modernP12();
     writeFileSync(join(dataDir, 'provider.p12'), cert.p12);
-    const server = await startServer(loadConfig(env(dataDir, {
-      ECF_MAX_JSON_BYTES: '64KB', ECF_PROVIDER_P12: join(dataDir, 'provider.p12'), ECF_PROVIDER_P12_PASSWORD: cert.password,
-    })));
+    const server = await startServer(
+      loadConfig(
+        env(dataDir, {
+          ECF_MAX_JSON_BYTES: '64KB',
+          ECF_PROVIDER_P12: join(dataDir, 'provider.p12'),
+          ECF_PROVIDER_P12_PASSWORD: cert.password,
+        }),
+      ),
+    );
     let closed = false;
     try {
       expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -69,7 +85,9 @@ describe('startServer over HTTP (simulator mode)', () => {
       const token = await provision(dataDir);
       const auth = { authorization: `Bearer ${token}` };
       const res = await fetch(`${server.url}/api/v1/documents/31`, {
-        method: 'POST', headers: { ...auth, 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(baseDoc('31')),
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify(baseDoc('31')),
       });
       expect(res.status).toBe(202);
       const issued = await res.json();
@@ -87,7 +105,9 @@ describe('startServer over HTTP (simulator mode)', () => {
 
       // The configured limit applies to real sockets too (413 envelope, nothing consumed).
       const big = await fetch(`${server.url}/api/v1/documents/31`, {
-        method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(withLines('31', 1000)),
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify(withLines('31', 1000)),
       });
       expect(big.status).toBe(413);
       expect((await big.json()).message).toMatch(/64 KB/);
@@ -98,7 +118,9 @@ describe('startServer over HTTP (simulator mode)', () => {
       expect(existsSync(join(dataDir, 'ecf.sqlite'))).toBe(true);
 
       // A restart on the same data directory keeps everything: not fresh, the document still there.
-      const again = await startServer(loadConfig(env(dataDir, { ECF_WORKER: 'off', ECF_PROVIDER_P12: join(dataDir, 'provider.p12'), ECF_PROVIDER_P12_PASSWORD: cert.password })));
+      const again = await startServer(
+        loadConfig(env(dataDir, { ECF_WORKER: 'off', ECF_PROVIDER_P12: join(dataDir, 'provider.p12'), ECF_PROVIDER_P12_PASSWORD: cert.password })),
+      );
       try {
         expect(again.fresh).toBe(false);
         const rec = await (await fetch(`${again.url}/api/v1/documents/E310000000001`, { headers: auth })).json();
@@ -121,7 +143,16 @@ describe('createLogger', () => {
   it('writes structured lines and redacts credentials wherever they appear', () => {
     const lines: string[] = [];
     const logger = createLogger('info', { write: (s: string) => void lines.push(s) });
-    logger.info({ authorization: 'Bearer ecf_abc', req: { headers: { authorization: 'Bearer ecf_def' } }, token: 'ecf_ghi', issuer: { password: 'pw1' }, rnc: '130182452' }, 'hello');
+    logger.info(
+      {
+        authorization: 'Bearer ecf_abc',
+        req: { headers: { authorization: 'Bearer ecf_def' } },
+        token: 'ecf_ghi',
+        issuer: { password: 'pw1' },
+        rnc: '130182452',
+      },
+      'hello',
+    );
     const line = JSON.parse(lines[0]!);
     expect(line).toMatchObject({ msg: 'hello', service: 'ecf-kit', rnc: '130182452', authorization: '[redacted]', token: '[redacted]' });
     expect(line.req.headers.authorization).toBe('[redacted]');
@@ -137,7 +168,9 @@ describe('ecf serve', () => {
     const stop = new AbortController();
     let failure: unknown = null;
     const running = runServe(['--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir], io, stop.signal);
-    running.catch((e) => { failure = e; });
+    running.catch((e) => {
+      failure = e;
+    });
     let url: string | undefined;
     for (let i = 0; i < 200 && !url && !failure; i++) {
       await new Promise((r) => setTimeout(r, 25));

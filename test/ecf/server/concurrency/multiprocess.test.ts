@@ -48,13 +48,20 @@ interface ServerProcess {
 /** Starts `tsx src/ecf/server/start.ts` and resolves with its URL once it prints the listening line. */
 function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'src/ecf/server/start.ts')], {
-    cwd: repoRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: repoRoot,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
   let err = '';
-  child.stderr!.on('data', (c) => { err += String(c); });
+  child.stderr!.on('data', (c) => {
+    err += String(c);
+  });
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`server did not start in 45 s:\n${out}\n${err}`)); }, 45_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start in 45 s:\n${out}\n${err}`));
+    }, 45_000);
     child.stdout!.on('data', (c) => {
       out += String(c);
       const m = /listening on (http:\/\/\S+)/.exec(out);
@@ -63,7 +70,10 @@ function startServerProcess(env: Record<string, string>): Promise<ServerProcess>
         resolve({ child, url: m[1]!, pool: new Pool(m[1]!, { connections: 16 }), stderr: () => err });
       }
     });
-    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`server exited with ${code} before listening:\n${out}\n${err}`)); });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code} before listening:\n${out}\n${err}`));
+    });
   });
 }
 
@@ -71,7 +81,10 @@ function stopServerProcess(p: ServerProcess): Promise<number | null> {
   return new Promise((resolve) => {
     if (p.child.exitCode !== null) return resolve(p.child.exitCode);
     const force = setTimeout(() => p.child.kill('SIGKILL'), 15_000);
-    p.child.once('exit', (code) => { clearTimeout(force); resolve(code); });
+    p.child.once('exit', (code) => {
+      clearTimeout(force);
+      resolve(code);
+    });
     p.child.kill('SIGTERM');
   });
 }
@@ -117,7 +130,11 @@ interface Job {
   contentType: string;
   body: string;
 }
-interface Outcome { job: Job; status: number; body: any }
+interface Outcome {
+  job: Job;
+  status: number;
+  body: any;
+}
 
 const servers: ServerProcess[] = [];
 const dataDirs: string[] = [];
@@ -128,7 +145,12 @@ beforeAll(async () => {
   const storage = createPostgresStorage({ connectionString: DATABASE_URL, schema: SCHEMA, maxConnections: 2 });
   try {
     await storage.migrate(); // creates the schema; the servers' own migrate() then finds it current
-    const issuer = await storage.createIssuer({ rnc: ISSUER_PROFILE.rnc!, name: ISSUER_PROFILE.razon_social!, profile: ISSUER_PROFILE, signingMode: 'provider' });
+    const issuer = await storage.createIssuer({
+      rnc: ISSUER_PROFILE.rnc!,
+      name: ISSUER_PROFILE.razon_social!,
+      profile: ISSUER_PROFILE,
+      signingMode: 'provider',
+    });
     token = generateToken();
     await storage.addToken(issuer.id, hashToken(token), 'multiprocess');
     // Room beyond 2,000, so "exactly 1…2000" means no number was skipped, not that the range ran out.
@@ -139,19 +161,33 @@ beforeAll(async () => {
   }
   // The worker is off, so the authority is never called; a dead URL keeps the processes light.
   const authority = await deadUrl();
-  const started = await Promise.all(Array.from({ length: PROCESSES }, () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'ecf-mp-'));
-    dataDirs.push(dataDir);
-    return startServerProcess({
-      PORT: '0', HOST: '127.0.0.1', DATABASE_URL: urlWithSchema(DATABASE_URL, SCHEMA), ECF_WORKER: 'off', ECF_AUTHORITY: authority,
-      ECF_XSD_DIR: xsdDir(), ECF_DATA_DIR: dataDir, ECF_CERT_KEY: randomBytes(32).toString('hex'), LOG_LEVEL: 'silent',
-    });
-  }));
+  const started = await Promise.all(
+    Array.from({ length: PROCESSES }, () => {
+      const dataDir = mkdtempSync(join(tmpdir(), 'ecf-mp-'));
+      dataDirs.push(dataDir);
+      return startServerProcess({
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATABASE_URL: urlWithSchema(DATABASE_URL, SCHEMA),
+        ECF_WORKER: 'off',
+        ECF_AUTHORITY: authority,
+        ECF_XSD_DIR: xsdDir(),
+        ECF_DATA_DIR: dataDir,
+        ECF_CERT_KEY: randomBytes(32).toString('hex'),
+        LOG_LEVEL: 'silent',
+      });
+    }),
+  );
   servers.push(...started);
 }, 90_000);
 
 afterAll(async () => {
-  await Promise.all(servers.map(async (s) => { await s.pool.close().catch(() => undefined); await stopServerProcess(s); }));
+  await Promise.all(
+    servers.map(async (s) => {
+      await s.pool.close().catch(() => undefined);
+      await stopServerProcess(s);
+    }),
+  );
   for (const d of dataDirs) rmSync(d, { recursive: true, force: true });
   const c = new pg.Client({ connectionString: DATABASE_URL });
   await c.connect();
@@ -180,9 +216,18 @@ function jobs(): Job[] {
   }
   for (let i = 0; i < 100; i++) list.push(json('malformed JSON', JSON.stringify(baseDoc('31')).slice(0, 40 + i)));
   const wrongTypes: ((d: any) => unknown)[] = [
-    (d) => { d.items[0].cantidad = 'dos'; return d; },
-    (d) => { d.items = { nombre: 'no es una lista' }; return d; },
-    (d) => { d.comprador = 'Cliente SRL'; return d; },
+    (d) => {
+      d.items[0].cantidad = 'dos';
+      return d;
+    },
+    (d) => {
+      d.items = { nombre: 'no es una lista' };
+      return d;
+    },
+    (d) => {
+      d.comprador = 'Cliente SRL';
+      return d;
+    },
     () => [],
     () => 'hola',
   ];
@@ -190,14 +235,21 @@ function jobs(): Job[] {
   for (let i = 0; i < 60; i++) list.push(json('invalid {tipo}', JSON.stringify(baseDoc('31')), 'invalid', i % 2 ? '30' : '99'));
   // Passthrough XML refused by a check: an e-NCF outside the authorized sequence, or a 43 sent to the 31 route.
   const today = formatDateDO(new Date());
-  const xml = (tipo: '31' | '43', n: number) => buildEcfXml(tipo, baseDoc(tipo), {
-    emisor: ISSUER_PROFILE as unknown as IssuerProfile, encf: seq(tipo, n), fecha_emision: today, fecha_vencimiento_secuencia: '31-12-2099',
-  });
-  for (let i = 0; i < 60; i++) list.push({ kind: 'invalid', what: 'passthrough outside the sequence', tipo: '31', contentType: 'application/xml', body: xml('31', 9000 + i) });
-  for (let i = 0; i < 60; i++) list.push({ kind: 'invalid', what: 'passthrough TipoeCF ≠ route', tipo: '31', contentType: 'application/xml', body: xml('43', 500 + i) });
+  const xml = (tipo: '31' | '43', n: number) =>
+    buildEcfXml(tipo, baseDoc(tipo), {
+      emisor: ISSUER_PROFILE as unknown as IssuerProfile,
+      encf: seq(tipo, n),
+      fecha_emision: today,
+      fecha_vencimiento_secuencia: '31-12-2099',
+    });
+  for (let i = 0; i < 60; i++)
+    list.push({ kind: 'invalid', what: 'passthrough outside the sequence', tipo: '31', contentType: 'application/xml', body: xml('31', 9000 + i) });
+  for (let i = 0; i < 60; i++)
+    list.push({ kind: 'invalid', what: 'passthrough TipoeCF ≠ route', tipo: '31', contentType: 'application/xml', body: xml('43', 500 + i) });
   for (let n = 1; n <= PASSTHROUGH; n++) {
     const body = xml('43', n);
-    for (const copy of [0, 1]) list.push({ kind: 'passthrough', what: 'passthrough 43', encf: seq('43', n), copy, tipo: '43', contentType: 'application/xml', body });
+    for (const copy of [0, 1])
+      list.push({ kind: 'passthrough', what: 'passthrough 43', encf: seq('43', n), copy, tipo: '43', contentType: 'application/xml', body });
   }
   return list;
 }
@@ -213,7 +265,9 @@ async function fire(list: Job[]): Promise<Outcome[]> {
       const job = order[k]!;
       const server = servers[(job.kind === 'passthrough' ? Number(job.encf!.slice(3)) + job.copy! : k) % servers.length]!;
       const res = await server.pool.request({
-        method: 'POST', path: `/api/v1/documents/${job.tipo}`, body: job.body,
+        method: 'POST',
+        path: `/api/v1/documents/${job.tipo}`,
+        body: job.body,
         headers: { authorization: `Bearer ${token}`, 'content-type': job.contentType, accept: 'application/json' },
       });
       outcomes[k] = { job, status: res.statusCode, body: await res.body.json() };
@@ -251,7 +305,11 @@ describe(`${PROCESSES} server processes on one PostgreSQL`, () => {
     expect(outcomes.length).toBe(500);
     const wrong = outcomes.filter((o) => o.status !== 422 || o.body.document?.status !== 'rejected_validation' || o.body.document?.status_code !== 2);
     expect(wrong.slice(0, 3).map((o) => [o.job.what, o.status, o.body])).toEqual([]);
-    const reasons = (what: string) => outcomes.filter((o) => o.job.what === what).flatMap((o) => o.body.document.errors as string[]).join('\n');
+    const reasons = (what: string) =>
+      outcomes
+        .filter((o) => o.job.what === what)
+        .flatMap((o) => o.body.document.errors as string[])
+        .join('\n');
     expect(reasons('malformed JSON')).toMatch(/JSON mal formado/);
     expect(reasons('passthrough outside the sequence')).toMatch(/no está dentro de ninguna secuencia autorizada/);
     expect(reasons('passthrough TipoeCF ≠ route')).toMatch(/TipoeCF del XML \(43\) no coincide/);
@@ -275,7 +333,8 @@ describe(`${PROCESSES} server processes on one PostgreSQL`, () => {
     const counts = await sql<{ tipo: string; n: number; distinct_encf: number; lo: number; hi: number; received: number }>(
       `SELECT tipo, count(*)::int AS n, count(DISTINCT encf)::int AS distinct_encf, min(consecutive)::int AS lo, max(consecutive)::int AS hi,
               count(*) FILTER (WHERE status = 'received')::int AS received
-         FROM documents GROUP BY tipo ORDER BY tipo`);
+         FROM documents GROUP BY tipo ORDER BY tipo`,
+    );
     expect(counts).toEqual([
       { tipo: '31', n: VALID, distinct_encf: VALID, lo: 1, hi: VALID, received: VALID },
       { tipo: '43', n: PASSTHROUGH, distinct_encf: PASSTHROUGH, lo: 1, hi: PASSTHROUGH, received: PASSTHROUGH },
@@ -295,7 +354,9 @@ describe(`${PROCESSES} server processes on one PostgreSQL`, () => {
   it('after the storm the next valid issue on any process continues at E310000002001, and the processes stop cleanly', async () => {
     await runStorm();
     const res = await servers[3]!.pool.request({
-      method: 'POST', path: '/api/v1/documents/31', body: JSON.stringify(baseDoc('31')),
+      method: 'POST',
+      path: '/api/v1/documents/31',
+      body: JSON.stringify(baseDoc('31')),
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     });
     expect(res.statusCode).toBe(202);

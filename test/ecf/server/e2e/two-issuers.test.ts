@@ -64,12 +64,21 @@ describe('two issuers on one server', () => {
     const fingerprint = new X509Certificate(provider.certificatePem).fingerprint256;
     writeFileSync(join(dir, 'provider.p12'), provider.p12);
     writeFileSync(join(dir, 'delegates.json'), JSON.stringify({ [A.rnc]: [fingerprint], [B.rnc]: [fingerprint] }));
-    const server = await startServer(loadConfig({
-      PORT: '0', HOST: '127.0.0.1', ECF_DATA_DIR: dir, ECF_XSD_DIR: xsdDir(), LOG_LEVEL: 'silent',
-      ECF_PROVIDER_P12: join(dir, 'provider.p12'), ECF_PROVIDER_P12_PASSWORD: provider.password, ECF_INBOUND_DELEGATES: join(dir, 'delegates.json'),
-      // Development receiver policy: the receivers here are this server's own, over http on loopback.
-      ECF_RECEIVER_ALLOW_HTTP: 'on', ECF_RECEIVER_ALLOW_ADDRESSES: 'loopback',
-    }));
+    const server = await startServer(
+      loadConfig({
+        PORT: '0',
+        HOST: '127.0.0.1',
+        ECF_DATA_DIR: dir,
+        ECF_XSD_DIR: xsdDir(),
+        LOG_LEVEL: 'silent',
+        ECF_PROVIDER_P12: join(dir, 'provider.p12'),
+        ECF_PROVIDER_P12_PASSWORD: provider.password,
+        ECF_INBOUND_DELEGATES: join(dir, 'delegates.json'),
+        // Development receiver policy: the receivers here are this server's own, over http on loopback.
+        ECF_RECEIVER_ALLOW_HTTP: 'on',
+        ECF_RECEIVER_ALLOW_ADDRESSES: 'loopback',
+      }),
+    );
     const receptor = createReceptorClient({ receivers: { allowHttp: true, allowAddresses: LOOPBACK_RANGES } });
     const dgii = createDgiiClient({ environment: 'testecf', baseUrl: server.simulatorUrl! });
     try {
@@ -79,7 +88,8 @@ describe('two issuers on one server', () => {
         const base = `${server.url}/t/${p.rnc}`;
         const res = await fetch(`${server.simulatorUrl}/_simulator/directory`, {
           // The in-process simulator's control API takes the server's per-process token (issue 13, finding 11).
-          method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${server.simulatorControlToken}` },
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${server.simulatorControlToken}` },
           body: JSON.stringify({ nombre: p.razon_social, rnc: p.rnc, urlRecepcion: base, urlAceptacion: base, urlOpcional: base }),
         });
         expect(res.status).toBe(200);
@@ -88,7 +98,11 @@ describe('two issuers on one server', () => {
       // A issues a 31 whose buyer is B; the worker gets it accepted.
       const doc = baseDoc('31') as any;
       doc.comprador = { ...doc.comprador, rnc: B.rnc, razon_social: B.razon_social };
-      const issued = await api(`${server.url}/api/v1/documents/31`, tokens.a, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(doc) });
+      const issued = await api(`${server.url}/api/v1/documents/31`, tokens.a, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(doc),
+      });
       expect(issued.status).toBe(202);
       const encf: string = issued.body.document.e_ncf;
       await until(async () => {
@@ -119,20 +133,22 @@ describe('two issuers on one server', () => {
 
       // A's token cannot approve B's received document.
       const foreign = await api(`${server.url}/api/v1/received-documents/${encf}/commercial-approval`, tokens.a, {
-        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ estado: 1 }),
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ estado: 1 }),
       });
       expect(foreign.status).toBe(404);
 
       // B approves; the ACECF reaches A's approval service and DGII.
       const approval = await api(`${server.url}/api/v1/received-documents/${encf}/commercial-approval`, tokens.b, {
-        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ estado: 1 }),
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ estado: 1 }),
       });
       expect(approval.status).toBe(200);
 
       const record = await api(`${server.url}/api/v1/documents/${encf}`, tokens.a);
-      expect(record.body.document.commercial_approvals).toEqual([
-        expect.objectContaining({ estado: 1, motivo_rechazo: null, rnc_comprador: B.rnc }),
-      ]);
+      expect(record.body.document.commercial_approvals).toEqual([expect.objectContaining({ estado: 1, motivo_rechazo: null, rnc_comprador: B.rnc })]);
     } finally {
       await receptor.close();
       await dgii.close();

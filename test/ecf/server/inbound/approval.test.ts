@@ -2,9 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSelfSignedIdentity, type SelfSignedIdentity } from '../../../../src/ecf/sign/index.js';
 import { NOT_MATCHED } from '../../../../src/ecf/server/inbound/approval.js';
 import type { DocumentRecord } from '../../../../src/ecf/server/storage/types.js';
-import {
-  acecfFor, call, createHarness, form, login, ourDocument, postXml, RECEPTOR_A, RECEPTOR_B, REMOTE, replaceOnce, T0, type Harness,
-} from './harness.js';
+import { acecfFor, call, createHarness, form, login, ourDocument, postXml, RECEPTOR_A, RECEPTOR_B, REMOTE, replaceOnce, T0, type Harness } from './harness.js';
 
 const APROBACION = '/fe/aprobacioncomercial/api/ecf';
 
@@ -86,7 +84,12 @@ describe('inbound commercial approval (ACECF) of our documents', () => {
   it('refuses a type that admits no commercial approval, and a document the authority rejected', async () => {
     const consumer = await ourDocument(h, h.a, REMOTE, '41');
     // The SDK builder refuses an ACECF for a 41; a sender could still write one (the XSD allows it).
-    const for41 = await acecfFor(consumer, RECEPTOR_A, { encf: 'E310000000001' }, { editXml: (x) => replaceOnce(x, '<eNCF>E310000000001</eNCF>', `<eNCF>${consumer.encf}</eNCF>`) });
+    const for41 = await acecfFor(
+      consumer,
+      RECEPTOR_A,
+      { encf: 'E310000000001' },
+      { editXml: (x) => replaceOnce(x, '<eNCF>E310000000001</eNCF>', `<eNCF>${consumer.encf}</eNCF>`) },
+    );
     await refusedWith(for41, /no corresponde a un e-CF emitido/, consumer);
     const rejected = await ourDocument(h, h.a, REMOTE);
     await h.storage.updateDocument(rejected.id, { status: 'rejected_authority' });
@@ -98,16 +101,24 @@ describe('inbound commercial approval (ACECF) of our documents', () => {
     const good = await acecfFor(doc, RECEPTOR_A);
     await refusedWith(replaceOnce(good, '<Estado>1</Estado>', '<Estado>2</Estado>'), /firma digital de la aprobación comercial no es válida/, doc);
     const other = createSelfSignedIdentity({ commonName: 'OTRO', now: new Date('2026-03-01T00:00:00Z'), days: 3650 });
-    await refusedWith(replaceOnce(good, /<X509Certificate>[^<]+<\/X509Certificate>/, `<X509Certificate>${other.signer.certificate}</X509Certificate>`), /firma digital/, doc);
+    await refusedWith(
+      replaceOnce(good, /<X509Certificate>[^<]+<\/X509Certificate>/, `<X509Certificate>${other.signer.certificate}</X509Certificate>`),
+      /firma digital/,
+      doc,
+    );
     // MontoTotal needs exactly 2 decimals in the ACECF XSD.
     const amount = /<MontoTotal>([^<]+)<\/MontoTotal>/.exec(good)![1]!;
-    await refusedWith(replaceOnce(good, `<MontoTotal>${amount}</MontoTotal>`, `<MontoTotal>${amount.replace(/\.\d+$/, '')}.5</MontoTotal>`), /esquema ACECF/, doc);
+    await refusedWith(
+      replaceOnce(good, `<MontoTotal>${amount}</MontoTotal>`, `<MontoTotal>${amount.replace(/\.\d+$/, '')}.5</MontoTotal>`),
+      /esquema ACECF/,
+      doc,
+    );
     await refusedWith(good.replace('</DetalleAprobacionComercial>', ''), /bien formado/, doc);
     await refusedWith('<ARECF/>', /Se esperaba una aprobación comercial/);
     await refusedWith(good.replace(/^<\?xml[^>]*\?>/, '<?xml version="1.0"?><!DOCTYPE ACECF>'), /DOCTYPE/, doc);
   });
 
-  it('under a tenant prefix only that issuer\'s documents are approved there', async () => {
+  it("under a tenant prefix only that issuer's documents are approved there", async () => {
     const doc = await ourDocument(h, h.a, REMOTE);
     await refusedWith(await acecfFor(doc, RECEPTOR_A), /no corresponde a un e-CF emitido/, doc, `/t/${RECEPTOR_B}${APROBACION}`);
     const res = await send(await acecfFor(doc, RECEPTOR_A), `/T/${RECEPTOR_A}/FE/AprobacionComercial/Api/Ecf`);

@@ -3,9 +3,7 @@ import { buildSemillaXml, parseSemillaXml } from '../../../../src/ecf/index.js';
 import { createSelfSignedIdentity, signXml } from '../../../../src/ecf/sign/index.js';
 import { schemaValidator } from '../../helpers/xsd.js';
 import { hashToken } from '../../../../src/shared/server-kit/tokens.js';
-import {
-  call, createHarness, form, login, postXml, RECEPTOR_A, RECEPTOR_B, remoteEcf, remoteIdentity, replaceOnce, T0, type Harness,
-} from './harness.js';
+import { call, createHarness, form, login, postXml, RECEPTOR_A, RECEPTOR_B, remoteEcf, remoteIdentity, replaceOnce, T0, type Harness } from './harness.js';
 
 const SEMILLA = '/fe/autenticacion/api/semilla';
 const VALIDAR = '/fe/autenticacion/api/validacioncertificado';
@@ -72,7 +70,9 @@ describe('inbound certificate validation', () => {
     const res = await validate(await signXml(await seed(), remoteIdentity().signer), '', 'application/xml');
     expect(res.status).toBe(200);
     const xml = await res.text();
-    expect(xml).toMatch(/^<\?xml[^>]*\?><RespuestaAutenticacion><Token>[^<]{40,}<\/Token><Expira>2026-04-01T20:30:05Z<\/Expira><Expedido>2026-04-01T19:30:05Z<\/Expedido><\/RespuestaAutenticacion>$/);
+    expect(xml).toMatch(
+      /^<\?xml[^>]*\?><RespuestaAutenticacion><Token>[^<]{40,}<\/Token><Expira>2026-04-01T20:30:05Z<\/Expira><Expedido>2026-04-01T19:30:05Z<\/Expedido><\/RespuestaAutenticacion>$/,
+    );
   });
 
   it('refuses a seed replay: a signed seed opens one session only', async () => {
@@ -137,7 +137,9 @@ describe('inbound certificate validation', () => {
     expect(ecf.status).toBe(400);
     expect(await errorOf(ecf)).toMatch(/SemillaModel/);
     expect((await validate('<SemillaModel><valor>x</valor>')).status).toBe(400);
-    const doctype = await validate('<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><SemillaModel><valor>&e;</valor></SemillaModel>');
+    const doctype = await validate(
+      '<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><SemillaModel><valor>&e;</valor></SemillaModel>',
+    );
     expect(doctype.status).toBe(400);
     expect(await errorOf(doctype)).toMatch(/DOCTYPE/);
     const empty = await call(h, VALIDAR, { method: 'POST', body: new FormData() });
@@ -175,7 +177,11 @@ describe('inbound bearer tokens', () => {
 
   it('accepts the scheme name in any case, as DGII writes "bearer"', async () => {
     const token = await login(h);
-    const res = await call(h, RECEPCION, { method: 'POST', body: form(await remoteEcf('31', { buyer: RECEPTOR_A })), headers: { authorization: `bearer ${token}` } });
+    const res = await call(h, RECEPCION, {
+      method: 'POST',
+      body: form(await remoteEcf('31', { buyer: RECEPTOR_A })),
+      headers: { authorization: `bearer ${token}` },
+    });
     expect(res.status).toBe(200);
   });
 

@@ -32,10 +32,16 @@ export function createTestCa(name = 'ECF KIT TEST ACCREDITED CA'): TestCa {
   cert.serialNumber = `4${randomBytes(15).toString('hex')}`;
   cert.validity.notBefore = START;
   cert.validity.notAfter = END;
-  const subject = [{ shortName: 'C', value: 'DO' }, { name: 'commonName', value: name }];
+  const subject = [
+    { shortName: 'C', value: 'DO' },
+    { name: 'commonName', value: name },
+  ];
   cert.setSubject(subject);
   cert.setIssuer(subject);
-  cert.setExtensions([{ name: 'basicConstraints', cA: true }, { name: 'keyUsage', keyCertSign: true, cRLSign: true }]);
+  cert.setExtensions([
+    { name: 'basicConstraints', cA: true },
+    { name: 'keyUsage', keyCertSign: true, cRLSign: true },
+  ]);
   cert.sign(ca.forgeKey, forge.md.sha256.create());
   const pem = forge.pki.certificateToPem(cert);
   return {
@@ -48,16 +54,25 @@ export function createTestCa(name = 'ECF KIT TEST ACCREDITED CA'): TestCa {
       c.serialNumber = `4${randomBytes(15).toString('hex')}`;
       c.validity.notBefore = START;
       c.validity.notAfter = END;
-      const fields: forge.pki.CertificateField[] = [{ shortName: 'C', value: 'DO' }, { name: 'commonName', value: options.commonName }];
+      const fields: forge.pki.CertificateField[] = [
+        { shortName: 'C', value: 'DO' },
+        { name: 'commonName', value: options.commonName },
+      ];
       if (options.serialNumber) fields.push({ name: 'serialNumber', value: options.serialNumber });
       if (options.organizationIdentifier) fields.push({ type: '2.5.4.97', value: options.organizationIdentifier } as forge.pki.CertificateField);
       c.setSubject(fields);
       c.setIssuer(subject);
-      c.setExtensions([{ name: 'basicConstraints', cA: false }, { name: 'keyUsage', digitalSignature: true, nonRepudiation: true }]);
+      c.setExtensions([
+        { name: 'basicConstraints', cA: false },
+        { name: 'keyUsage', digitalSignature: true, nonRepudiation: true },
+      ]);
       c.sign(ca.forgeKey, forge.md.sha256.create());
       const leafPem = forge.pki.certificateToPem(c);
       const der = new X509Certificate(leafPem).raw.toString('base64');
-      return { certificatePem: leafPem, signer: p12Signer({ privateKey: createPrivateKey(leaf.privateKey.export({ type: 'pkcs8', format: 'pem' })), certificate: der }) };
+      return {
+        certificatePem: leafPem,
+        signer: p12Signer({ privateKey: createPrivateKey(leaf.privateKey.export({ type: 'pkcs8', format: 'pem' })), certificate: der }),
+      };
     },
   };
 }

@@ -57,8 +57,18 @@ export interface Harness {
 export async function createHarness(options: Partial<InboundDeps> = {}): Promise<Harness> {
   const storage = createSqliteStorage({ file: ':memory:' });
   await storage.migrate();
-  const a = await storage.createIssuer({ rnc: RECEPTOR_A, name: 'Receptor A SRL', profile: { rnc: RECEPTOR_A, razon_social: 'Receptor A SRL', direccion: 'Calle A' }, signingMode: 'provider' });
-  const b = await storage.createIssuer({ rnc: RECEPTOR_B, name: 'Receptor B SRL', profile: { rnc: RECEPTOR_B, razon_social: 'Receptor B SRL', direccion: 'Calle B' }, signingMode: 'provider' });
+  const a = await storage.createIssuer({
+    rnc: RECEPTOR_A,
+    name: 'Receptor A SRL',
+    profile: { rnc: RECEPTOR_A, razon_social: 'Receptor A SRL', direccion: 'Calle A' },
+    signingMode: 'provider',
+  });
+  const b = await storage.createIssuer({
+    rnc: RECEPTOR_B,
+    name: 'Receptor B SRL',
+    profile: { rnc: RECEPTOR_B, razon_social: 'Receptor B SRL', direccion: 'Calle B' },
+    signingMode: 'provider',
+  });
   let now = T0;
   const clock = () => now;
   const id = providerIdentity();
@@ -67,15 +77,27 @@ export async function createHarness(options: Partial<InboundDeps> = {}): Promise
   const log = (level: LogEntry['level']) => (obj: object, msg?: string) => logs.push({ level, obj: obj as Record<string, unknown>, msg });
   const handler = createInboundHandler({
     // Self-signed test certificates: development trust (the RNC binding still applies).
-    storage, signers, schemas: schemaValidator(), clock, trust: DEVELOPMENT_TRUST,
+    storage,
+    signers,
+    schemas: schemaValidator(),
+    clock,
+    trust: DEVELOPMENT_TRUST,
     logger: { info: log('info'), warn: log('warn'), error: log('error') },
     ...options,
   });
   return {
-    storage, handler, a, b, logs,
+    storage,
+    handler,
+    a,
+    b,
+    logs,
     now: () => now,
-    setNow: (d) => { now = d; },
-    advance: (ms) => { now = new Date(now.getTime() + ms); },
+    setNow: (d) => {
+      now = d;
+    },
+    advance: (ms) => {
+      now = new Date(now.getTime() + ms);
+    },
     close: () => storage.close(),
   };
 }
@@ -96,7 +118,12 @@ export async function call(h: Harness, path: string, init: RequestInit = {}): Pr
   return res;
 }
 
-export async function postXml(h: Harness, path: string, xml: string, opts: { token?: string | null; accept?: string; fileName?: string } = {}): Promise<Response> {
+export async function postXml(
+  h: Harness,
+  path: string,
+  xml: string,
+  opts: { token?: string | null; accept?: string; fileName?: string } = {},
+): Promise<Response> {
   const headers: Record<string, string> = {};
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   if (opts.accept) headers.accept = opts.accept;
@@ -140,7 +167,13 @@ export function replaceOnce(text: string, from: string | RegExp, to: string): st
  * A document one of our issuers issued to `buyer` (type 31 unless given), signed with the provider
  * certificate and accepted by the authority, as the app and worker would leave it.
  */
-export async function ourDocument(h: Harness, issuer: Issuer, buyer: string, tipo: EcfType = '31', opts: { storedAmount?: (xmlAmount: string) => string } = {}): Promise<DocumentRecord> {
+export async function ourDocument(
+  h: Harness,
+  issuer: Issuer,
+  buyer: string,
+  tipo: EcfType = '31',
+  opts: { storedAmount?: (xmlAmount: string) => string } = {},
+): Promise<DocumentRecord> {
   const seqs = await h.storage.listSequences(issuer.id);
   if (!seqs.some((s) => s.tipo === tipo)) await h.storage.addSequence(issuer.id, { tipo, from: 1, to: 1000, expiresOn: null });
   const doc = baseDoc(tipo);
@@ -151,8 +184,12 @@ export async function ourDocument(h: Harness, issuer: Issuer, buyer: string, tip
     const xml = buildEcfXml(tipo, doc, ctx);
     // Amounts as the XML writes them (the match with an ACECF is by value).
     return {
-      source: 'json', unsignedXml: xml, summary: false, issuedAt: ctx.fecha_emision,
-      totalAmount: (opts.storedAmount ?? ((a: string) => a))(textOf(xml, 'MontoTotal') ?? '0.00'), totalItbis: textOf(xml, 'TotalITBIS') ?? '0.00',
+      source: 'json',
+      unsignedXml: xml,
+      summary: false,
+      issuedAt: ctx.fecha_emision,
+      totalAmount: (opts.storedAmount ?? ((a: string) => a))(textOf(xml, 'MontoTotal') ?? '0.00'),
+      totalItbis: textOf(xml, 'TotalITBIS') ?? '0.00',
     };
   });
   const signed = await signEcf(record!.unsignedXml, providerIdentity().signer, () => T0);
@@ -161,7 +198,9 @@ export async function ourDocument(h: Harness, issuer: Issuer, buyer: string, tip
 
 /** A signed ACECF from the remote buyer about `doc` (fields from the document unless overridden). */
 export async function acecfFor(
-  doc: DocumentRecord, issuerRnc: string, overrides: Partial<AcecfInput> = {},
+  doc: DocumentRecord,
+  issuerRnc: string,
+  overrides: Partial<AcecfInput> = {},
   opts: { signer?: SelfSignedIdentity; editXml?: (xml: string) => string } = {},
 ): Promise<string> {
   const input: AcecfInput = {

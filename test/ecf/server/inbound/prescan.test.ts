@@ -13,7 +13,11 @@ let validations = 0;
 const real = schemaValidator();
 const counting = new Proxy(real, {
   get(target, prop, receiver) {
-    if (prop === 'validate') return (...args: unknown[]) => { validations++; return (target.validate as (...a: unknown[]) => unknown)(...args); };
+    if (prop === 'validate')
+      return (...args: unknown[]) => {
+        validations++;
+        return (target.validate as (...a: unknown[]) => unknown)(...args);
+      };
     return Reflect.get(target, prop, receiver);
   },
 }) as SchemaValidator;

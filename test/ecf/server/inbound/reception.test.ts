@@ -3,7 +3,22 @@ import { parseArecfXml } from '../../../../src/ecf/index.js';
 import { createSelfSignedIdentity, signXml, verifyXml } from '../../../../src/ecf/sign/index.js';
 import { schemaValidator } from '../../helpers/xsd.js';
 import {
-  call, createHarness, form, login, postXml, providerIdentity, RECEPTOR_A, RECEPTOR_B, REMOTE, remoteEcf, remoteIdentity, replaceOnce, T0, T0_DO, textOf, type Harness,
+  call,
+  createHarness,
+  form,
+  login,
+  postXml,
+  providerIdentity,
+  RECEPTOR_A,
+  RECEPTOR_B,
+  REMOTE,
+  remoteEcf,
+  remoteIdentity,
+  replaceOnce,
+  T0,
+  T0_DO,
+  textOf,
+  type Harness,
 } from './harness.js';
 
 const RECEPCION = '/fe/recepcion/api/ecf';
@@ -51,9 +66,20 @@ describe('inbound e-CF reception: received', () => {
 
     const rec = await h.storage.getReceivedDocument(h.a.id, encf, REMOTE);
     expect(rec).toMatchObject({
-      issuerId: h.a.id, emisorRnc: REMOTE, emisorName: 'Emisor SRL', encf, tipo: '31', fechaEmision: '01-04-2026',
-      montoTotal: textOf(xml, 'MontoTotal'), totalItbis: textOf(xml, 'TotalITBIS'), xml, arecfXml: ack.arecf, estado: 0, motivo: null,
-      receivedAt: T0.getTime(), approvalEstado: null,
+      issuerId: h.a.id,
+      emisorRnc: REMOTE,
+      emisorName: 'Emisor SRL',
+      encf,
+      tipo: '31',
+      fechaEmision: '01-04-2026',
+      montoTotal: textOf(xml, 'MontoTotal'),
+      totalItbis: textOf(xml, 'TotalITBIS'),
+      xml,
+      arecfXml: ack.arecf,
+      estado: 0,
+      motivo: null,
+      receivedAt: T0.getTime(),
+      approvalEstado: null,
     });
     expect(await h.storage.getReceivedDocument(h.b.id, encf, REMOTE)).toBeNull();
   });
@@ -105,7 +131,12 @@ describe('inbound e-CF reception: not received (Estado 1)', () => {
     expect(rec!.xml).toBe(xml);
     // The same e-NCF from another issuer (signing with its own certificate, since issue 13) is another document.
     const otherIssuer = createSelfSignedIdentity({ commonName: 'OTRO EMISOR', serialNumber: '132000001', now: new Date('2026-03-01T00:00:00Z'), days: 3650 });
-    const other = await remoteEcf('31', { buyer: RECEPTOR_A, n, signer: otherIssuer, editXml: (x) => replaceOnce(x, `<RNCEmisor>${REMOTE}</RNCEmisor>`, '<RNCEmisor>132000001</RNCEmisor>') });
+    const other = await remoteEcf('31', {
+      buyer: RECEPTOR_A,
+      n,
+      signer: otherIssuer,
+      editXml: (x) => replaceOnce(x, `<RNCEmisor>${REMOTE}</RNCEmisor>`, '<RNCEmisor>132000001</RNCEmisor>'),
+    });
     expect((await deliver(other, RECEPCION, { token: await login(h, '', otherIssuer) })).estado).toBe('0');
   });
 
@@ -117,7 +148,11 @@ describe('inbound e-CF reception: not received (Estado 1)', () => {
   });
 
   it('motivo 1: XSD-invalid e-CF (signed as it is)', async () => {
-    const xml = await remoteEcf('31', { buyer: RECEPTOR_A, n: next(), editXml: (x) => replaceOnce(x, /<TipoIngresos>01<\/TipoIngresos>/, '<TipoIngresos>99</TipoIngresos>') });
+    const xml = await remoteEcf('31', {
+      buyer: RECEPTOR_A,
+      n: next(),
+      editXml: (x) => replaceOnce(x, /<TipoIngresos>01<\/TipoIngresos>/, '<TipoIngresos>99</TipoIngresos>'),
+    });
     await refused(xml, '1');
   });
 
@@ -144,7 +179,11 @@ describe('inbound e-CF reception: not received (Estado 1)', () => {
   it('motivo 2: content altered after signing, or a signature by another key', async () => {
     const xml = await remoteEcf('31', { buyer: RECEPTOR_A, n: next() });
     await refused(replaceOnce(xml, '<RazonSocialComprador>Cliente SRL</RazonSocialComprador>', '<RazonSocialComprador>Cliente SA</RazonSocialComprador>'), '2');
-    const swapped = replaceOnce(xml, /<X509Certificate>[^<]+<\/X509Certificate>/, `<X509Certificate>${providerIdentity().signer.certificate}</X509Certificate>`);
+    const swapped = replaceOnce(
+      xml,
+      /<X509Certificate>[^<]+<\/X509Certificate>/,
+      `<X509Certificate>${providerIdentity().signer.certificate}</X509Certificate>`,
+    );
     await refused(swapped, '2');
     // Unsigned: no Signature at all fails the XSD first (the e-CF schema requires it).
     await refused(xml.replace(/<Signature[\s\S]*<\/Signature>/, ''), '1');
@@ -213,7 +252,12 @@ describe('inbound routing and HTTP', () => {
           c.close();
         },
       });
-      const streamed = await call(small, RECEPCION, { method: 'POST', body: stream, headers: { 'content-type': 'application/xml' }, duplex: 'half' } as RequestInit);
+      const streamed = await call(small, RECEPCION, {
+        method: 'POST',
+        body: stream,
+        headers: { 'content-type': 'application/xml' },
+        duplex: 'half',
+      } as RequestInit);
       expect(streamed.status).toBe(413);
       expect(await jsonError(streamed)).toMatch(/2000 bytes/);
       expect(await small.storage.listReceivedDocuments(small.a.id, { limit: 5 })).toEqual([]);
@@ -280,8 +324,11 @@ describe('inbound multipart leniency (DGII sends odd part headers)', () => {
 
   it('keeps non-ASCII text intact (the signature covers it)', async () => {
     const xml = await remoteEcf('31', {
-      buyer: RECEPTOR_A, n: next(),
-      change: (d) => { d.comprador.razon_social = 'Peña & Muñoz, S.R.L. — Año 2026'; },
+      buyer: RECEPTOR_A,
+      n: next(),
+      change: (d) => {
+        d.comprador.razon_social = 'Peña & Muñoz, S.R.L. — Año 2026';
+      },
     });
     const body = `--${B}\r\nContent-Disposition: form-data; name=xml\r\n\r\n${xml}\r\n--${B}--\r\n`;
     const ack = await raw(body, `multipart/form-data; boundary=${B}`);
@@ -291,8 +338,15 @@ describe('inbound multipart leniency (DGII sends odd part headers)', () => {
   });
 
   it('an empty form or a form without a file is "Multipart cannot be empty" (400)', async () => {
-    for (const body of [`--${B}--\r\n`, `--${B}\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--${B}\r\nContent-Disposition: form-data; name="b"\r\n\r\n2\r\n--${B}--`]) {
-      const res = await call(h, RECEPCION, { method: 'POST', body, headers: { authorization: `Bearer ${token}`, 'content-type': `multipart/form-data; boundary=${B}` } });
+    for (const body of [
+      `--${B}--\r\n`,
+      `--${B}\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--${B}\r\nContent-Disposition: form-data; name="b"\r\n\r\n2\r\n--${B}--`,
+    ]) {
+      const res = await call(h, RECEPCION, {
+        method: 'POST',
+        body,
+        headers: { authorization: `Bearer ${token}`, 'content-type': `multipart/form-data; boundary=${B}` },
+      });
       expect(res.status).toBe(400);
       expect(await jsonError(res)).toMatch(/Multipart cannot be empty/);
     }

@@ -44,7 +44,7 @@ describe('stateless seeds', () => {
     }
   });
 
-  it('a replayed, an expired, a forged-MAC and another scope\'s seed are refused; only a signature-checked use writes', async () => {
+  it("a replayed, an expired, a forged-MAC and another scope's seed are refused; only a signature-checked use writes", async () => {
     const h = await createHarness({ seedKey: randomBytes(32) });
     try {
       const signed = await signXml(await seedOf(h), remoteIdentity().signer);
@@ -99,14 +99,18 @@ describe('stateless seeds: two server processes on one PostgreSQL', () => {
     await c.end();
   });
 
-  it('accept each other\'s seeds, once in all', async () => {
+  it("accept each other's seeds, once in all", async () => {
     const key = randomBytes(32); // ECF_CERT_KEY, shared by both processes
     const id = providerIdentity();
     const node = async () => {
       const storage = createPostgresStorage({ connectionString: DATABASE_URL, schema, maxConnections: 2 });
       await storage.migrate();
       const handler = createInboundHandler({
-        storage, schemas: schemaValidator(), clock: () => T0, seedKey: key, trust: DEVELOPMENT_TRUST,
+        storage,
+        schemas: schemaValidator(),
+        clock: () => T0,
+        seedKey: key,
+        trust: DEVELOPMENT_TRUST,
         signers: createSignerProvider({ key: null, provider: { p12: id.p12, password: id.password } }),
       });
       return { storage, handler } as unknown as Harness;

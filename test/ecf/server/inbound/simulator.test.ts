@@ -25,7 +25,11 @@ let dgiiToken: string;
 /** The seed flow against a simulator service; returns the token. */
 async function loginAt(base: string, validar: string): Promise<string> {
   const seed = await (await fetch(`${base}/semilla`)).text();
-  const res = await fetch(`${base}/${validar}`, { method: 'POST', body: form(await signXml(seed, remoteIdentity().signer), 'semilla.xml'), headers: { accept: 'application/json' } });
+  const res = await fetch(`${base}/${validar}`, {
+    method: 'POST',
+    body: form(await signXml(seed, remoteIdentity().signer), 'semilla.xml'),
+    headers: { accept: 'application/json' },
+  });
   if (res.status !== 200) throw new Error(`login failed: ${res.status} ${await res.text()}`);
   return ((await res.json()) as { token: string }).token;
 }
@@ -61,7 +65,10 @@ afterAll(async () => {
 describe('inbound services over HTTP, driven by the DGII simulator', () => {
   it('the simulator logs in, delivers a 31 and gets back a signed ARECF Estado 0 that verifies', async () => {
     const r = await simPost('api/emision/emisioncomprobantes', {
-      rnc: RECEPTOR_A, tipoEncf: '31', urlRecepcion: `${url}/fe/recepcion/api/ecf`, urlAutenticacion: `${url}/fe/autenticacion/api/semilla`,
+      rnc: RECEPTOR_A,
+      tipoEncf: '31',
+      urlRecepcion: `${url}/fe/recepcion/api/ecf`,
+      urlAutenticacion: `${url}/fe/autenticacion/api/semilla`,
     });
     expect(r.body).toMatchObject({ rnc: RECEPTOR_A, estado: 'Enviado', acuse: { estado: '0', codigoMotivoNoRecibido: null, firmaValida: true }, mensajes: [] });
     expect(r.status).toBe(200);
@@ -76,18 +83,30 @@ describe('inbound services over HTTP, driven by the DGII simulator', () => {
     // The simulator logged in: a token was issued to its certificate.
     expect(h.logs.some((l) => l.msg === 'inbound: token issued' && String(l.obj.subject).includes('SIMULADOR'))).toBe(true);
 
-    const ack = await fetch(`${sim.url}/${ER}/api/emision/consultaacuserecibo?Rnc=${RECEPTOR_A}&Encf=${encf}`, { headers: { authorization: `Bearer ${dgiiToken}`, accept: 'application/json' } });
+    const ack = await fetch(`${sim.url}/${ER}/api/emision/consultaacuserecibo?Rnc=${RECEPTOR_A}&Encf=${encf}`, {
+      headers: { authorization: `Bearer ${dgiiToken}`, accept: 'application/json' },
+    });
     expect(await ack.json()).toMatchObject({ estado: 'Recibido', firmaValida: true });
   });
 
   it('delivers to a tenant prefix (the URL base the issuer publishes), type 44', async () => {
-    const r = await simPost('api/emision/emisioncomprobantes', { rnc: RECEPTOR_B, tipoEncf: '44', urlRecepcion: `${url}/t/${RECEPTOR_B}`, urlAutenticacion: `${url}/t/${RECEPTOR_B}` });
+    const r = await simPost('api/emision/emisioncomprobantes', {
+      rnc: RECEPTOR_B,
+      tipoEncf: '44',
+      urlRecepcion: `${url}/t/${RECEPTOR_B}`,
+      urlAutenticacion: `${url}/t/${RECEPTOR_B}`,
+    });
     expect(r.body).toMatchObject({ estado: 'Enviado', acuse: { estado: '0', firmaValida: true }, mensajes: [] });
     expect(await h.storage.getReceivedDocument(h.b.id, r.body.encf as string, SIMULATOR_RNC)).toMatchObject({ tipo: '44' });
   });
 
   it('a document for another buyer at a tenant prefix gets a signed ARECF motivo 4; an unknown buyer at the root a 400', async () => {
-    const wrong = await simPost('api/emision/emisioncomprobantes', { rnc: RECEPTOR_B, tipoEncf: '31', urlRecepcion: `${url}/t/${RECEPTOR_A}`, urlAutenticacion: `${url}/t/${RECEPTOR_A}` });
+    const wrong = await simPost('api/emision/emisioncomprobantes', {
+      rnc: RECEPTOR_B,
+      tipoEncf: '31',
+      urlRecepcion: `${url}/t/${RECEPTOR_A}`,
+      urlAutenticacion: `${url}/t/${RECEPTOR_A}`,
+    });
     expect(wrong.body.acuse).toMatchObject({ estado: '1', codigoMotivoNoRecibido: '4', firmaValida: true });
     expect(await h.storage.getReceivedDocument(h.a.id, wrong.body.encf as string)).toBeNull();
     expect(await h.storage.getReceivedDocument(h.b.id, wrong.body.encf as string)).toBeNull();
@@ -108,12 +127,18 @@ describe('inbound services over HTTP, driven by the DGII simulator', () => {
     // Our e-CF reaches the simulator's receptor (what the outbound delivery will do).
     const receptorToken = await loginAt(`${sim.url}/${ER}/fe/autenticacion/api`, 'validacioncertificado');
     const delivered = await fetch(`${sim.url}/${ER}/fe/recepcion/api/ecf`, {
-      method: 'POST', body: form(doc.signedXml!, `${RECEPTOR_A}${doc.encf}.xml`), headers: { authorization: `Bearer ${receptorToken}` },
+      method: 'POST',
+      body: form(doc.signedXml!, `${RECEPTOR_A}${doc.encf}.xml`),
+      headers: { authorization: `Bearer ${receptorToken}` },
     });
     expect(parseArecfXml(await delivered.text()).data.estado).toBe('0');
 
     const r = await simPost('api/emision/envioaprobacioncomercial', {
-      urlAprobacionComercial: `${url}/t/${RECEPTOR_A}`, urlAutenticacion: `${url}/t/${RECEPTOR_A}`, rnc: RECEPTOR_A, encf: doc.encf, estadoAprobacion: '2',
+      urlAprobacionComercial: `${url}/t/${RECEPTOR_A}`,
+      urlAutenticacion: `${url}/t/${RECEPTOR_A}`,
+      rnc: RECEPTOR_A,
+      encf: doc.encf,
+      estadoAprobacion: '2',
     });
     expect(r.body).toMatchObject({ estado: 'Enviado', httpStatus: 200, mensajes: [] });
     const approvals = await h.storage.getDocumentApprovals(doc.id);
@@ -124,13 +149,21 @@ describe('inbound services over HTTP, driven by the DGII simulator', () => {
   });
 
   it('refuses a body over 12 MB with 413 before reading it', async () => {
-    const token = (await (async () => {
-      const seed = await (await fetch(`${url}/fe/autenticacion/api/semilla`)).text();
-      const res = await fetch(`${url}/fe/autenticacion/api/validacioncertificado`, { method: 'POST', body: form(await signXml(seed, remoteIdentity().signer)), headers: { accept: 'application/json' } });
-      return (await res.json()) as { token: string };
-    })()).token;
+    const token = (
+      await (async () => {
+        const seed = await (await fetch(`${url}/fe/autenticacion/api/semilla`)).text();
+        const res = await fetch(`${url}/fe/autenticacion/api/validacioncertificado`, {
+          method: 'POST',
+          body: form(await signXml(seed, remoteIdentity().signer)),
+          headers: { accept: 'application/json' },
+        });
+        return (await res.json()) as { token: string };
+      })()
+    ).token;
     const res = await fetch(`${url}/fe/recepcion/api/ecf`, {
-      method: 'POST', body: new Uint8Array(12 * 1024 * 1024 + 1), headers: { authorization: `Bearer ${token}`, 'content-type': 'application/xml' },
+      method: 'POST',
+      body: new Uint8Array(12 * 1024 * 1024 + 1),
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/xml' },
     });
     expect(res.status).toBe(413);
   });

@@ -16,7 +16,19 @@ import { stripComments } from '../../../../src/ecf/server/inbound/xml.js';
 import { createSelfSignedIdentity, verifyXml, type SelfSignedIdentity } from '../../../../src/ecf/sign/index.js';
 import { createTestCa } from './ca.js';
 import {
-  acecfFor, createHarness, login, ourDocument, postXml, RECEPTOR_A, RECEPTOR_B, REMOTE, remoteEcf, remoteIdentity, replaceOnce, T0, type Harness,
+  acecfFor,
+  createHarness,
+  login,
+  ourDocument,
+  postXml,
+  RECEPTOR_A,
+  RECEPTOR_B,
+  REMOTE,
+  remoteEcf,
+  remoteIdentity,
+  replaceOnce,
+  T0,
+  type Harness,
 } from './harness.js';
 
 const RECEPCION = '/fe/recepcion/api/ecf';
@@ -66,8 +78,11 @@ describe('certificate identifiers (issue 13 finding 1/2)', () => {
     expect(() => loadConfig({ ECF_AUTHORITY: 'testecf', ECF_INBOUND_TRUST: 'development' })).toThrow(ConfigError);
     expect(() => loadConfig({ ECF_INBOUND_TRUST: 'maybe' })).toThrow(/ECF_INBOUND_TRUST must be/);
     expect(() => loadConfig({ ECF_INBOUND_SENDER_QUOTA: '-1' })).toThrow(/ECF_INBOUND_SENDER_QUOTA/);
-    expect(loadConfig({ ECF_INBOUND_TRUST_CA: 'ca.pem', ECF_INBOUND_SENDER_QUOTA: '0', ECF_INBOUND_MAX_STORED_BYTES: '2MB' }).inbound)
-      .toMatchObject({ trustCa: expect.stringMatching(/\/ca\.pem$/), senderQuota: 0, maxStoredBytes: 2 * 1024 * 1024 });
+    expect(loadConfig({ ECF_INBOUND_TRUST_CA: 'ca.pem', ECF_INBOUND_SENDER_QUOTA: '0', ECF_INBOUND_MAX_STORED_BYTES: '2MB' }).inbound).toMatchObject({
+      trustCa: expect.stringMatching(/\/ca\.pem$/),
+      senderQuota: 0,
+      maxStoredBytes: 2 * 1024 * 1024,
+    });
   });
 });
 
@@ -108,10 +123,12 @@ describe('finding 1: commercial approvals only from the buyer they name; one gen
       // A document of ours whose buyer is someone else.
       [await acecfFor(strangersDoc, RECEPTOR_A), APROBACION],
     ];
-    const answers = await Promise.all(cases.map(async ([xml, path]) => {
-      const res = await postXml(h, path, xml, { token });
-      return `${res.status} ${await res.text()}`;
-    }));
+    const answers = await Promise.all(
+      cases.map(async ([xml, path]) => {
+        const res = await postXml(h, path, xml, { token });
+        return `${res.status} ${await res.text()}`;
+      }),
+    );
     expect(new Set(answers).size, answers.join('\n')).toBe(1);
     expect(answers[0]).toBe(`400 ${JSON.stringify({ estado: 'Error', mensaje: NOT_MATCHED, mensajes: [NOT_MATCHED] })}`);
     for (const leak of [doc.totalAmount, doc.issuedAt, strangersDoc.encf, '401000009']) expect(answers[0]).not.toContain(leak);
@@ -136,7 +153,9 @@ describe('finding 1: commercial approvals only from the buyer they name; one gen
 
   it('one decision per buyer under concurrent submissions: exactly one recorded, the rest same (200) or refused (409)', async () => {
     const doc = await ourDocument(h, h.a, REMOTE);
-    const xmls = await Promise.all(Array.from({ length: 8 }, (_, k) => acecfFor(doc, RECEPTOR_A, k % 2 ? {} : { estado: '2', detalle_motivo_rechazo: 'Precio' })));
+    const xmls = await Promise.all(
+      Array.from({ length: 8 }, (_, k) => acecfFor(doc, RECEPTOR_A, k % 2 ? {} : { estado: '2', detalle_motivo_rechazo: 'Precio' })),
+    );
     const statuses = await Promise.all(xmls.map(async (xml) => (await postXml(h, APROBACION, xml, { token })).status));
     const approvals = await h.storage.getDocumentApprovals(doc.id);
     expect(approvals).toHaveLength(1);
@@ -159,11 +178,13 @@ describe('finding 2: an e-CF is received only from a trusted certificate of its 
   });
   afterAll(() => h.close());
 
-  it('a token of another RNC cannot deliver in the RNCEmisor\'s name (401), whoever signed', async () => {
+  it("a token of another RNC cannot deliver in the RNCEmisor's name (401), whoever signed", async () => {
     const xml = await remoteEcf('31', { buyer: RECEPTOR_A, n: ++n });
     const res = await postXml(h, RECEPCION, xml, { token: strangerToken });
     expect(res.status).toBe(401);
-    expect(await h.storage.listReceivedDocuments(h.a.id, { limit: 100, emisorRnc: REMOTE })).not.toContainEqual(expect.objectContaining({ encf: `E31${String(n).padStart(10, '0')}` }));
+    expect(await h.storage.listReceivedDocuments(h.a.id, { limit: 100, emisorRnc: REMOTE })).not.toContainEqual(
+      expect.objectContaining({ encf: `E31${String(n).padStart(10, '0')}` }),
+    );
   });
 
   it('a forgery signed by another certificate is not received (motivo 2), occupies nothing, and the genuine one is then received', async () => {
@@ -184,7 +205,7 @@ describe('finding 2: an e-CF is received only from a trusted certificate of its 
     }
   });
 
-  it('with a trust store, a self-signed certificate in the RNCEmisor\'s name is refused; a CA-issued one is received', async () => {
+  it("with a trust store, a self-signed certificate in the RNCEmisor's name is refused; a CA-issued one is received", async () => {
     const ca = createTestCa();
     const genuineId = ca.issue({ commonName: 'EMISOR REMOTO', serialNumber: REMOTE }) as SelfSignedIdentity;
     const strict = await createHarness({ trust: { mode: 'ca', anchors: [ca.anchor], delegates: {} } });
@@ -207,11 +228,12 @@ describe('finding 2: an e-CF is received only from a trusted certificate of its 
 describe('finding 7: stored without comments, size capped, quota per sender', () => {
   it('stripping comments keeps the signature valid (C14N without comments), wherever they are', async () => {
     const signed = await remoteEcf('31', { buyer: RECEPTOR_A, n: 900 });
-    const padded = signed
-      .replace('<Encabezado>', `<!-- ${'x'.repeat(1000)} --><Encabezado><!--a-->`)
-      .replace('</RNCEmisor>', '</RNCEmisor><!--<RNCEmisor>999999999</RNCEmisor>-->')
-      .replace('<SignatureValue>', '<SignatureValue><!--sv-->')
-      .replace(/^(<\?xml[^>]*\?>)/, '$1<!-- prolog -->\n') + '\n<!-- after -->\n   ';
+    const padded =
+      signed
+        .replace('<Encabezado>', `<!-- ${'x'.repeat(1000)} --><Encabezado><!--a-->`)
+        .replace('</RNCEmisor>', '</RNCEmisor><!--<RNCEmisor>999999999</RNCEmisor>-->')
+        .replace('<SignatureValue>', '<SignatureValue><!--sv-->')
+        .replace(/^(<\?xml[^>]*\?>)/, '$1<!-- prolog -->\n') + '\n<!-- after -->\n   ';
     expect(verifyXml(padded).valid).toBe(true);
     const stripped = stripComments(padded);
     expect(stripped).not.toContain('<!--');
@@ -237,7 +259,9 @@ describe('finding 7: stored without comments, size capped, quota per sender', ()
       const doc = await ourDocument(h, h.a, REMOTE);
       const acecf = await acecfFor(doc, RECEPTOR_A);
       const smallPad = `<!--${'relleno '.repeat(4 * 1024)}-->`; // 32 KB
-      expect((await postXml(h, APROBACION, replaceOnce(acecf, '<DetalleAprobacionComercial>', `<DetalleAprobacionComercial>${smallPad}`), { token })).status).toBe(200);
+      expect(
+        (await postXml(h, APROBACION, replaceOnce(acecf, '<DetalleAprobacionComercial>', `<DetalleAprobacionComercial>${smallPad}`), { token })).status,
+      ).toBe(200);
       expect((await h.storage.getDocumentApprovals(doc.id))[0]!.acecfXml).toBe(acecf);
     } finally {
       await h.close();
@@ -250,9 +274,17 @@ describe('finding 7: stored without comments, size capped, quota per sender', ()
     const h = await createHarness({ maxStoredBytes: Buffer.byteLength(small), requireAuth: false });
     try {
       // Big only by its comments: received.
-      expect(await ackOf(await postXml(h, RECEPCION, replaceOnce(small, '<Encabezado>', `<!--${'c'.repeat(64 * 1024)}--><Encabezado>`), {}))).toMatchObject({ estado: '0' });
+      expect(await ackOf(await postXml(h, RECEPCION, replaceOnce(small, '<Encabezado>', `<!--${'c'.repeat(64 * 1024)}--><Encabezado>`), {}))).toMatchObject({
+        estado: '0',
+      });
       // Big by its signed content (a longer buyer name).
-      const big = await remoteEcf('31', { buyer: RECEPTOR_A, n: 903, change: (d) => { d.comprador.razon_social = `${d.comprador.razon_social} Y ASOCIADOS`; } });
+      const big = await remoteEcf('31', {
+        buyer: RECEPTOR_A,
+        n: 903,
+        change: (d) => {
+          d.comprador.razon_social = `${d.comprador.razon_social} Y ASOCIADOS`;
+        },
+      });
       expect(await ackOf(await postXml(h, RECEPCION, big, {}))).toMatchObject({ estado: '1', codigo_motivo_no_recibido: '1' });
       expect(await h.storage.getReceivedDocument(h.a.id, 'E310000000903', REMOTE)).toBeNull();
     } finally {
@@ -273,7 +305,12 @@ describe('finding 7: stored without comments, size capped, quota per sender', ()
       expect(await h.storage.getReceivedDocument(h.a.id, 'E310000000003', REMOTE)).toBeNull();
       // Another sender is not affected.
       const other = selfSigned('132000001', 'OTRO EMISOR');
-      const otherXml = await remoteEcf('31', { buyer: RECEPTOR_A, n: 3, signer: other, editXml: (x) => replaceOnce(x, `<RNCEmisor>${REMOTE}</RNCEmisor>`, '<RNCEmisor>132000001</RNCEmisor>') });
+      const otherXml = await remoteEcf('31', {
+        buyer: RECEPTOR_A,
+        n: 3,
+        signer: other,
+        editXml: (x) => replaceOnce(x, `<RNCEmisor>${REMOTE}</RNCEmisor>`, '<RNCEmisor>132000001</RNCEmisor>'),
+      });
       expect(await ackOf(await postXml(h, RECEPCION, otherXml, { token: await login(h, '', other) }))).toMatchObject({ estado: '0' });
       // A day later the sender may deliver again.
       h.advance(24 * 3_600_000 + 1);

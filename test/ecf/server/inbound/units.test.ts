@@ -13,12 +13,14 @@ const bytes = (s: string) => new TextEncoder().encode(s);
 
 describe('readXmlUpload', () => {
   it('takes the part named xml among others, quoted or not', () => {
-    const body = '--b\r\nContent-Disposition: form-data; name="a"\r\n\r\nuno\r\n--b\r\nContent-Disposition: form-data; name=XML; filename=x.xml\r\n\r\n<a>ñ</a>\r\n--b--\r\n';
+    const body =
+      '--b\r\nContent-Disposition: form-data; name="a"\r\n\r\nuno\r\n--b\r\nContent-Disposition: form-data; name=XML; filename=x.xml\r\n\r\n<a>ñ</a>\r\n--b--\r\n';
     expect(readXmlUpload('multipart/form-data; boundary=b', bytes(body))).toEqual({ fileName: 'x.xml', xml: '<a>ñ</a>' });
   });
 
   it('falls back to the only file part, then to the only part', () => {
-    const file = '--b\r\nContent-Disposition: form-data; name="a"\r\n\r\nuno\r\n--b\r\nContent-Disposition: form-data; name="archivo"; filename="f.xml"\r\n\r\n<f/>\r\n--b--';
+    const file =
+      '--b\r\nContent-Disposition: form-data; name="a"\r\n\r\nuno\r\n--b\r\nContent-Disposition: form-data; name="archivo"; filename="f.xml"\r\n\r\n<f/>\r\n--b--';
     expect(readXmlUpload('multipart/form-data; boundary=b', bytes(file))?.xml).toBe('<f/>');
     const only = '--b\nContent-Disposition: form-data; name="documento"\n\n<g/>\n--b--';
     expect(readXmlUpload('multipart/form-data; boundary=b', bytes(only))?.xml).toBe('<g/>');
@@ -79,7 +81,9 @@ describe('untrusted XML', () => {
       expect(scrapeText(`${xml}<roto`, 'RNCComprador'), decoy).toBe('130000001');
     }
     // A namespaced element of the same local name is not the e-CF's element.
-    expect(xmlValue('<ECF><x:RNCComprador xmlns:x="urn:x">999999999</x:RNCComprador><RNCComprador>130000001</RNCComprador></ECF>', ['RNCComprador'])).toBe('130000001');
+    expect(xmlValue('<ECF><x:RNCComprador xmlns:x="urn:x">999999999</x:RNCComprador><RNCComprador>130000001</RNCComprador></ECF>', ['RNCComprador'])).toBe(
+      '130000001',
+    );
     expect(xmlValue('<ECF><roto', ['RNCComprador'])).toBeNull();
   });
 
@@ -131,7 +135,9 @@ describe('storage migration 2 on an existing database', () => {
       expect(await s.addReceivedDocument(issuer!.id, newReceived())).not.toBeNull();
       await s.close();
       const check = new Database(file, { readonly: true });
-      expect(check.prepare('SELECT version FROM schema_migrations ORDER BY version').all()).toEqual([...MIGRATIONS].sort((a, b) => a.version - b.version).map((m) => ({ version: m.version })));
+      expect(check.prepare('SELECT version FROM schema_migrations ORDER BY version').all()).toEqual(
+        [...MIGRATIONS].sort((a, b) => a.version - b.version).map((m) => ({ version: m.version })),
+      );
       check.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -152,9 +158,11 @@ describe('storage migration 3 on an existing database (issue 13 finding 1)', () 
         raw.prepare('INSERT INTO schema_migrations VALUES (?, ?, 0)').run(m.version, m.name);
       }
       raw.prepare("INSERT INTO issuers (rnc, name, profile, signing_mode, created_at) VALUES ('131880738', 'Antes', '{}', 'provider', 1)").run();
-      raw.prepare(`INSERT INTO documents (issuer_id, tipo, encf, consecutive, status, source, unsigned_xml, summary, issued_at, issued_on,
+      raw
+        .prepare(`INSERT INTO documents (issuer_id, tipo, encf, consecutive, status, source, unsigned_xml, summary, issued_at, issued_on,
         total_amount, total_itbis, transmission, created_at, updated_at)
-        VALUES (1, '31', 'E310000000001', 1, 'accepted_authority', 'json', '<ECF/>', 0, '01-04-2026', '2026-04-01', '1.00', '0.00', 'sent', 1, 1)`).run();
+        VALUES (1, '31', 'E310000000001', 1, 'accepted_authority', 'json', '<ECF/>', 0, '01-04-2026', '2026-04-01', '1.00', '0.00', 'sent', 1, 1)`)
+        .run();
       const add = raw.prepare('INSERT INTO document_approvals (document_id, estado, motivo, rnc_comprador, acecf_xml, received_at) VALUES (1, ?, ?, ?, ?, ?)');
       add.run(2, 'Precio', '101672919', '<ACECF>1</ACECF>', 10);
       add.run(1, null, '101672919', '<ACECF>2</ACECF>', 20);
@@ -164,7 +172,8 @@ describe('storage migration 3 on an existing database (issue 13 finding 1)', () 
       const s = createSqliteStorage({ file });
       await s.migrate();
       expect((await s.getDocumentApprovals(1)).map((a) => [a.rncComprador, a.estado, a.acecfXml])).toEqual([
-        ['101672919', 2, '<ACECF>1</ACECF>'], ['132000001', 1, '<ACECF>3</ACECF>'],
+        ['101672919', 2, '<ACECF>1</ACECF>'],
+        ['132000001', 1, '<ACECF>3</ACECF>'],
       ]);
       const again = await s.addDocumentApproval(1, { estado: 1, motivo: null, rncComprador: '101672919', acecfXml: '<ACECF>4</ACECF>', receivedAt: 40 });
       expect(again).toMatchObject({ created: false, approval: { estado: 2, acecfXml: '<ACECF>1</ACECF>' } });

@@ -25,7 +25,11 @@ const alive = (pid: number) => {
     return false;
   }
 };
-const refusal = (p: Promise<unknown>) => p.then(() => null, (e: unknown) => (isOffloadError(e) ? e.code : `other: ${String(e)}`));
+const refusal = (p: Promise<unknown>) =>
+  p.then(
+    () => null,
+    (e: unknown) => (isOffloadError(e) ? e.code : `other: ${String(e)}`),
+  );
 
 const SEMILLA = '<?xml version="1.0" encoding="utf-8"?><SemillaModel><valor>abc</valor><fecha>2026-04-01T10:00:00.0000000-04:00</fecha></SemillaModel>';
 
@@ -47,7 +51,9 @@ describe('offload pool', () => {
     await p.run('block', { ms: 1 }); // the process is up
     let timerFired = false;
     const task = p.run('block', { ms: 1500 }).then(() => timerFired);
-    setTimeout(() => { timerFired = true; }, 10);
+    setTimeout(() => {
+      timerFired = true;
+    }, 10);
     // In-process, a 1.5 s busy wait would keep the 10 ms timer from firing until it ends.
     expect(await task).toBe(true);
   });

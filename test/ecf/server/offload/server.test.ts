@@ -29,22 +29,35 @@ const LINES = 400;
 async function provision(dataDir: string): Promise<{ token: string; small: string; encf: string }> {
   const storage = await openStorage({ dataDir });
   try {
-    const issuer = await storage.createIssuer({ rnc: ISSUER_PROFILE.rnc!, name: ISSUER_PROFILE.razon_social!, profile: ISSUER_PROFILE, signingMode: 'provider' });
+    const issuer = await storage.createIssuer({
+      rnc: ISSUER_PROFILE.rnc!,
+      name: ISSUER_PROFILE.razon_social!,
+      profile: ISSUER_PROFILE,
+      signingMode: 'provider',
+    });
     const token = generateToken();
     await storage.addToken(issuer.id, hashToken(token));
     await storage.addSequence(issuer.id, { tipo: '31', from: 1, to: 100, expiresOn: '2099-12-31' });
     const id = createSelfSignedIdentity({ commonName: 'EMISOR', serialNumber: ISSUER_PROFILE.rnc! });
     const accepted = async (lines: number) => {
-    const doc = withLines('31', lines);
-    const fecha = formatDateDO(new Date());
-    const record = await storage.reserveAndInsert(issuer.id, '31', new Date().toISOString().slice(0, 10), (encf) => ({
-      source: 'json',
-      unsignedXml: buildEcfXml('31', doc, { ...baseContext('31'), emisor: { rnc: ISSUER_PROFILE.rnc!, razon_social: ISSUER_PROFILE.razon_social!, direccion: ISSUER_PROFILE.direccion! }, encf, fecha_emision: fecha }),
-      summary: false, issuedAt: fecha, totalAmount: '1.00', totalItbis: '0.00',
-    }));
-    const signedXml = await signEcf(record!.unsignedXml, p12Signer(readP12(id.p12, id.password)), () => new Date());
-    await storage.updateDocument(record!.id, { status: 'accepted_authority', transmission: 'sent', signedXml, trackId: 'track-1' });
-    return record!.encf;
+      const doc = withLines('31', lines);
+      const fecha = formatDateDO(new Date());
+      const record = await storage.reserveAndInsert(issuer.id, '31', new Date().toISOString().slice(0, 10), (encf) => ({
+        source: 'json',
+        unsignedXml: buildEcfXml('31', doc, {
+          ...baseContext('31'),
+          emisor: { rnc: ISSUER_PROFILE.rnc!, razon_social: ISSUER_PROFILE.razon_social!, direccion: ISSUER_PROFILE.direccion! },
+          encf,
+          fecha_emision: fecha,
+        }),
+        summary: false,
+        issuedAt: fecha,
+        totalAmount: '1.00',
+        totalItbis: '0.00',
+      }));
+      const signedXml = await signEcf(record!.unsignedXml, p12Signer(readP12(id.p12, id.password)), () => new Date());
+      await storage.updateDocument(record!.id, { status: 'accepted_authority', transmission: 'sent', signedXml, trackId: 'track-1' });
+      return record!.encf;
     };
     return { token, small: await accepted(1), encf: await accepted(LINES) };
   } finally {
@@ -67,8 +80,14 @@ describe('server with the offload pool', () => {
     dirs.push(dataDir);
     const { token, small, encf } = await provision(dataDir);
     let pool: OffloadPool | null = null;
-    const server = await startServer(loadConfig({ PORT: '0', HOST: '127.0.0.1', ECF_DATA_DIR: dataDir, ECF_XSD_DIR: xsdDir(), LOG_LEVEL: 'silent', ECF_WORKER: 'off' }),
-      { onOffloadPool: (p) => { pool = p; } });
+    const server = await startServer(
+      loadConfig({ PORT: '0', HOST: '127.0.0.1', ECF_DATA_DIR: dataDir, ECF_XSD_DIR: xsdDir(), LOG_LEVEL: 'silent', ECF_WORKER: 'off' }),
+      {
+        onOffloadPool: (p) => {
+          pool = p;
+        },
+      },
+    );
     let pids: number[] = [];
     try {
       const auth = { authorization: `Bearer ${token}` };
@@ -76,10 +95,17 @@ describe('server with the offload pool', () => {
       expect((await fetch(`${server.url}/api/v1/documents/${small}/pdf`, { headers: auth })).status).toBe(200);
       const order: string[] = [];
       const pdfUrl = `${server.url}/api/v1/documents/${encf}/pdf`;
-      const first = fetch(pdfUrl, { headers: auth }).then(async (r) => { const b = new Uint8Array(await r.arrayBuffer()); order.push('pdf'); return { status: r.status, b }; });
+      const first = fetch(pdfUrl, { headers: auth }).then(async (r) => {
+        const b = new Uint8Array(await r.arrayBuffer());
+        order.push('pdf');
+        return { status: r.status, b };
+      });
       // Let the PDF request reach its render (several seconds for LINES lines), then ask something cheap.
       await new Promise((r) => setTimeout(r, 300));
-      const cheap = await fetch(`${server.url}/api/v1/statuses`, { headers: auth }).then((r) => { order.push('get'); return r.status; });
+      const cheap = await fetch(`${server.url}/api/v1/statuses`, { headers: auth }).then((r) => {
+        order.push('get');
+        return r.status;
+      });
       const pdf1 = await first;
       expect(cheap).toBe(200);
       expect(pdf1.status).toBe(200);

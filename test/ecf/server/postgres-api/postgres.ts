@@ -35,9 +35,11 @@ export function runOnPostgres(label: string): void {
     return createPostgresStorage({ connectionString: DATABASE_URL, schema, maxConnections: 4 });
   });
   // Registered before the imported file's hooks, so it runs after them (after-hooks run in reverse order).
-  afterAll(() => withClient(async (c) => {
-    for (const s of schemas) await c.query(`DROP SCHEMA IF EXISTS "${s}" CASCADE`);
-  }));
+  afterAll(() =>
+    withClient(async (c) => {
+      for (const s of schemas) await c.query(`DROP SCHEMA IF EXISTS "${s}" CASCADE`);
+    }),
+  );
 
   describe('adapter', () => {
     it('the harness of this file stores in a fresh PostgreSQL schema', async () => {

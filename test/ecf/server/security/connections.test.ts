@@ -25,9 +25,17 @@ afterAll(async () => {
 async function start(extra: Record<string, string>) {
   const dataDir = mkdtempSync(join(tmpdir(), 'ecf-conn-'));
   dirs.push(dataDir);
-  const server = await startServer(loadConfig({
-    PORT: '0', HOST: '127.0.0.1', ECF_DATA_DIR: dataDir, ECF_XSD_DIR: xsdDir(), LOG_LEVEL: 'silent', ECF_WORKER: 'off', ...extra,
-  }));
+  const server = await startServer(
+    loadConfig({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      ECF_DATA_DIR: dataDir,
+      ECF_XSD_DIR: xsdDir(),
+      LOG_LEVEL: 'silent',
+      ECF_WORKER: 'off',
+      ...extra,
+    }),
+  );
   const entry = { server, clients: [] as RawClient[] };
   open.push(entry);
   const client = async () => {
@@ -45,7 +53,10 @@ describe('connection limits over real sockets', () => {
     const { client } = await start({ ECF_HEADERS_TIMEOUT_MS: '500', ECF_REQUEST_TIMEOUT_MS: '2000' });
     const c = await client();
     c.socket.write(`POST ${VALIDAR} HTTP/1.1\r\nHost: x\r\n`);
-    c.trickle(Array.from({ length: 200 }, (_, i) => `X-Slow-${i}: a\r\n`), 100);
+    c.trickle(
+      Array.from({ length: 200 }, (_, i) => `X-Slow-${i}: a\r\n`),
+      100,
+    );
     expect(await c.closed(8_000)).toBe(true);
   });
 
@@ -53,7 +64,10 @@ describe('connection limits over real sockets', () => {
     const { client } = await start({ ECF_MIN_BODY_RATE: '200', ECF_BODY_GRACE_MS: '300', ECF_REQUEST_TIMEOUT_MS: '60000' });
     const c = await client();
     c.socket.write(`POST ${VALIDAR} HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: 5000\r\n\r\n`);
-    c.trickle(Array.from({ length: 500 }, () => 'x'), 50); // 20 bytes/s
+    c.trickle(
+      Array.from({ length: 500 }, () => 'x'),
+      50,
+    ); // 20 bytes/s
     expect(await c.closed(8_000)).toBe(true);
     expect(c.received()).toMatch(/^HTTP\/1\.1 408 /);
   });

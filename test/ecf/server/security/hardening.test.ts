@@ -36,11 +36,23 @@ describe('response headers', () => {
       'inbound 404': await h.request('/t/999999999/fe/autenticacion/api/semilla'),
       'inbound 405': await h.request(`/t/${B.rnc}/fe/recepcion/api/ecf`),
       'docs page': await h.api(null, '/api/v1/docs'),
-      'openapi': await h.api(null, '/api/v1/openapi.json'),
+      openapi: await h.api(null, '/api/v1/openapi.json'),
     };
     const expected: Record<string, number> = {
-      'API 200': 200, 'API 202': 202, 'API 401': 401, 'API 404': 404, 'unknown route 404': 404, 'API 413': 413, 'API 415': 415, 'API 422': 422,
-      'inbound seed': 200, 'inbound 401': 401, 'inbound 404': 404, 'inbound 405': 405, 'docs page': 200, openapi: 200,
+      'API 200': 200,
+      'API 202': 202,
+      'API 401': 401,
+      'API 404': 404,
+      'unknown route 404': 404,
+      'API 413': 413,
+      'API 415': 415,
+      'API 422': 422,
+      'inbound seed': 200,
+      'inbound 401': 401,
+      'inbound 404': 404,
+      'inbound 405': 405,
+      'docs page': 200,
+      openapi: 200,
     };
     for (const [name, res] of Object.entries(answers)) {
       expect(res.status, name).toBe(expected[name]);
@@ -50,12 +62,13 @@ describe('response headers', () => {
     expect(answers['docs page']!.headers.get('content-security-policy')).toMatch(/default-src 'none'/);
   });
 
-  it('sends no CORS headers: another origin\'s page cannot read an answer, preflights are not granted', async () => {
+  it("sends no CORS headers: another origin's page cannot read an answer, preflights are not granted", async () => {
     const origin = 'https://atacante.example';
     const simple = await h.api(h.a.token, '/api/v1/statuses', { headers: { origin } });
     expect(simple.status).toBe(200);
     const preflight = await h.request('/api/v1/documents', {
-      method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
+      method: 'OPTIONS',
+      headers: { origin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
     });
     for (const res of [simple, preflight]) {
       const names: string[] = [];
@@ -81,7 +94,11 @@ describe('credentials', () => {
       const res = await h.request(`/t/${B.rnc}/fe/${service}/api/ecf`, { method: 'POST', body: huge, headers: { 'content-type': 'application/xml' } });
       expect(res.status, service).toBe(401);
     }
-    const withToken = await h.request(`/t/${B.rnc}/fe/recepcion/api/ecf`, { method: 'POST', body: huge, headers: { authorization: `Bearer ${inboundToken}`, 'content-type': 'application/xml' } });
+    const withToken = await h.request(`/t/${B.rnc}/fe/recepcion/api/ecf`, {
+      method: 'POST',
+      body: huge,
+      headers: { authorization: `Bearer ${inboundToken}`, 'content-type': 'application/xml' },
+    });
     expect(withToken.status).toBe(413);
   });
 });
@@ -93,21 +110,34 @@ describe('inbound input', () => {
     const signed = await signXml(seed, h.foreign.signer);
     expect(Buffer.byteLength(signed)).toBeLessThan(SEED_MAX_BODY_BYTES / 4);
     const padded = signed.replace('</SemillaModel>', `<!--${'x'.repeat(SEED_MAX_BODY_BYTES)}--></SemillaModel>`);
-    const tooBig = await h.request(`/t/${B.rnc}/fe/autenticacion/api/validacioncertificado`, { method: 'POST', body: xmlForm(padded), headers: { accept: 'application/json' } });
+    const tooBig = await h.request(`/t/${B.rnc}/fe/autenticacion/api/validacioncertificado`, {
+      method: 'POST',
+      body: xmlForm(padded),
+      headers: { accept: 'application/json' },
+    });
     expect(tooBig.status).toBe(413);
-    const ok = await h.request(`/t/${B.rnc}/fe/autenticacion/api/validacioncertificado`, { method: 'POST', body: xmlForm(signed), headers: { accept: 'application/json' } });
+    const ok = await h.request(`/t/${B.rnc}/fe/autenticacion/api/validacioncertificado`, {
+      method: 'POST',
+      body: xmlForm(signed),
+      headers: { accept: 'application/json' },
+    });
     expect(ok.status).toBe(200);
   });
 
   it('an external entity is never resolved: the e-CF is refused and the answer carries nothing of the file', async () => {
-    const xml = (await foreignEcf(h, B.rnc, 5)).replace(/^<\?xml[^>]*\?>/, '<?xml version="1.0" encoding="utf-8"?><!DOCTYPE ECF [<!ENTITY x SYSTEM "file:///etc/passwd">]>')
+    const xml = (await foreignEcf(h, B.rnc, 5))
+      .replace(/^<\?xml[^>]*\?>/, '<?xml version="1.0" encoding="utf-8"?><!DOCTYPE ECF [<!ENTITY x SYSTEM "file:///etc/passwd">]>')
       .replace('<RazonSocialEmisor>', '<RazonSocialEmisor>&x;');
     expect(xml).toContain('<!DOCTYPE');
     const res = await deliver(h, B.rnc, inboundToken, xml);
     const text = await res.text();
     expect(text).not.toContain('root:');
     expect(await h.storage.getReceivedDocument(h.b.issuer.id, 'E310000000005')).toBeNull();
-    const api = await h.api(h.b.token, '/api/v1/documents/31', { method: 'POST', body: '<?xml version="1.0"?><!DOCTYPE ECF [<!ENTITY x SYSTEM "file:///etc/passwd">]><ECF>&x;</ECF>', headers: { 'content-type': 'application/xml' } });
+    const api = await h.api(h.b.token, '/api/v1/documents/31', {
+      method: 'POST',
+      body: '<?xml version="1.0"?><!DOCTYPE ECF [<!ENTITY x SYSTEM "file:///etc/passwd">]><ECF>&x;</ECF>',
+      headers: { 'content-type': 'application/xml' },
+    });
     expect(api.status).toBe(422);
     expect(await api.text()).not.toContain('root:');
   });

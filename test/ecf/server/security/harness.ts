@@ -152,9 +152,24 @@ export async function createTenantHarness(backend: Backend, label: string): Prom
   const signers = createSignerProvider({ key, provider: { p12: provider.p12, password: provider.password } });
   const schemas = schemaValidator();
   // Self-signed test certificates: development trust (the RNC binding still applies).
-  const app = createApp({ storage, transport: client, signers, schemas, environment: 'testecf', certificateKey: key, receptor, inbound: { trust: DEVELOPMENT_TRUST } });
+  const app = createApp({
+    storage,
+    transport: client,
+    signers,
+    schemas,
+    environment: 'testecf',
+    certificateKey: key,
+    receptor,
+    inbound: { trust: DEVELOPMENT_TRUST },
+  });
   const worker: Worker = createWorker({
-    storage, transport: client, signers, schemas, pollSchedule: { initialMs: 10, maxMs: 50 }, retry: { baseMs: 10, capMs: 50 }, pollIntervalMs: 10,
+    storage,
+    transport: client,
+    signers,
+    schemas,
+    pollSchedule: { initialMs: 10, maxMs: 50 },
+    retry: { baseMs: 10, capMs: 50 },
+    pollIntervalMs: 10,
   });
 
   const tenant = async (profile: typeof A): Promise<Tenant> => {
@@ -177,7 +192,17 @@ export async function createTenantHarness(backend: Backend, label: string): Prom
   };
 
   return {
-    backend, app, storage, raw, sim, client, receptor, signers, key, a, b,
+    backend,
+    app,
+    storage,
+    raw,
+    sim,
+    client,
+    receptor,
+    signers,
+    key,
+    a,
+    b,
     foreign: identityOf(FOREIGN, 'EMISOR EXTRANJERO SRL'),
     buyer: identityOf(BUYER, 'COMPRADOR SRL'),
     api,
@@ -238,7 +263,9 @@ export function xmlForm(xml: string): FormData {
 export async function inboundLogin(h: TenantHarness, prefix: string, identity: SelfSignedIdentity): Promise<string> {
   const seed = await (await h.request(`${prefix}/fe/autenticacion/api/semilla`)).text();
   const res = await h.request(`${prefix}/fe/autenticacion/api/validacioncertificado`, {
-    method: 'POST', body: xmlForm(await signXml(seed, identity.signer)), headers: { accept: 'application/json' },
+    method: 'POST',
+    body: xmlForm(await signXml(seed, identity.signer)),
+    headers: { accept: 'application/json' },
   });
   if (res.status !== 200) throw new Error(`inbound login failed: ${res.status} ${await res.text()}`);
   return (await json(res)).token as string;
@@ -258,10 +285,18 @@ export function deliver(h: TenantHarness, rnc: string, token: string, xml: strin
 }
 
 /** A signed ACECF from the buyer about one of our documents. */
-export async function buyerApproval(h: TenantHarness, args: { issuerRnc: string; encf: string; fecha: string; monto: number; estado: '1' | '2'; motivo?: string }): Promise<string> {
+export async function buyerApproval(
+  h: TenantHarness,
+  args: { issuerRnc: string; encf: string; fecha: string; monto: number; estado: '1' | '2'; motivo?: string },
+): Promise<string> {
   const xml = buildAcecfXml({
-    rnc_emisor: args.issuerRnc, encf: args.encf, fecha_emision: args.fecha, monto_total: args.monto, rnc_comprador: BUYER,
-    estado: args.estado, ...(args.motivo ? { detalle_motivo_rechazo: args.motivo } : {}),
+    rnc_emisor: args.issuerRnc,
+    encf: args.encf,
+    fecha_emision: args.fecha,
+    monto_total: args.monto,
+    rnc_comprador: BUYER,
+    estado: args.estado,
+    ...(args.motivo ? { detalle_motivo_rechazo: args.motivo } : {}),
     fecha_hora_aprobacion_comercial: formatDateTimeDO(new Date()),
   });
   return signXml(xml, h.buyer.signer);

@@ -9,7 +9,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildAcecfXml, formatDateTimeDO } from '../../../../src/ecf/index.js';
 import { signXml, verifyXml } from '../../../../src/ecf/sign/index.js';
 import {
-  A, BACKENDS, BUYER, buyerApproval, createTenantHarness, deliver, FOREIGN, foreignEcf, identityOf, inboundLogin, issueJson, json, sendApproval,
+  A,
+  BACKENDS,
+  BUYER,
+  buyerApproval,
+  createTenantHarness,
+  deliver,
+  FOREIGN,
+  foreignEcf,
+  identityOf,
+  inboundLogin,
+  issueJson,
+  json,
+  sendApproval,
   type TenantHarness,
 } from './harness.js';
 
@@ -40,14 +52,31 @@ describe.each(BACKENDS)('inbound trust on %s', (backend) => {
 
   const approvalsOf = async (id: number) => h.raw.all(`SELECT estado, rnc_comprador FROM document_approvals WHERE document_id = ${id}`);
   const approval = (over: Partial<{ encf: string; fecha: string; monto: number; estado: '1' | '2' }> = {}) =>
-    buyerApproval(h, { issuerRnc: A.rnc, encf: doc.encf, fecha: doc.issuedAt, monto: Number(doc.totalAmount), estado: '1', ...over, ...(over.estado === '2' ? { motivo: 'Precio' } : {}) });
+    buyerApproval(h, {
+      issuerRnc: A.rnc,
+      encf: doc.encf,
+      fecha: doc.issuedAt,
+      monto: Number(doc.totalAmount),
+      estado: '1',
+      ...over,
+      ...(over.estado === '2' ? { motivo: 'Precio' } : {}),
+    });
 
-  it('finding 1: a stranger\'s token cannot record an approval in the buyer\'s name', async () => {
+  it("finding 1: a stranger's token cannot record an approval in the buyer's name", async () => {
     // Signed by the stranger's own certificate, naming the real buyer (as the attack run did).
-    const forged = await signXml(buildAcecfXml({
-      rnc_emisor: A.rnc, encf: doc.encf, fecha_emision: doc.issuedAt, monto_total: Number(doc.totalAmount), rnc_comprador: BUYER,
-      estado: '2', detalle_motivo_rechazo: 'Falso', fecha_hora_aprobacion_comercial: formatDateTimeDO(new Date()),
-    }), identityOf(STRANGER, 'EXTRAÑO SRL').signer);
+    const forged = await signXml(
+      buildAcecfXml({
+        rnc_emisor: A.rnc,
+        encf: doc.encf,
+        fecha_emision: doc.issuedAt,
+        monto_total: Number(doc.totalAmount),
+        rnc_comprador: BUYER,
+        estado: '2',
+        detalle_motivo_rechazo: 'Falso',
+        fecha_hora_aprobacion_comercial: formatDateTimeDO(new Date()),
+      }),
+      identityOf(STRANGER, 'EXTRAÑO SRL').signer,
+    );
     const res = await sendApproval(h, A.rnc, strangerToken, forged);
     expect(res.status).not.toBe(200);
     expect(await approvalsOf(doc.id)).toEqual([]);
@@ -66,14 +95,16 @@ describe.each(BACKENDS)('inbound trust on %s', (backend) => {
   });
 
   it('finding 1: one approval per document and buyer, under repeats and concurrency', async () => {
-    const statuses = await Promise.all(Array.from({ length: 6 }, async (_, k) => (await sendApproval(h, A.rnc, buyerToken, await approval({ estado: k % 2 ? '1' : '2' }))).status));
+    const statuses = await Promise.all(
+      Array.from({ length: 6 }, async (_, k) => (await sendApproval(h, A.rnc, buyerToken, await approval({ estado: k % 2 ? '1' : '2' }))).status),
+    );
     expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(1);
     expect((await approvalsOf(doc.id)).length).toBe(1);
     expect((await sendApproval(h, A.rnc, buyerToken, await approval())).status).not.toBe(500);
     expect((await approvalsOf(doc.id)).length).toBe(1);
   });
 
-  it('finding 2: a stranger\'s token cannot deliver in another issuer\'s name, and the genuine delivery is then received', async () => {
+  it("finding 2: a stranger's token cannot deliver in another issuer's name, and the genuine delivery is then received", async () => {
     const xml = await foreignEcf(h, A.rnc, 41);
     const forged = await deliver(h, A.rnc, strangerToken, xml);
     const forgedText = await forged.text();

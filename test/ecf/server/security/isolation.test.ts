@@ -21,8 +21,21 @@ import { buildEcfXml, buildSemillaXml } from '../../../../src/ecf/index.js';
 import { signXml } from '../../../../src/ecf/sign/index.js';
 import { baseContext, baseDoc } from '../../helpers/docs.js';
 import {
-  A, B, BACKENDS, buyerApproval, createTenantHarness, deliver, FOREIGN, foreignEcf, inboundLogin, issueJson, json, sendApproval,
-  uploadCertificate, xmlForm, type TenantHarness,
+  A,
+  B,
+  BACKENDS,
+  buyerApproval,
+  createTenantHarness,
+  deliver,
+  FOREIGN,
+  foreignEcf,
+  inboundLogin,
+  issueJson,
+  json,
+  sendApproval,
+  uploadCertificate,
+  xmlForm,
+  type TenantHarness,
 } from './harness.js';
 
 /** Shared e-NCFs (both tenants issued them) and ones only A holds. */
@@ -79,7 +92,11 @@ async function seed(h: TenantHarness): Promise<World> {
 
   // The foreign issuer delivers E310000000001 to both, E310000000002 to A only.
   const foreignToken = { a: await inboundLogin(h, `/t/${A.rnc}`, h.foreign), b: await inboundLogin(h, `/t/${B.rnc}`, h.foreign) };
-  for (const [rnc, token, n] of [[A.rnc, foreignToken.a, 1], [B.rnc, foreignToken.b, 1], [A.rnc, foreignToken.a, 2]] as const) {
+  for (const [rnc, token, n] of [
+    [A.rnc, foreignToken.a, 1],
+    [B.rnc, foreignToken.b, 1],
+    [A.rnc, foreignToken.a, 2],
+  ] as const) {
     const res = await deliver(h, rnc, token, await foreignEcf(h, rnc, n));
     expect(res.status).toBe(200);
     expect(textOf(await res.text(), 'Estado')).toBe('0');
@@ -87,16 +104,29 @@ async function seed(h: TenantHarness): Promise<World> {
 
   // The buyer approves A's E310000000001 and rejects B's.
   const buyerToken = { a: await inboundLogin(h, `/t/${A.rnc}`, h.buyer), b: await inboundLogin(h, `/t/${B.rnc}`, h.buyer) };
-  for (const [t, token, estado] of [[a, buyerToken.a, '1'], [b, buyerToken.b, '2']] as const) {
+  for (const [t, token, estado] of [
+    [a, buyerToken.a, '1'],
+    [b, buyerToken.b, '2'],
+  ] as const) {
     const d = (await h.storage.getDocumentByEncf(t.issuer.id, SHARED))!;
-    const xml = await buyerApproval(h, { issuerRnc: t.profile.rnc, encf: d.encf, fecha: d.issuedAt, monto: Number(d.totalAmount), estado, motivo: estado === '2' ? 'Mercancía dañada' : undefined });
+    const xml = await buyerApproval(h, {
+      issuerRnc: t.profile.rnc,
+      encf: d.encf,
+      fecha: d.issuedAt,
+      monto: Number(d.totalAmount),
+      estado,
+      motivo: estado === '2' ? 'Mercancía dañada' : undefined,
+    });
     expect((await sendApproval(h, t.profile.rnc, token, xml)).status).toBe(200);
   }
 
   // Both void 31 500–509; A also 31 600–609.
-  const voidRanges = (token: string, desde: number, hasta: number) => h.api(token, '/api/v1/voided-sequences', {
-    method: 'POST', body: JSON.stringify({ rangos: [{ tipo: '31', desde, hasta }] }), headers: { 'content-type': 'application/json' },
-  });
+  const voidRanges = (token: string, desde: number, hasta: number) =>
+    h.api(token, '/api/v1/voided-sequences', {
+      method: 'POST',
+      body: JSON.stringify({ rangos: [{ tipo: '31', desde, hasta }] }),
+      headers: { 'content-type': 'application/json' },
+    });
   expect((await voidRanges(a.token, 500, 509)).status).toBe(201);
   expect((await voidRanges(b.token, 500, 509)).status).toBe(201);
   expect((await voidRanges(a.token, 600, 609)).status).toBe(201);
@@ -131,7 +161,9 @@ const API_CASES: Record<string, (w: World) => Promise<void>> = {
     expect((await json(own)).document.e_ncf).toBe('E330000000002');
     // A passthrough naming A as the issuer is refused.
     const forged = await h.api(h.b.token, '/api/v1/documents/33', {
-      method: 'POST', body: buildEcfXml('33', baseDoc('33'), { ...ctx, emisor: A, encf: 'E330000000004' }), headers: { 'content-type': 'application/xml' },
+      method: 'POST',
+      body: buildEcfXml('33', baseDoc('33'), { ...ctx, emisor: A, encf: 'E330000000004' }),
+      headers: { 'content-type': 'application/xml' },
     });
     expect(forged.status).toBe(422);
     expect(JSON.stringify(await json(forged))).toContain('no corresponde al emisor de la credencial');
@@ -148,8 +180,14 @@ const API_CASES: Record<string, (w: World) => Promise<void>> = {
       const body = await json(await get(w, `/api/v1/documents${query}`));
       const ids: number[] = body.data.items.map((i: any) => i.document_id);
       const own = (await w.h.storage.listDocuments(w.h.b.issuer.id, { limit: 500 })).map((d) => d.id);
-      expect(ids.every((id) => own.includes(id)), query).toBe(true);
-      expect(ids.some((id) => aIds.has(id)), query).toBe(false);
+      expect(
+        ids.every((id) => own.includes(id)),
+        query,
+      ).toBe(true);
+      expect(
+        ids.some((id) => aIds.has(id)),
+        query,
+      ).toBe(false);
     }
     const all = await json(await get(w, '/api/v1/documents?limit=200'));
     expect(all.data.items.map((i: any) => i.e_ncf)).not.toContain(A_ONLY);
@@ -208,7 +246,13 @@ const API_CASES: Record<string, (w: World) => Promise<void>> = {
   'POST /api/v1/voided-sequences': async (w) => {
     // A voided 31 600–609 and issued E330000000003: neither blocks B, whose numbers they are too.
     const res = await w.h.api(w.h.b.token, '/api/v1/voided-sequences', {
-      method: 'POST', body: JSON.stringify({ rangos: [{ tipo: '31', desde: 600, hasta: 609 }, { tipo: '33', desde: 3, hasta: 3 }] }),
+      method: 'POST',
+      body: JSON.stringify({
+        rangos: [
+          { tipo: '31', desde: 600, hasta: 609 },
+          { tipo: '33', desde: 3, hasta: 3 },
+        ],
+      }),
       headers: { 'content-type': 'application/json' },
     });
     const body = await json(res);
@@ -263,7 +307,10 @@ const API_CASES: Record<string, (w: World) => Promise<void>> = {
     for (const query of ['', `?rnc_emisor=${FOREIGN}`, '?tipo=31', `?cursor=${Math.max(...theirs) + 1000}`]) {
       const body = await json(await get(w, `/api/v1/received-documents${query}`));
       expect(body.data.items.map((i: any) => i.id).sort(), query).toEqual([...own].sort());
-      expect(body.data.items.map((i: any) => i.e_ncf), query).not.toContain(RECEIVED_A_ONLY);
+      expect(
+        body.data.items.map((i: any) => i.e_ncf),
+        query,
+      ).not.toContain(RECEIVED_A_ONLY);
     }
   },
 
@@ -277,9 +324,12 @@ const API_CASES: Record<string, (w: World) => Promise<void>> = {
   },
 
   'POST /api/v1/received-documents/{eNCF}/commercial-approval': async (w) => {
-    const approve = (e: string) => w.h.api(w.h.b.token, `/api/v1/received-documents/${e}/commercial-approval`, {
-      method: 'POST', body: JSON.stringify({ estado: 1 }), headers: { 'content-type': 'application/json' },
-    });
+    const approve = (e: string) =>
+      w.h.api(w.h.b.token, `/api/v1/received-documents/${e}/commercial-approval`, {
+        method: 'POST',
+        body: JSON.stringify({ estado: 1 }),
+        headers: { 'content-type': 'application/json' },
+      });
     await sameAsMissing(approve, RECEIVED_A_ONLY, RECEIVED_NOBODY, 404);
     const res = await approve(RECEIVED_SHARED);
     // The foreign issuer publishes no approval URL: 502 (partial), but B's approval is recorded on B's row only.
@@ -318,13 +368,18 @@ const INBOUND_CASES: Record<string, (w: World) => Promise<void>> = {
     const seedOfA = await (await h.request(`/t/${A.rnc}/fe/autenticacion/api/semilla`)).text();
     const signedOfA = await signXml(seedOfA, h.foreign.signer);
     const forged = await signXml(buildSemillaXml({ valor: 'x'.repeat(64), fecha: textOf(seedOfA, 'fecha')! }), h.foreign.signer);
-    const validate = (xml: string) => h.request(`/t/${B.rnc}/fe/autenticacion/api/validacioncertificado`, { method: 'POST', body: xmlForm(xml), headers: { accept: 'application/json' } });
+    const validate = (xml: string) =>
+      h.request(`/t/${B.rnc}/fe/autenticacion/api/validacioncertificado`, { method: 'POST', body: xmlForm(xml), headers: { accept: 'application/json' } });
     const [x, y] = [await validate(signedOfA), await validate(forged)];
     expect(x.status).toBe(401);
     expect(y.status).toBe(401);
     expect(await x.text()).toBe(await y.text());
     // Under its own prefix the same signed seed is good (what failed was only the tenant).
-    const own = await h.request(`/t/${A.rnc}/fe/autenticacion/api/validacioncertificado`, { method: 'POST', body: xmlForm(signedOfA), headers: { accept: 'application/json' } });
+    const own = await h.request(`/t/${A.rnc}/fe/autenticacion/api/validacioncertificado`, {
+      method: 'POST',
+      body: xmlForm(signedOfA),
+      headers: { accept: 'application/json' },
+    });
     expect(own.status).toBe(200);
   },
 
@@ -366,8 +421,18 @@ const INBOUND_CASES: Record<string, (w: World) => Promise<void>> = {
     expect(refused.status).toBe(400);
     // Naming B for an e-NCF only A issued gets the answer of an e-NCF nobody issued.
     const onlyA = aDoc(w, A_ONLY);
-    await sameAsMissing(async (encf) => sendApproval(h, B.rnc, w.buyerToken.b,
-      await buyerApproval(h, { issuerRnc: B.rnc, encf, fecha: onlyA.issuedAt, monto: Number(onlyA.totalAmount), estado: '1' })), A_ONLY, NOBODY, 400);
+    await sameAsMissing(
+      async (encf) =>
+        sendApproval(
+          h,
+          B.rnc,
+          w.buyerToken.b,
+          await buyerApproval(h, { issuerRnc: B.rnc, encf, fecha: onlyA.issuedAt, monto: Number(onlyA.totalAmount), estado: '1' }),
+        ),
+      A_ONLY,
+      NOBODY,
+      400,
+    );
   },
 };
 
@@ -388,8 +453,9 @@ describe.each(BACKENDS)('tenant isolation on %s', (backend) => {
 
   it('has a case for every operation of the OpenAPI document and every inbound service', async () => {
     const doc = await json(await w.h.api(null, '/api/v1/openapi.json'));
-    const operations = Object.entries(doc.paths as Record<string, Record<string, unknown>>)
-      .flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
+    const operations = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, ops]) =>
+      Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`),
+    );
     expect(operations.length).toBeGreaterThan(15);
     expect([...operations].sort()).toEqual(Object.keys(API_CASES).sort());
     expect(Object.keys(INBOUND_SERVICES).sort()).toEqual(Object.keys(INBOUND_CASES).sort());
@@ -409,4 +475,3 @@ describe.each(BACKENDS)('tenant isolation on %s', (backend) => {
     expect((await w.h.storage.listReceivedDocuments(w.h.b.issuer.id, { limit: 100 })).length).toBe(2);
   });
 });
-

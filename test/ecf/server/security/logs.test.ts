@@ -56,7 +56,11 @@ function forms(secret: string | Uint8Array): string[] {
 
 /** `name: form` of every secret found in `text`. */
 function leaks(text: string, secrets: Record<string, string | Uint8Array>): string[] {
-  return Object.entries(secrets).flatMap(([name, s]) => forms(s).filter((f) => f.length >= 8 && text.includes(f)).map((f) => `${name}: ${f.slice(0, 12)}…`));
+  return Object.entries(secrets).flatMap(([name, s]) =>
+    forms(s)
+      .filter((f) => f.length >= 8 && text.includes(f))
+      .map((f) => `${name}: ${f.slice(0, 12)}…`),
+  );
 }
 
 describe('a server process at LOG_LEVEL=trace', () => {
@@ -79,23 +83,42 @@ describe('a server process at LOG_LEVEL=trace', () => {
       if (code !== 0) throw new Error(`ecf admin ${args.join(' ')}: ${err()}`);
       return JSON.parse(out());
     };
-    const tokenA: string = (await admin('issuer', 'add', '--rnc', A.rnc, '--name', A.razon_social, '--profile', '/profile-a.json', '--signing', 'provider')).token;
-    const tokenB: string = (await admin('issuer', 'add', '--rnc', B.rnc, '--name', B.razon_social, '--profile', '/profile-b.json', '--signing', 'provider')).token;
+    const tokenA: string = (await admin('issuer', 'add', '--rnc', A.rnc, '--name', A.razon_social, '--profile', '/profile-a.json', '--signing', 'provider'))
+      .token;
+    const tokenB: string = (await admin('issuer', 'add', '--rnc', B.rnc, '--name', B.razon_social, '--profile', '/profile-b.json', '--signing', 'provider'))
+      .token;
     const tokenA2: string = (await admin('token', 'add', '--rnc', A.rnc, '--label', 'segundo')).token;
-    for (const [rnc, tipo] of [[A.rnc, '31'], [A.rnc, '32'], [A.rnc, '33'], [B.rnc, '31']]) {
+    for (const [rnc, tipo] of [
+      [A.rnc, '31'],
+      [A.rnc, '32'],
+      [A.rnc, '33'],
+      [B.rnc, '31'],
+    ]) {
       await admin('sequence', 'add', '--rnc', rnc!, '--type', tipo!, '--from', '1', '--to', '100', '--expires', tipo === '32' ? 'none' : '31-12-2099');
     }
 
     const logFile = join(dir, 'server.log');
     const fd = openSync(logFile, 'w');
     const env: Record<string, string | undefined> = {
-      ...process.env, PORT: '0', HOST: '127.0.0.1', ECF_DATA_DIR: dataDir, ECF_XSD_DIR: xsdDir(), LOG_LEVEL: 'trace',
-      ECF_CERT_KEY: certKey.toString('hex'), ECF_CERT_KEY_PREVIOUS: previousKey.toString('base64'),
-      ECF_PROVIDER_P12: join(dir, 'provider.p12'), ECF_PROVIDER_P12_PASSWORD: provider.password,
-      DATABASE_URL: undefined, ECF_AUTHORITY: undefined, NODE_ENV: undefined, ECF_ENVIRONMENT: undefined,
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      ECF_DATA_DIR: dataDir,
+      ECF_XSD_DIR: xsdDir(),
+      LOG_LEVEL: 'trace',
+      ECF_CERT_KEY: certKey.toString('hex'),
+      ECF_CERT_KEY_PREVIOUS: previousKey.toString('base64'),
+      ECF_PROVIDER_P12: join(dir, 'provider.p12'),
+      ECF_PROVIDER_P12_PASSWORD: provider.password,
+      DATABASE_URL: undefined,
+      ECF_AUTHORITY: undefined,
+      NODE_ENV: undefined,
+      ECF_ENVIRONMENT: undefined,
     };
     const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'src/ecf/server/start.ts')], {
-      cwd: repoRoot, env: Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)) as NodeJS.ProcessEnv, stdio: ['ignore', fd, fd],
+      cwd: repoRoot,
+      env: Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)) as NodeJS.ProcessEnv,
+      stdio: ['ignore', fd, fd],
     });
     closeSync(fd);
     const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
@@ -110,13 +133,18 @@ describe('a server process at LOG_LEVEL=trace', () => {
       }
       if (!url) throw new Error('server did not start');
       const api = (token: string | null, path: string, init: RequestInit = {}) =>
-        fetch(`${url}${path}`, { ...init, headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(init.headers as Record<string, string> ?? {}) } });
+        fetch(`${url}${path}`, {
+          ...init,
+          headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...((init.headers as Record<string, string>) ?? {}) },
+        });
 
       expect((await api(tokenA, '/api/v1/statuses')).status).toBe(200);
       expect((await api(tokenA2, '/api/v1/certificate')).status).toBe(200);
       const badToken = generateToken();
       expect((await api(badToken, '/api/v1/documents')).status).toBe(401);
-      expect((await api(null, '/api/v1/documents', { headers: { authorization: `Basic ${Buffer.from(`u:${badToken}`).toString('base64')}` } })).status).toBe(401);
+      expect((await api(null, '/api/v1/documents', { headers: { authorization: `Basic ${Buffer.from(`u:${badToken}`).toString('base64')}` } })).status).toBe(
+        401,
+      );
 
       const upload = (password: string) => {
         const form = new FormData();
@@ -130,11 +158,19 @@ describe('a server process at LOG_LEVEL=trace', () => {
       // Documents signed with the uploaded certificate; the worker talks to the simulator (seed, token).
       const issued: string[] = [];
       for (const tipo of ['31', '32', '33']) {
-        const res = await api(tokenA, `/api/v1/documents/${tipo}`, { method: 'POST', body: JSON.stringify(baseDoc(tipo as '31')), headers: { 'content-type': 'application/json' } });
+        const res = await api(tokenA, `/api/v1/documents/${tipo}`, {
+          method: 'POST',
+          body: JSON.stringify(baseDoc(tipo as '31')),
+          headers: { 'content-type': 'application/json' },
+        });
         expect(res.status).toBe(202);
         issued.push(((await res.json()) as any).document.e_ncf);
       }
-      const resB = await api(tokenB, '/api/v1/documents/31', { method: 'POST', body: JSON.stringify(baseDoc('31')), headers: { 'content-type': 'application/json' } });
+      const resB = await api(tokenB, '/api/v1/documents/31', {
+        method: 'POST',
+        body: JSON.stringify(baseDoc('31')),
+        headers: { 'content-type': 'application/json' },
+      });
       expect(resB.status).toBe(202);
       for (const encf of issued) {
         let status = '';
@@ -149,7 +185,9 @@ describe('a server process at LOG_LEVEL=trace', () => {
       expect((await api(tokenA, `/api/v1/documents/${issued[0]}/track-ids`)).status).toBe(200);
       expect((await api(tokenA, '/api/v1/directory')).status).toBe(200);
       const voided = await api(tokenA, '/api/v1/voided-sequences', {
-        method: 'POST', body: JSON.stringify({ rangos: [{ tipo: '31', desde: 50, hasta: 59 }] }), headers: { 'content-type': 'application/json' },
+        method: 'POST',
+        body: JSON.stringify({ rangos: [{ tipo: '31', desde: 50, hasta: 59 }] }),
+        headers: { 'content-type': 'application/json' },
       });
       expect(voided.status).toBe(201);
 
@@ -197,18 +235,42 @@ describe('a server process at LOG_LEVEL=trace', () => {
     expect(dgiiTokens.length).toBeGreaterThan(0);
 
     // The log is the real thing: trace/debug lines of every part of the flow.
-    const lines = log.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, any>);
+    const lines = log
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as Record<string, any>);
     const messages = new Set(lines.map((l) => l.msg));
-    for (const m of ['request', 'certificate upload refused', 'certificate uploaded', 'document received', 'document status changed', 'authority request',
-      'claimed documents', 'inbound: token issued', 'inbound: seed signature invalid', 'inbound e-CF received', 'range voiding settled']) {
+    for (const m of [
+      'request',
+      'certificate upload refused',
+      'certificate uploaded',
+      'document received',
+      'document status changed',
+      'authority request',
+      'claimed documents',
+      'inbound: token issued',
+      'inbound: seed signature invalid',
+      'inbound e-CF received',
+      'range voiding settled',
+    ]) {
       expect(messages, m).toContain(m);
     }
     expect(lines.filter((l) => l.msg === 'request' && l.status === 401).length).toBeGreaterThanOrEqual(3);
 
     const secrets: Record<string, string | Uint8Array> = {
-      tokenA, tokenB, tokenA2, inboundToken, certPassword: own.password, wrongPassword, providerPassword: provider.password,
-      ECF_CERT_KEY: certKey.toString('hex'), certKeyBytes: certKey, ECF_CERT_KEY_PREVIOUS: previousKey.toString('base64'), previousKeyBytes: previousKey,
-      ownP12: own.p12, providerP12: provider.p12,
+      tokenA,
+      tokenB,
+      tokenA2,
+      inboundToken,
+      certPassword: own.password,
+      wrongPassword,
+      providerPassword: provider.password,
+      ECF_CERT_KEY: certKey.toString('hex'),
+      certKeyBytes: certKey,
+      ECF_CERT_KEY_PREVIOUS: previousKey.toString('base64'),
+      previousKeyBytes: previousKey,
+      ownP12: own.p12,
+      providerP12: provider.p12,
       ...Object.fromEntries(dgiiTokens.map((t, i) => [`dgiiToken${i}`, t])),
       ...Object.fromEntries(inboundSeeds.map((s, i) => [`inboundSeed${i}`, s])),
     };
@@ -223,7 +285,11 @@ describe('a server process at LOG_LEVEL=trace', () => {
 describe('errors carrying requests', () => {
   /** An error as an HTTP library or driver might throw it: the failed request attached, with its credentials. */
   function richError(token: string, password: string): Error {
-    const cause = Object.assign(new Error('upstream refused'), { code: 'E_UPSTREAM', headers: { authorization: `Bearer ${token}` }, config: { auth: { password } } });
+    const cause = Object.assign(new Error('upstream refused'), {
+      code: 'E_UPSTREAM',
+      headers: { authorization: `Bearer ${token}` },
+      config: { auth: { password } },
+    });
     return Object.assign(new Error('storage exploded'), {
       code: 'E_TEST',
       request: { method: 'POST', headers: { authorization: `Bearer ${token}`, cookie: `s=${token}` }, body: `<ECF>${password}</ECF>` },
@@ -235,7 +301,15 @@ describe('errors carrying requests', () => {
 
   it('a 500 in the API and in the inbound services logs message, code and stack, never the request', async () => {
     const lines: string[] = [];
-    const logger = createLogger('trace', new Writable({ write(chunk, _e, cb) { lines.push(String(chunk)); cb(); } }));
+    const logger = createLogger(
+      'trace',
+      new Writable({
+        write(chunk, _e, cb) {
+          lines.push(String(chunk));
+          cb();
+        },
+      }),
+    );
     const token = generateToken();
     const password = `clave-${randomBytes(8).toString('hex')}`;
     const base = createSqliteStorage({ file: ':memory:' });
@@ -244,13 +318,22 @@ describe('errors carrying requests', () => {
     await base.addToken(issuer.id, hashToken(token));
     const storage: Storage = {
       ...base,
-      listDocuments: async () => { throw richError(token, password); },
-      getIssuerByRnc: async (rnc) => { if (rnc === B.rnc) throw richError(token, password); return base.getIssuerByRnc(rnc); },
+      listDocuments: async () => {
+        throw richError(token, password);
+      },
+      getIssuerByRnc: async (rnc) => {
+        if (rnc === B.rnc) throw richError(token, password);
+        return base.getIssuerByRnc(rnc);
+      },
     };
     const provider = identityOf('000000001', 'PROVEEDOR LOGS');
     const transport = createDgiiClient({ environment: 'testecf', baseUrl: 'http://127.0.0.1:9' });
     const app = createApp({
-      storage, transport, schemas: schemaValidator(), environment: 'testecf', logger,
+      storage,
+      transport,
+      schemas: schemaValidator(),
+      environment: 'testecf',
+      logger,
       signers: createSignerProvider({ key: null, provider: { p12: provider.p12, password: provider.password } }),
     });
     try {
@@ -279,10 +362,17 @@ describe('errors carrying requests', () => {
     const lines: string[] = [];
     const logger = createLogger('info', { write: (s: string) => void lines.push(s) });
     const secret = `s3cr3t-${randomBytes(6).toString('hex')}`;
-    logger.info({
-      ECF_CERT_KEY_PREVIOUS: secret, env: { DATABASE_URL: `postgres://u:${secret}@db/x`, ECF_CERT_KEY: secret }, p12: secret,
-      req: { headers: { cookie: secret, authorization: secret } }, upload: { password: secret, p12: secret }, certificateKey: secret,
-    }, 'config');
+    logger.info(
+      {
+        ECF_CERT_KEY_PREVIOUS: secret,
+        env: { DATABASE_URL: `postgres://u:${secret}@db/x`, ECF_CERT_KEY: secret },
+        p12: secret,
+        req: { headers: { cookie: secret, authorization: secret } },
+        upload: { password: secret, p12: secret },
+        certificateKey: secret,
+      },
+      'config',
+    );
     expect(lines.join('')).not.toContain(secret);
     expect(JSON.parse(lines[0]!).env.DATABASE_URL).toBe('[redacted]');
   });

@@ -41,9 +41,16 @@ describe('files and the control API of the embedded server', () => {
     const parent = mkdtempSync(join(tmpdir(), 'ecf-perm-'));
     dirs.push(parent);
     const dataDir = join(parent, 'data');
-    const server = await startServer(loadConfig({
-      PORT: '0', HOST: '127.0.0.1', ECF_DATA_DIR: dataDir, ECF_XSD_DIR: xsdDir(), LOG_LEVEL: 'silent', ECF_WORKER: 'off',
-    }));
+    const server = await startServer(
+      loadConfig({
+        PORT: '0',
+        HOST: '127.0.0.1',
+        ECF_DATA_DIR: dataDir,
+        ECF_XSD_DIR: xsdDir(),
+        LOG_LEVEL: 'silent',
+        ECF_WORKER: 'off',
+      }),
+    );
     try {
       expect(mode(dataDir)).toBe(0o700);
       for (const f of ['ecf.sqlite', 'ecf.sqlite-wal', 'ecf.sqlite-shm', 'certificate.key']) {
@@ -56,7 +63,8 @@ describe('files and the control API of the embedded server', () => {
       const token = server.simulatorControlToken!;
       expect(token.length).toBeGreaterThanOrEqual(32);
       const ok = await fetch(`${server.simulatorUrl}/_simulator/directory`, {
-        method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
         body: JSON.stringify({ nombre: 'Permisos SRL', rnc: '131880681', urlRecepcion: 'https://p.example/fe/recepcion/api/ecf' }),
       });
       expect(ok.status).toBe(200);

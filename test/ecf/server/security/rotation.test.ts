@@ -61,7 +61,9 @@ async function place(backend: Backend): Promise<{ env: Record<string, string>; c
       certificates: async () => {
         const db = new Database(join(dataDir, 'ecf.sqlite'), { readonly: true });
         try {
-          return new Map((db.prepare('SELECT rnc, certificate FROM issuers').all() as { rnc: string; certificate: Buffer }[]).map((r) => [r.rnc, r.certificate]));
+          return new Map(
+            (db.prepare('SELECT rnc, certificate FROM issuers').all() as { rnc: string; certificate: Buffer }[]).map((r) => [r.rnc, r.certificate]),
+          );
         } finally {
           db.close();
         }
@@ -118,7 +120,7 @@ describe.each(BACKENDS)('certificate key rotation on %s', (backend) => {
     };
     cleanups.push(stop);
     const api = (rnc: string, path: string, init: RequestInit = {}) =>
-      fetch(`${server!.url}${path}`, { ...init, headers: { authorization: `Bearer ${tokens[rnc]}`, ...(init.headers as Record<string, string> ?? {}) } });
+      fetch(`${server!.url}${path}`, { ...init, headers: { authorization: `Bearer ${tokens[rnc]}`, ...((init.headers as Record<string, string>) ?? {}) } });
     const upload = (rnc: string) => {
       const form = new FormData();
       form.append('certificate', new Blob([ids[rnc]!.p12 as Uint8Array<ArrayBuffer>]), 'cert.p12');
@@ -126,7 +128,11 @@ describe.each(BACKENDS)('certificate key rotation on %s', (backend) => {
       return api(rnc, '/api/v1/certificate', { method: 'POST', body: form });
     };
     const issue = async (rnc: string): Promise<string> => {
-      const res = await api(rnc, '/api/v1/documents/31', { method: 'POST', body: JSON.stringify(baseDoc('31')), headers: { 'content-type': 'application/json' } });
+      const res = await api(rnc, '/api/v1/documents/31', {
+        method: 'POST',
+        body: JSON.stringify(baseDoc('31')),
+        headers: { 'content-type': 'application/json' },
+      });
       expect(res.status).toBe(202);
       return ((await res.json()) as any).document.e_ncf;
     };
@@ -148,7 +154,12 @@ describe.each(BACKENDS)('certificate key rotation on %s', (backend) => {
     for (const rnc of [A.rnc, B.rnc]) expect((await upload(rnc)).status).toBe(200);
     await until(A.rnc, await issue(A.rnc), 'accepted_authority');
     await stop();
-    expect(await keyIds()).toEqual(new Map([[A.rnc, keyId(K1)], [B.rnc, keyId(K1)]]));
+    expect(await keyIds()).toEqual(
+      new Map([
+        [A.rnc, keyId(K1)],
+        [B.rnc, keyId(K1)],
+      ]),
+    );
 
     // 1. K2 without K1: the stored certificates cannot be opened; the document waits, nothing is lost.
     await start({ ECF_CERT_KEY: hex(K2) });
@@ -166,7 +177,12 @@ describe.each(BACKENDS)('certificate key rotation on %s', (backend) => {
     await until(A.rnc, during, 'accepted_authority');
     expect((await upload(B.rnc)).status).toBe(200);
     await stop();
-    expect(await keyIds()).toEqual(new Map([[A.rnc, keyId(K1)], [B.rnc, keyId(K2)]]));
+    expect(await keyIds()).toEqual(
+      new Map([
+        [A.rnc, keyId(K1)],
+        [B.rnc, keyId(K2)],
+      ]),
+    );
 
     // 3. Re-encryption (the worker command, same environment): A's blob moves to K2; a second run finds nothing.
     const reencrypt = async () => {
@@ -178,7 +194,12 @@ describe.each(BACKENDS)('certificate key rotation on %s', (backend) => {
     expect(await reencrypt()).toContain('re-encrypted 1 certificate(s)');
     expect(await reencrypt()).toContain('re-encrypted 0 certificate(s)');
     const after = await certificates();
-    expect(await keyIds()).toEqual(new Map([[A.rnc, keyId(K2)], [B.rnc, keyId(K2)]]));
+    expect(await keyIds()).toEqual(
+      new Map([
+        [A.rnc, keyId(K2)],
+        [B.rnc, keyId(K2)],
+      ]),
+    );
     expect(after.get(B.rnc)).toEqual(before.get(B.rnc));
     expect(after.get(A.rnc)).not.toEqual(before.get(A.rnc));
     // Same certificate and password inside; the old key opens none of them.

@@ -21,9 +21,10 @@ const sha256 = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex
 
 /** Every table of the harness's database, every row. */
 async function dump(h: TenantHarness): Promise<Record<string, Record<string, unknown>[]>> {
-  const names = h.backend === 'sqlite'
-    ? (await h.raw.all(`SELECT name FROM sqlite_master WHERE type = 'table'`)).map((r) => String(r.name))
-    : (await h.raw.all(`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema()`)).map((r) => String(r.name));
+  const names =
+    h.backend === 'sqlite'
+      ? (await h.raw.all(`SELECT name FROM sqlite_master WHERE type = 'table'`)).map((r) => String(r.name))
+      : (await h.raw.all(`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema()`)).map((r) => String(r.name));
   const out: Record<string, Record<string, unknown>[]> = {};
   for (const n of names) out[n] = await h.raw.all(`SELECT * FROM ${n}`);
   return out;
@@ -99,7 +100,7 @@ describe.each(BACKENDS)('credentials at rest on %s', (backend) => {
     expect(await inboundLeaked.text()).toBe(await inboundUnknown.text());
   });
 
-  it('refuses a revoked API token with the answer of an unknown one; the issuer\'s other tokens keep working', async () => {
+  it("refuses a revoked API token with the answer of an unknown one; the issuer's other tokens keep working", async () => {
     const second = generateToken();
     const record = await h.storage.addToken(h.b.issuer.id, hashToken(second), 'to revoke');
     expect((await h.api(second, '/api/v1/statuses')).status).toBe(200);
@@ -117,7 +118,14 @@ describe.each(BACKENDS)('credentials at rest on %s', (backend) => {
     const [live, expired] = [generateToken(), generateToken()];
     const scope = B.rnc;
     // Since issue 13 a token acts only for the RNCs of its seed signer: this one for the foreign issuer.
-    await h.storage.addInboundToken({ hash: hashToken(live), scope, subject: 'CN=prueba', principals: [FOREIGN], createdAt: now - 1000, expiresAt: now + 3_600_000 });
+    await h.storage.addInboundToken({
+      hash: hashToken(live),
+      scope,
+      subject: 'CN=prueba',
+      principals: [FOREIGN],
+      createdAt: now - 1000,
+      expiresAt: now + 3_600_000,
+    });
     await h.storage.addInboundToken({ hash: hashToken(expired), scope, subject: 'CN=prueba', createdAt: now - 7_200_000, expiresAt: now - 1 });
     const xml = await foreignEcf(h, B.rnc, 3);
     expect((await deliver(h, B.rnc, live, xml)).status).toBe(200);
@@ -130,7 +138,8 @@ describe.each(BACKENDS)('credentials at rest on %s', (backend) => {
 
 describe('secret comparisons', () => {
   /** `x === y` / `x !== y` where either side names a token, hash, secret, password, seed, HMAC, digest or signature. */
-  const COMPARISON = /(token|hash|secret|password|seed|valor|hmac|digest|signature)\w*[\])]?\s*[!=]==|[!=]==\s*[\w.]*(token|hash|secret|password|seed|valor|hmac|digest|signature)/i;
+  const COMPARISON =
+    /(token|hash|secret|password|seed|valor|hmac|digest|signature)\w*[\])]?\s*[!=]==|[!=]==\s*[\w.]*(token|hash|secret|password|seed|valor|hmac|digest|signature)/i;
   /** Reviewed comparisons that are not authentication decisions. */
   const REVIEWED: Record<string, string> = {
     // Cache invalidation: SHA-256 of the stored (encrypted) certificate bytes vs the cached signer's.
@@ -150,13 +159,15 @@ describe('secret comparisons', () => {
     const found: string[] = [];
     for (const file of ['src/ecf/server', 'src/ecf/dgii', 'src/shared/server-kit', 'src/shared/http'].flatMap((d) => files(join(repoRoot, d)))) {
       const rel = relative(repoRoot, file);
-      readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
-        // Presence checks (against null / undefined) and comments compare no secret.
-        const code = line.replace(/\s*[!=]==\s*(null|undefined)\b/g, '').replace(/\b(null|undefined)\s*[!=]==\s*/g, '');
-        if (/^\s*(\*|\/\/)/.test(line) || !COMPARISON.test(code) || /typeof\s/.test(code)) return;
-        if (REVIEWED[rel] !== undefined && line.includes(REVIEWED[rel]!)) return;
-        found.push(`${rel}:${i + 1}: ${line.trim()}`);
-      });
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .forEach((line, i) => {
+          // Presence checks (against null / undefined) and comments compare no secret.
+          const code = line.replace(/\s*[!=]==\s*(null|undefined)\b/g, '').replace(/\b(null|undefined)\s*[!=]==\s*/g, '');
+          if (/^\s*(\*|\/\/)/.test(line) || !COMPARISON.test(code) || /typeof\s/.test(code)) return;
+          if (REVIEWED[rel] !== undefined && line.includes(REVIEWED[rel]!)) return;
+          found.push(`${rel}:${i + 1}: ${line.trim()}`);
+        });
     }
     expect(found).toEqual([]);
   });

@@ -68,7 +68,12 @@ export function runStorageContract(name: string, make: () => Promise<StorageFixt
     async function issuer(signingMode: 'own' | 'provider' = 'provider'): Promise<Issuer> {
       rncCounter++;
       const rnc = String(100000000 + rncCounter);
-      return s.createIssuer({ rnc, name: `Emisor ${rncCounter}`, profile: { rnc, razon_social: `Emisor ${rncCounter} SRL`, direccion: 'Calle 1' }, signingMode });
+      return s.createIssuer({
+        rnc,
+        name: `Emisor ${rncCounter}`,
+        profile: { rnc, razon_social: `Emisor ${rncCounter} SRL`, direccion: 'Calle 1' },
+        signingMode,
+      });
     }
 
     async function reserve(issuerId: number, tipo: EcfType = '31', today = TODAY, doc: Partial<NewDocument> = {}): Promise<DocumentRecord | null> {
@@ -108,10 +113,19 @@ export function runStorageContract(name: string, make: () => Promise<StorageFixt
 
         const cert = new Uint8Array([0, 1, 2, 250, 255, 7]);
         const updated = await s.updateIssuer(a.id, {
-          name: 'Nuevo', profile: { rnc: a.rnc, razon_social: 'Nuevo SRL', direccion: 'Av. 2' }, signingMode: 'provider',
-          certificate: cert, certificateInfo: { subject: 'CN=x', notAfter: 1_900_000_000_000 },
+          name: 'Nuevo',
+          profile: { rnc: a.rnc, razon_social: 'Nuevo SRL', direccion: 'Av. 2' },
+          signingMode: 'provider',
+          certificate: cert,
+          certificateInfo: { subject: 'CN=x', notAfter: 1_900_000_000_000 },
         });
-        expect(updated).toMatchObject({ id: a.id, rnc: a.rnc, name: 'Nuevo', signingMode: 'provider', certificateInfo: { subject: 'CN=x', notAfter: 1_900_000_000_000 } });
+        expect(updated).toMatchObject({
+          id: a.id,
+          rnc: a.rnc,
+          name: 'Nuevo',
+          signingMode: 'provider',
+          certificateInfo: { subject: 'CN=x', notAfter: 1_900_000_000_000 },
+        });
         expect(updated.profile.razon_social).toBe('Nuevo SRL');
         expect(updated.certificate).toBeInstanceOf(Uint8Array);
         expect(Array.from(updated.certificate!)).toEqual([0, 1, 2, 250, 255, 7]);
@@ -205,12 +219,33 @@ export function runStorageContract(name: string, make: () => Promise<StorageFixt
         const a = await issuer();
         await s.addSequence(a.id, { tipo: '32', from: 9_999_999_998, to: 9_999_999_999, expiresOn: null });
         const before = Date.now();
-        const d = await s.reserveAndInsert(a.id, '32', TODAY, (encf) => newDoc({ unsignedXml: `<ECF>${encf}</ECF>`, summary: true, totalAmount: '250000.00', issuedAt: '15-03-2026' }));
+        const d = await s.reserveAndInsert(a.id, '32', TODAY, (encf) =>
+          newDoc({ unsignedXml: `<ECF>${encf}</ECF>`, summary: true, totalAmount: '250000.00', issuedAt: '15-03-2026' }),
+        );
         expect(d).toMatchObject({
-          issuerId: a.id, tipo: '32', encf: 'E329999999998', status: 'received', source: 'json', unsignedXml: '<ECF>E329999999998</ECF>',
-          summary: true, signedXml: null, rfceXml: null, securityCode: null, trackId: null, issuedAt: '15-03-2026', signedAt: null,
-          totalAmount: '250000.00', totalItbis: '18.00', sequenceReusable: null, errors: null, authorityState: null,
-          transmission: 'pending', sendAttempts: 0, attempts: 0, leaseOwner: null, leaseUntil: null,
+          issuerId: a.id,
+          tipo: '32',
+          encf: 'E329999999998',
+          status: 'received',
+          source: 'json',
+          unsignedXml: '<ECF>E329999999998</ECF>',
+          summary: true,
+          signedXml: null,
+          rfceXml: null,
+          securityCode: null,
+          trackId: null,
+          issuedAt: '15-03-2026',
+          signedAt: null,
+          totalAmount: '250000.00',
+          totalItbis: '18.00',
+          sequenceReusable: null,
+          errors: null,
+          authorityState: null,
+          transmission: 'pending',
+          sendAttempts: 0,
+          attempts: 0,
+          leaseOwner: null,
+          leaseUntil: null,
         });
         expect(d!.nextAttemptAt).toBeGreaterThanOrEqual(before);
         expect(await s.getDocument(d!.id)).toEqual(d);
@@ -277,8 +312,17 @@ export function runStorageContract(name: string, make: () => Promise<StorageFixt
       it('consumes nothing when make() throws or rejects, and rethrows', async () => {
         const a = await issuer();
         await s.addSequence(a.id, { tipo: '31', from: 1, to: 10, expiresOn: null });
-        await expect(s.reserveAndInsert(a.id, '31', TODAY, () => { throw new Error('validación falló'); })).rejects.toThrow('validación falló');
-        await expect(s.reserveAndInsert(a.id, '31', TODAY, async () => { await new Promise((r) => setTimeout(r, 5)); throw new TypeError('async falló'); })).rejects.toThrow(TypeError);
+        await expect(
+          s.reserveAndInsert(a.id, '31', TODAY, () => {
+            throw new Error('validación falló');
+          }),
+        ).rejects.toThrow('validación falló');
+        await expect(
+          s.reserveAndInsert(a.id, '31', TODAY, async () => {
+            await new Promise((r) => setTimeout(r, 5));
+            throw new TypeError('async falló');
+          }),
+        ).rejects.toThrow(TypeError);
         expect((await s.listSequences(a.id))[0]!.next).toBe(1);
         expect(await s.listDocuments(a.id, { limit: 10 })).toEqual([]);
         expect(await reserveEncf(a.id)).toBe('E310000000001');
@@ -287,12 +331,14 @@ export function runStorageContract(name: string, make: () => Promise<StorageFixt
       it('hands 300 concurrent callers distinct consecutive numbers with no gaps', async () => {
         const a = await issuer();
         await s.addSequence(a.id, { tipo: '31', from: 1, to: 1000, expiresOn: null });
-        const calls = Array.from({ length: 300 }, (_, k) => s.reserveAndInsert(a.id, '31', TODAY, async (encf) => {
-          // Yield inside the transaction so callers would interleave if the adapter let them.
-          if (k % 3 === 0) await new Promise((r) => setTimeout(r, 0));
-          else await Promise.resolve();
-          return newDoc({ unsignedXml: `<ECF>${encf}</ECF>` });
-        }));
+        const calls = Array.from({ length: 300 }, (_, k) =>
+          s.reserveAndInsert(a.id, '31', TODAY, async (encf) => {
+            // Yield inside the transaction so callers would interleave if the adapter let them.
+            if (k % 3 === 0) await new Promise((r) => setTimeout(r, 0));
+            else await Promise.resolve();
+            return newDoc({ unsignedXml: `<ECF>${encf}</ECF>` });
+          }),
+        );
         const docs = await Promise.all(calls);
         const numbers = docs.map((d) => consecutive(d!.encf)).sort((x, y) => x - y);
         expect(numbers).toEqual(Array.from({ length: 300 }, (_, k) => k + 1));
@@ -334,8 +380,20 @@ export function runStorageContract(name: string, make: () => Promise<StorageFixt
       it('pending ranges withhold numbers; a rejection gives them back', async () => {
         const a = await issuer();
         await s.addSequence(a.id, { tipo: '31', from: 1, to: 20, expiresOn: null });
-        const batch = await s.createVoidBatch(a.id, 'L-1', [{ tipo: '31', from: 1, to: 3 }, { tipo: '31', from: 6, to: 8 }]);
-        expect(batch).toMatchObject({ issuerId: a.id, lote: 'L-1', accepted: null, messages: [], ranges: [{ tipo: '31', from: 1, to: 3 }, { tipo: '31', from: 6, to: 8 }] });
+        const batch = await s.createVoidBatch(a.id, 'L-1', [
+          { tipo: '31', from: 1, to: 3 },
+          { tipo: '31', from: 6, to: 8 },
+        ]);
+        expect(batch).toMatchObject({
+          issuerId: a.id,
+          lote: 'L-1',
+          accepted: null,
+          messages: [],
+          ranges: [
+            { tipo: '31', from: 1, to: 3 },
+            { tipo: '31', from: 6, to: 8 },
+          ],
+        });
         expect([await reserveEncf(a.id), await reserveEncf(a.id), await reserveEncf(a.id)]).toEqual(['E310000000004', 'E310000000005', 'E310000000009']);
         const settled = await s.settleVoidBatch(batch.id, false, ['Rango no autorizado']);
         expect(settled).toMatchObject({ id: batch.id, accepted: false, messages: ['Rango no autorizado'] });
@@ -359,7 +417,11 @@ export function runStorageContract(name: string, make: () => Promise<StorageFixt
         const a = await issuer();
         const seq = await s.addSequence(a.id, { tipo: '31', from: 1, to: 100, expiresOn: null });
         const other = await s.addSequence(a.id, { tipo: '32', from: 1, to: 100, expiresOn: null });
-        const b1 = await s.createVoidBatch(a.id, 'L-3', [{ tipo: '31', from: 1, to: 10 }, { tipo: '31', from: 11, to: 12 }, { tipo: '31', from: 30, to: 40 }]);
+        const b1 = await s.createVoidBatch(a.id, 'L-3', [
+          { tipo: '31', from: 1, to: 10 },
+          { tipo: '31', from: 11, to: 12 },
+          { tipo: '31', from: 30, to: 40 },
+        ]);
         await s.settleVoidBatch(b1.id, true, ['Aceptado']);
         const seqs = await s.listSequences(a.id);
         expect(seqs.find((x) => x.id === seq.id)!.next).toBe(13);
@@ -394,7 +456,7 @@ export function runStorageContract(name: string, make: () => Promise<StorageFixt
     });
 
     describe('findIssuedInRanges', () => {
-      it('returns the issuer\'s e-NCFs inside the ranges, per type, up to the limit', async () => {
+      it("returns the issuer's e-NCFs inside the ranges, per type, up to the limit", async () => {
         const a = await issuer();
         const b = await issuer();
         await s.addSequence(a.id, { tipo: '31', from: 1, to: 10_000, expiresOn: null });
@@ -471,20 +533,62 @@ export function runStorageContract(name: string, make: () => Promise<StorageFixt
         const { docs } = await dueDocs(1, () => 1);
         const id = docs[0]!.id;
         const [claimed] = await s.claimDue(10, 'w1', 100, 1);
-        const upd = await s.updateDocument(id, {
-          status: 'in_process_authority', trackId: 'trk-1', transmission: 'sent', sendAttempts: 1, signedXml: '<ECF>firmado</ECF>',
-          securityCode: 'AbC123', signedAt: '01-04-2026 10:00:00', authorityState: 'En Proceso', nextAttemptAt: 500,
-        }, 'w1');
-        expect(upd).toMatchObject({ id, status: 'in_process_authority', trackId: 'trk-1', transmission: 'sent', sendAttempts: 1, leaseOwner: 'w1', nextAttemptAt: 500, signedXml: '<ECF>firmado</ECF>', securityCode: 'AbC123', signedAt: '01-04-2026 10:00:00', authorityState: 'En Proceso' });
+        const upd = await s.updateDocument(
+          id,
+          {
+            status: 'in_process_authority',
+            trackId: 'trk-1',
+            transmission: 'sent',
+            sendAttempts: 1,
+            signedXml: '<ECF>firmado</ECF>',
+            securityCode: 'AbC123',
+            signedAt: '01-04-2026 10:00:00',
+            authorityState: 'En Proceso',
+            nextAttemptAt: 500,
+          },
+          'w1',
+        );
+        expect(upd).toMatchObject({
+          id,
+          status: 'in_process_authority',
+          trackId: 'trk-1',
+          transmission: 'sent',
+          sendAttempts: 1,
+          leaseOwner: 'w1',
+          nextAttemptAt: 500,
+          signedXml: '<ECF>firmado</ECF>',
+          securityCode: 'AbC123',
+          signedAt: '01-04-2026 10:00:00',
+          authorityState: 'En Proceso',
+        });
         expect(upd!.updatedAt).toBeGreaterThanOrEqual(claimed!.updatedAt);
         // w1's lease expires and w2 takes it over: w1 can no longer write.
         expect((await s.claimDue(600, 'w2', 100, 1)).map((d) => d.id)).toEqual([id]);
         expect(await s.updateDocument(id, { status: 'system_error', errors: ['perdido'] }, 'w1')).toBeNull();
-        expect((await s.getDocument(id))).toMatchObject({ status: 'in_process_authority', errors: null, leaseOwner: 'w2' });
-        const done = await s.updateDocument(id, {
-          status: 'rejected_authority', errors: ['Monto inválido', 'Otro'], sequenceReusable: false, attempts: 3, nextAttemptAt: null, leaseOwner: null, leaseUntil: null,
-        }, 'w2');
-        expect(done).toMatchObject({ status: 'rejected_authority', errors: ['Monto inválido', 'Otro'], sequenceReusable: false, attempts: 3, nextAttemptAt: null, leaseOwner: null, leaseUntil: null, trackId: 'trk-1' });
+        expect(await s.getDocument(id)).toMatchObject({ status: 'in_process_authority', errors: null, leaseOwner: 'w2' });
+        const done = await s.updateDocument(
+          id,
+          {
+            status: 'rejected_authority',
+            errors: ['Monto inválido', 'Otro'],
+            sequenceReusable: false,
+            attempts: 3,
+            nextAttemptAt: null,
+            leaseOwner: null,
+            leaseUntil: null,
+          },
+          'w2',
+        );
+        expect(done).toMatchObject({
+          status: 'rejected_authority',
+          errors: ['Monto inválido', 'Otro'],
+          sequenceReusable: false,
+          attempts: 3,
+          nextAttemptAt: null,
+          leaseOwner: null,
+          leaseUntil: null,
+          trackId: 'trk-1',
+        });
         // Unguarded updates always apply; null clears, undefined keeps.
         const free = await s.updateDocument(id, { sequenceReusable: true, errors: null, rfceXml: '<RFCE/>' });
         expect(free).toMatchObject({ sequenceReusable: true, errors: null, rfceXml: '<RFCE/>', status: 'rejected_authority' });
@@ -528,11 +632,15 @@ export function runStorageContract(name: string, make: () => Promise<StorageFixt
         expect(ids(await s.listDocuments(a.id, { limit: 100 }))).toEqual(newestFirst);
         expect(ids(await s.listDocuments(a.id, { limit: 100, status: 'accepted_authority' }))).toEqual(ids(all.filter((_, k) => k % 2 === 0)).reverse());
         expect(ids(await s.listDocuments(a.id, { limit: 100, tipo: '32' }))).toEqual(ids(all.filter((d) => d.tipo === '32')).reverse());
-        expect(ids(await s.listDocuments(a.id, { limit: 100, issuedFrom: '2026-03-31', issuedTo: '2026-04-01' })))
-          .toEqual(ids(all.filter((d) => d.issuedAt === '31-03-2026' || d.issuedAt === '01-04-2026')).reverse());
-        expect(ids(await s.listDocuments(a.id, { limit: 100, issuedFrom: '2026-04-02' }))).toEqual(ids(all.filter((d) => d.issuedAt === '02-04-2026')).reverse());
-        expect(ids(await s.listDocuments(a.id, { limit: 100, tipo: '31', status: 'received', issuedTo: '2026-03-31' })))
-          .toEqual(ids(all.filter((d, k) => d.tipo === '31' && k % 2 === 1 && ['30-03-2026', '31-03-2026'].includes(d.issuedAt))).reverse());
+        expect(ids(await s.listDocuments(a.id, { limit: 100, issuedFrom: '2026-03-31', issuedTo: '2026-04-01' }))).toEqual(
+          ids(all.filter((d) => d.issuedAt === '31-03-2026' || d.issuedAt === '01-04-2026')).reverse(),
+        );
+        expect(ids(await s.listDocuments(a.id, { limit: 100, issuedFrom: '2026-04-02' }))).toEqual(
+          ids(all.filter((d) => d.issuedAt === '02-04-2026')).reverse(),
+        );
+        expect(ids(await s.listDocuments(a.id, { limit: 100, tipo: '31', status: 'received', issuedTo: '2026-03-31' }))).toEqual(
+          ids(all.filter((d, k) => d.tipo === '31' && k % 2 === 1 && ['30-03-2026', '31-03-2026'].includes(d.issuedAt))).reverse(),
+        );
 
         const pages: number[][] = [];
         let cursor: number | undefined;
@@ -555,9 +663,24 @@ export function runStorageContract(name: string, make: () => Promise<StorageFixt
         const b = await issuer();
         const rec = await s.addReceivedDocument(a.id, newReceived({ xml: '<ECF>uno</ECF>', montoTotal: '0.50', totalItbis: null, emisorName: null }));
         expect(rec).toMatchObject({
-          issuerId: a.id, emisorRnc: '132000001', emisorName: null, encf: 'E310000000001', tipo: '31', fechaEmision: '01-04-2026',
-          montoTotal: '0.50', totalItbis: null, xml: '<ECF>uno</ECF>', arecfXml: '<ARECF><DetalleAcusedeRecibo/></ARECF>', estado: 0, motivo: null,
-          receivedAt: 1_775_000_000_000, approvalEstado: null, approvalMotivo: null, approvalXml: null, approvalSentAt: null, approvalOutcome: null,
+          issuerId: a.id,
+          emisorRnc: '132000001',
+          emisorName: null,
+          encf: 'E310000000001',
+          tipo: '31',
+          fechaEmision: '01-04-2026',
+          montoTotal: '0.50',
+          totalItbis: null,
+          xml: '<ECF>uno</ECF>',
+          arecfXml: '<ARECF><DetalleAcusedeRecibo/></ARECF>',
+          estado: 0,
+          motivo: null,
+          receivedAt: 1_775_000_000_000,
+          approvalEstado: null,
+          approvalMotivo: null,
+          approvalXml: null,
+          approvalSentAt: null,
+          approvalOutcome: null,
         });
         // The same e-NCF from the same emisor to the same issuer is a duplicate: nothing recorded.
         expect(await s.addReceivedDocument(a.id, newReceived({ xml: '<ECF>otra vez</ECF>' }))).toBeNull();
@@ -576,7 +699,9 @@ export function runStorageContract(name: string, make: () => Promise<StorageFixt
 
       it('lets exactly one of concurrent deliveries of the same document in', async () => {
         const a = await issuer();
-        const results = await Promise.all(Array.from({ length: 12 }, (_, k) => s.addReceivedDocument(a.id, newReceived({ encf: 'E330000000009', tipo: '33', xml: `<ECF>${k}</ECF>` }))));
+        const results = await Promise.all(
+          Array.from({ length: 12 }, (_, k) => s.addReceivedDocument(a.id, newReceived({ encf: 'E330000000009', tipo: '33', xml: `<ECF>${k}</ECF>` }))),
+        );
         expect(results.filter((r) => r !== null)).toHaveLength(1);
         expect(await s.listReceivedDocuments(a.id, { limit: 50 })).toHaveLength(1);
       });
@@ -587,24 +712,33 @@ export function runStorageContract(name: string, make: () => Promise<StorageFixt
         const dates = ['30-03-2026', '31-03-2026', '01-04-2026', '02-04-2026'];
         const all = [];
         for (let k = 0; k < 10; k++) {
-          all.push((await s.addReceivedDocument(a.id, newReceived({
-            emisorRnc: k % 2 ? '132000001' : '101672919',
-            tipo: k % 3 === 0 ? '33' : '31',
-            encf: `E${k % 3 === 0 ? '33' : '31'}${String(k + 1).padStart(10, '0')}`,
-            fechaEmision: dates[k % 4],
-          })))!);
+          all.push(
+            (await s.addReceivedDocument(
+              a.id,
+              newReceived({
+                emisorRnc: k % 2 ? '132000001' : '101672919',
+                tipo: k % 3 === 0 ? '33' : '31',
+                encf: `E${k % 3 === 0 ? '33' : '31'}${String(k + 1).padStart(10, '0')}`,
+                fechaEmision: dates[k % 4],
+              }),
+            ))!,
+          );
         }
         await s.addReceivedDocument(b.id, newReceived());
         const ids = (ds: { id: number }[]) => ds.map((d) => d.id);
         const newest = ids(all).reverse();
         expect(ids(await s.listReceivedDocuments(a.id, { limit: 100 }))).toEqual(newest);
-        expect(ids(await s.listReceivedDocuments(a.id, { limit: 100, emisorRnc: '132000001' }))).toEqual(ids(all.filter((d) => d.emisorRnc === '132000001')).reverse());
+        expect(ids(await s.listReceivedDocuments(a.id, { limit: 100, emisorRnc: '132000001' }))).toEqual(
+          ids(all.filter((d) => d.emisorRnc === '132000001')).reverse(),
+        );
         expect(ids(await s.listReceivedDocuments(a.id, { limit: 100, tipo: '33' }))).toEqual(ids(all.filter((d) => d.tipo === '33')).reverse());
         expect(ids(await s.listReceivedDocuments(a.id, { limit: 100, encf: all[4]!.encf }))).toEqual([all[4]!.id]);
-        expect(ids(await s.listReceivedDocuments(a.id, { limit: 100, from: '2026-03-31', to: '2026-04-01' })))
-          .toEqual(ids(all.filter((d) => d.fechaEmision === '31-03-2026' || d.fechaEmision === '01-04-2026')).reverse());
-        expect(ids(await s.listReceivedDocuments(a.id, { limit: 100, from: '2026-04-02', tipo: '31' })))
-          .toEqual(ids(all.filter((d) => d.fechaEmision === '02-04-2026' && d.tipo === '31')).reverse());
+        expect(ids(await s.listReceivedDocuments(a.id, { limit: 100, from: '2026-03-31', to: '2026-04-01' }))).toEqual(
+          ids(all.filter((d) => d.fechaEmision === '31-03-2026' || d.fechaEmision === '01-04-2026')).reverse(),
+        );
+        expect(ids(await s.listReceivedDocuments(a.id, { limit: 100, from: '2026-04-02', tipo: '31' }))).toEqual(
+          ids(all.filter((d) => d.fechaEmision === '02-04-2026' && d.tipo === '31')).reverse(),
+        );
         const pages: number[][] = [];
         let cursor: number | undefined;
         for (;;) {
@@ -622,21 +756,31 @@ export function runStorageContract(name: string, make: () => Promise<StorageFixt
       it('sets the commercial approval later, once when guarded', async () => {
         const a = await issuer();
         const rec = (await s.addReceivedDocument(a.id, newReceived()))!;
-        const guarded = await Promise.all(Array.from({ length: 8 }, (_, k) =>
-          s.updateReceivedApproval(rec.id, { approvalEstado: k % 2 ? 2 : 1, approvalMotivo: k % 2 ? `motivo ${k}` : null }, { onlyIfUnapproved: true })));
+        const guarded = await Promise.all(
+          Array.from({ length: 8 }, (_, k) =>
+            s.updateReceivedApproval(rec.id, { approvalEstado: k % 2 ? 2 : 1, approvalMotivo: k % 2 ? `motivo ${k}` : null }, { onlyIfUnapproved: true }),
+          ),
+        );
         const winners = guarded.filter((r) => r !== null);
         expect(winners).toHaveLength(1);
         const stored = (await s.getReceivedDocument(a.id, rec.encf, rec.emisorRnc))!;
         expect(stored.approvalEstado).toBe(winners[0]!.approvalEstado);
         expect(await s.updateReceivedApproval(rec.id, { approvalEstado: 1 }, { onlyIfUnapproved: true })).toBeNull();
         const sent = await s.updateReceivedApproval(rec.id, {
-          approvalEstado: 2, approvalMotivo: 'Mercancía dañada', approvalXml: '<ACECF/>', approvalSentAt: 1_775_000_100_000,
+          approvalEstado: 2,
+          approvalMotivo: 'Mercancía dañada',
+          approvalXml: '<ACECF/>',
+          approvalSentAt: 1_775_000_100_000,
           approvalOutcome: { receptor: { status: 200 }, autoridad: { estado: 'Aprobación comercial rechazada' } },
         });
         expect(sent).toMatchObject({
-          approvalEstado: 2, approvalMotivo: 'Mercancía dañada', approvalXml: '<ACECF/>', approvalSentAt: 1_775_000_100_000,
+          approvalEstado: 2,
+          approvalMotivo: 'Mercancía dañada',
+          approvalXml: '<ACECF/>',
+          approvalSentAt: 1_775_000_100_000,
           approvalOutcome: { receptor: { status: 200 }, autoridad: { estado: 'Aprobación comercial rechazada' } },
-          xml: rec.xml, estado: 0,
+          xml: rec.xml,
+          estado: 0,
         });
         // undefined keeps, null clears.
         const cleared = await s.updateReceivedApproval(rec.id, { approvalOutcome: null });
@@ -647,15 +791,33 @@ export function runStorageContract(name: string, make: () => Promise<StorageFixt
 
     describe('approvals of our documents (inbound)', () => {
       // Issue 13 finding 1 (was: every approval kept): one per (document, buyer), the first one final.
-      it('keeps one approval per document and buyer, the first; others buyers\' apart, oldest first', async () => {
+      it("keeps one approval per document and buyer, the first; others buyers' apart, oldest first", async () => {
         const a = await issuer();
         await s.addSequence(a.id, { tipo: '31', from: 1, to: 10, expiresOn: null });
         const d1 = (await reserve(a.id))!;
         const d2 = (await reserve(a.id))!;
-        const x = await s.addDocumentApproval(d1.id, { estado: 2, motivo: 'Precio incorrecto', rncComprador: '131880738', acecfXml: '<ACECF>1</ACECF>', receivedAt: 10, signerFingerprint: 'ab'.repeat(32) });
+        const x = await s.addDocumentApproval(d1.id, {
+          estado: 2,
+          motivo: 'Precio incorrecto',
+          rncComprador: '131880738',
+          acecfXml: '<ACECF>1</ACECF>',
+          receivedAt: 10,
+          signerFingerprint: 'ab'.repeat(32),
+        });
         const again = await s.addDocumentApproval(d1.id, { estado: 1, motivo: null, rncComprador: '131880738', acecfXml: '<ACECF>2</ACECF>', receivedAt: 20 });
         const y = await s.addDocumentApproval(d1.id, { estado: 1, motivo: null, rncComprador: '101672919', acecfXml: '<ACECF>3</ACECF>', receivedAt: 30 });
-        expect(x).toMatchObject({ created: true, approval: { documentId: d1.id, estado: 2, motivo: 'Precio incorrecto', rncComprador: '131880738', acecfXml: '<ACECF>1</ACECF>', receivedAt: 10, signerFingerprint: 'ab'.repeat(32) } });
+        expect(x).toMatchObject({
+          created: true,
+          approval: {
+            documentId: d1.id,
+            estado: 2,
+            motivo: 'Precio incorrecto',
+            rncComprador: '131880738',
+            acecfXml: '<ACECF>1</ACECF>',
+            receivedAt: 10,
+            signerFingerprint: 'ab'.repeat(32),
+          },
+        });
         expect(again).toEqual({ created: false, approval: x.approval });
         expect(y.created).toBe(true);
         expect(await s.getDocumentApprovals(d1.id)).toEqual([x.approval, y.approval]);
@@ -666,18 +828,30 @@ export function runStorageContract(name: string, make: () => Promise<StorageFixt
         const a = await issuer();
         await s.addSequence(a.id, { tipo: '31', from: 1, to: 10, expiresOn: null });
         const d = (await reserve(a.id))!;
-        const results = await Promise.all(Array.from({ length: 10 }, (_, k) =>
-          s.addDocumentApproval(d.id, { estado: k % 2 ? 1 : 2, motivo: k % 2 ? null : 'x', rncComprador: '131880738', acecfXml: `<ACECF>${k}</ACECF>`, receivedAt: k })));
+        const results = await Promise.all(
+          Array.from({ length: 10 }, (_, k) =>
+            s.addDocumentApproval(d.id, {
+              estado: k % 2 ? 1 : 2,
+              motivo: k % 2 ? null : 'x',
+              rncComprador: '131880738',
+              acecfXml: `<ACECF>${k}</ACECF>`,
+              receivedAt: k,
+            }),
+          ),
+        );
         expect(results.filter((r) => r.created)).toHaveLength(1);
         expect(new Set(results.map((r) => r.approval.id)).size).toBe(1);
         expect(await s.getDocumentApprovals(d.id)).toHaveLength(1);
       });
 
-      it('counts a sender\'s received documents since an instant, across issuers', async () => {
+      it("counts a sender's received documents since an instant, across issuers", async () => {
         const a = await issuer();
         const b = await issuer();
         await s.addReceivedDocument(a.id, newReceived({ encf: 'E310000000101', emisorRnc: '132000009', receivedAt: 1_000 }));
-        await s.addReceivedDocument(b.id, newReceived({ encf: 'E310000000102', emisorRnc: '132000009', receivedAt: 2_000, senderFingerprint: 'cd'.repeat(32) }));
+        await s.addReceivedDocument(
+          b.id,
+          newReceived({ encf: 'E310000000102', emisorRnc: '132000009', receivedAt: 2_000, senderFingerprint: 'cd'.repeat(32) }),
+        );
         await s.addReceivedDocument(a.id, newReceived({ encf: 'E310000000103', emisorRnc: '132000008', receivedAt: 2_000 }));
         expect(await s.countReceivedFromSender('132000009', 0)).toBe(2);
         expect(await s.countReceivedFromSender('132000009', 1_500)).toBe(1);
@@ -687,7 +861,7 @@ export function runStorageContract(name: string, make: () => Promise<StorageFixt
     });
 
     describe('inbound authentication', () => {
-      it('records a stateless seed\'s use once, per value', async () => {
+      it("records a stateless seed's use once, per value", async () => {
         const t0 = 2_000_000_000_000;
         const seed = (valor: string, scope = '') => ({ valor, scope, createdAt: t0, expiresAt: t0 + 300_000, usedAt: t0 + 1 });
         expect(await s.useInboundSeed(seed('semilla-a'))).toBe(true);
@@ -699,8 +873,9 @@ export function runStorageContract(name: string, make: () => Promise<StorageFixt
 
       it('lets exactly one of concurrent users use a seed', async () => {
         const t0 = 2_100_000_000_000;
-        const outcomes = await Promise.all(Array.from({ length: 10 }, () =>
-          s.useInboundSeed({ valor: 'semilla-carrera', scope: '', createdAt: t0, expiresAt: t0 + 300_000, usedAt: t0 + 10 })));
+        const outcomes = await Promise.all(
+          Array.from({ length: 10 }, () => s.useInboundSeed({ valor: 'semilla-carrera', scope: '', createdAt: t0, expiresAt: t0 + 300_000, usedAt: t0 + 10 })),
+        );
         expect(outcomes.filter((o) => o)).toHaveLength(1);
         expect(outcomes.filter((o) => !o)).toHaveLength(9);
       });

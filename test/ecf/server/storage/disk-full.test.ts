@@ -80,10 +80,12 @@ describe('PostgreSQL: a read-only database answers 503 + Retry-After', () => {
       await c.end();
     }
   };
-  afterAll(() => admin(async (c) => {
-    await c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await c.query(`DROP ROLE IF EXISTS "${role}"`);
-  }));
+  afterAll(() =>
+    admin(async (c) => {
+      await c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      await c.query(`DROP ROLE IF EXISTS "${role}"`);
+    }),
+  );
 
   it('the server itself refuses the write (25006) and the API answers 503, reads still 200', async () => {
     // Set up the schema, an issuer and a token with the normal role.
@@ -108,15 +110,24 @@ describe('PostgreSQL: a read-only database answers 503 + Retry-After', () => {
     const transport = createDgiiClient({ environment: 'testecf', baseUrl: await deadUrl(), retries: 0, timeoutMs: 2_000 });
     const cert = modernP12();
     const app = createApp({
-      storage, transport, schemas: schemaValidator(), clock: () => NOW, environment: 'testecf',
+      storage,
+      transport,
+      schemas: schemaValidator(),
+      clock: () => NOW,
+      environment: 'testecf',
       signers: createSignerProvider({ key: null, provider: { p12: cert.p12, password: cert.password } }),
     });
     try {
-      const direct = await storage.addToken(issuer.id, hashToken(generateToken()), 'x').then(() => null, (e: unknown) => e);
+      const direct = await storage.addToken(issuer.id, hashToken(generateToken()), 'x').then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect((direct as { code?: string }).code).toBe('25006');
 
       const res = await app.request('/api/v1/documents/31', {
-        method: 'POST', body: JSON.stringify(baseDoc('31')), headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        method: 'POST',
+        body: JSON.stringify(baseDoc('31')),
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
       });
       expect(res.status).toBe(503);
       expect(res.headers.get('retry-after')).toBe('2');

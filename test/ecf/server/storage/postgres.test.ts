@@ -74,7 +74,10 @@ describe('postgres adapter specifics', () => {
       const issuer = await s1.createIssuer({ rnc: '131880738', name: 'X', profile: {}, signingMode: 'provider' });
       await s2.addSequence(issuer.id, { tipo: '31', from: 1, to: 150, expiresOn: null });
       await s1.addSequence(issuer.id, { tipo: '31', from: 1001, to: 2000, expiresOn: null });
-      const make = async () => { await new Promise((r) => setTimeout(r, 1)); return newDoc(); };
+      const make = async () => {
+        await new Promise((r) => setTimeout(r, 1));
+        return newDoc();
+      };
       const docs = await Promise.all(Array.from({ length: 200 }, (_, k) => (k % 2 ? s1 : s2).reserveAndInsert(issuer.id, '31', '2026-04-01', make)));
       const numbers = docs.map((d) => Number(d!.encf.slice(3))).sort((x, y) => x - y);
       const expected = [...Array.from({ length: 150 }, (_, k) => k + 1), ...Array.from({ length: 50 }, (_, k) => k + 1001)];
@@ -131,11 +134,23 @@ describe('postgres adapter specifics', () => {
     const s = await openStorage({ databaseUrl: url, dataDir: '/nonexistent/never-created' });
     try {
       await s.createIssuer({ rnc: '101672919', name: 'X', profile: {}, signingMode: 'provider' });
-      const tables = await admin((c) => c.query<{ table_name: string }>(
-        'SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name', [schema]));
-      expect(tables.rows.map((r) => r.table_name)).toEqual(
-        ['document_approvals', 'documents', 'inbound_seeds', 'inbound_tokens', 'issuers', 'received_documents', 'schema_migrations', 'sequences',
-          'submissions', 'tokens', 'void_batches', 'void_ranges']);
+      const tables = await admin((c) =>
+        c.query<{ table_name: string }>('SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name', [schema]),
+      );
+      expect(tables.rows.map((r) => r.table_name)).toEqual([
+        'document_approvals',
+        'documents',
+        'inbound_seeds',
+        'inbound_tokens',
+        'issuers',
+        'received_documents',
+        'schema_migrations',
+        'sequences',
+        'submissions',
+        'tokens',
+        'void_batches',
+        'void_ranges',
+      ]);
       const versions = await admin((c) => c.query(`SELECT version FROM "${schema}".schema_migrations ORDER BY version`));
       expect(versions.rows).toEqual([...MIGRATIONS].sort((a, b) => a.version - b.version).map((m) => ({ version: m.version })));
     } finally {

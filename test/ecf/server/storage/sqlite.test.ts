@@ -35,12 +35,17 @@ runStorageContract('sqlite (:memory:)', async () => {
 function reserveInChild(file: string, rnc: string, count: number): Promise<string[]> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'test/ecf/server/storage/fixtures/reserve-child.ts'), file, rnc, String(count)], {
-      cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'],
+      cwd: repoRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
     let err = '';
-    child.stdout.on('data', (c) => { out += c; });
-    child.stderr.on('data', (c) => { err += c; });
+    child.stdout.on('data', (c) => {
+      out += c;
+    });
+    child.stderr.on('data', (c) => {
+      err += c;
+    });
     child.on('error', reject);
     child.on('close', (code) => {
       if (code !== 0) reject(new Error(`child exited ${code}: ${err}`));
@@ -83,7 +88,10 @@ describe('sqlite adapter specifics', () => {
     await Promise.all([s1.migrate(), s2.migrate()]);
     const issuer = await s1.createIssuer({ rnc: '101672919', name: 'X', profile: {}, signingMode: 'provider' });
     await s1.addSequence(issuer.id, { tipo: '32', from: 1, to: 100, expiresOn: null });
-    const slowMake = async () => { await new Promise((r) => setTimeout(r, 2)); return newDoc(); };
+    const slowMake = async () => {
+      await new Promise((r) => setTimeout(r, 2));
+      return newDoc();
+    };
     const docs = await Promise.all(Array.from({ length: 40 }, (_, k) => (k % 2 ? s1 : s2).reserveAndInsert(issuer.id, '32', '2026-04-01', slowMake)));
     expect(new Set(docs.map((d) => d!.encf)).size).toBe(40);
     await s1.close();

@@ -12,7 +12,14 @@ export const NOW = new Date('2026-04-01T14:00:00Z');
 export const clock = () => NOW;
 
 export const issuer: Issuer = {
-  id: 1, rnc: RNC, name: 'Empresa de Prueba SRL', profile: {}, signingMode: 'provider', certificate: null, certificateInfo: null, createdAt: 0,
+  id: 1,
+  rnc: RNC,
+  name: 'Empresa de Prueba SRL',
+  profile: {},
+  signingMode: 'provider',
+  certificate: null,
+  certificateInfo: null,
+  createdAt: 0,
 };
 
 export async function identityOf(): Promise<(i: Issuer) => Promise<AuthorityIdentity>> {

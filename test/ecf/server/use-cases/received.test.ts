@@ -14,16 +14,37 @@ const SELLER = '101010101';
 
 function received(over: Partial<ReceivedDocument> = {}): ReceivedDocument {
   return {
-    id: 7, issuerId: issuer.id, emisorRnc: SELLER, emisorName: 'Vendedor SRL', encf: 'E310000000042', tipo: '31', fechaEmision: '30-03-2026',
-    montoTotal: '236.00', totalItbis: '36.00',
+    id: 7,
+    issuerId: issuer.id,
+    emisorRnc: SELLER,
+    emisorName: 'Vendedor SRL',
+    encf: 'E310000000042',
+    tipo: '31',
+    fechaEmision: '30-03-2026',
+    montoTotal: '236.00',
+    totalItbis: '36.00',
     xml: `<ECF><Encabezado><Comprador><!--<RNCComprador>999999999</RNCComprador>--><RNCComprador>${RNC}</RNCComprador></Comprador></Encabezado></ECF>`,
-    arecfXml: '<ARECF/>', estado: 0, motivo: null, receivedAt: 0, senderFingerprint: null,
-    approvalEstado: null, approvalMotivo: null, approvalXml: null, approvalSentAt: null, approvalOutcome: null, updatedAt: 0,
+    arecfXml: '<ARECF/>',
+    estado: 0,
+    motivo: null,
+    receivedAt: 0,
+    senderFingerprint: null,
+    approvalEstado: null,
+    approvalMotivo: null,
+    approvalXml: null,
+    approvalSentAt: null,
+    approvalOutcome: null,
+    updatedAt: 0,
     ...over,
   };
 }
 
-const ENTRY: DirectoryEntry = { rnc: SELLER, nombre: 'Vendedor SRL', urlRecepcion: 'https://vendedor.example/fe/recepcion', urlAceptacion: 'https://vendedor.example/fe/aprobacioncomercial' } as DirectoryEntry;
+const ENTRY: DirectoryEntry = {
+  rnc: SELLER,
+  nombre: 'Vendedor SRL',
+  urlRecepcion: 'https://vendedor.example/fe/recepcion',
+  urlAceptacion: 'https://vendedor.example/fe/aprobacioncomercial',
+} as DirectoryEntry;
 
 function world(opts: { receiver?: { ok: boolean; status: number } | Error; authority?: ApprovalReceipt | Error; claim?: boolean } = {}) {
   const patches: { patch: ReceivedApprovalPatch; onlyIfUnapproved: boolean }[] = [];
@@ -45,7 +66,9 @@ function world(opts: { receiver?: { ok: boolean; status: number } | Error; autho
         return a;
       },
     },
-    schemas, clock, logger,
+    schemas,
+    clock,
+    logger,
     directory: { entry: async (_who, rnc) => (rnc === SELLER ? ENTRY : null) },
     receptor: () => ({
       urls: () => ({ recepcion: ENTRY.urlRecepcion!, aprobacion: ENTRY.urlAceptacion!, autenticacion: '' }) as never,
@@ -67,7 +90,10 @@ beforeAll(async () => {
 });
 
 async function refusal(p: Promise<unknown>): Promise<UseCaseError> {
-  const e = await p.then(() => null, (x: unknown) => x);
+  const e = await p.then(
+    () => null,
+    (x: unknown) => x,
+  );
   expect(isUseCaseError(e)).toBe(true);
   return e as UseCaseError;
 }
@@ -82,7 +108,13 @@ describe('commercial approval use case', () => {
     const xml = w.toIssuer[0]!.xml;
     expect(w.toAuthority[0]!.xml).toBe(xml);
     expect(schemas.validate(xml, 'ACECF').valid).toBe(true);
-    for (const v of [`<RNCEmisor>${SELLER}</RNCEmisor>`, '<eNCF>E310000000042</eNCF>', '<MontoTotal>236.00</MontoTotal>', `<RNCComprador>${RNC}</RNCComprador>`, '<Estado>2</Estado>']) {
+    for (const v of [
+      `<RNCEmisor>${SELLER}</RNCEmisor>`,
+      '<eNCF>E310000000042</eNCF>',
+      '<MontoTotal>236.00</MontoTotal>',
+      `<RNCComprador>${RNC}</RNCComprador>`,
+      '<Estado>2</Estado>',
+    ]) {
       expect(xml).toContain(v);
     }
     expect(w.patches[0]).toMatchObject({ onlyIfUnapproved: true, patch: { approvalEstado: 2, approvalMotivo: 'Mercancía no recibida.', approvalXml: xml } });
@@ -91,7 +123,9 @@ describe('commercial approval use case', () => {
 
   it('refuses types without commercial approval and e-CF answered as not received, before signing anything', async () => {
     const w = world();
-    const t = await refusal(sendCommercialApproval({ ...w.deps, identity }, issuer, received({ tipo: '32', encf: 'E320000000042' }), { estado: 1, motivo: null }));
+    const t = await refusal(
+      sendCommercialApproval({ ...w.deps, identity }, issuer, received({ tipo: '32', encf: 'E320000000042' }), { estado: 1, motivo: null }),
+    );
     expect(t.kind).toBe('invalid');
     expect(t.document?.errors).toEqual([expect.stringContaining('El tipo de e-CF 32 no admite aprobación comercial')]);
     const n = await refusal(sendCommercialApproval({ ...w.deps, identity }, issuer, received({ estado: 1 }), { estado: 1, motivo: null }));
@@ -108,14 +142,19 @@ describe('commercial approval use case', () => {
   });
 
   it('reports failed deliveries in Spanish and, on a repeat, resends the same ACECF only where it was not taken', async () => {
-    const w = world({ receiver: new TransportError('t', { code: 'timeout', retryable: true }), authority: new AuthorityError('no', { code: 'rejected', status: 400, mensajes: [{ codigo: '3', valor: 'No' }] }) });
+    const w = world({
+      receiver: new TransportError('t', { code: 'timeout', retryable: true }),
+      authority: new AuthorityError('no', { code: 'rejected', status: 400, mensajes: [{ codigo: '3', valor: 'No' }] }),
+    });
     const first = await sendCommercialApproval({ ...w.deps, identity }, issuer, received(), { estado: 1, motivo: null });
     expect(first.delivered).toBe(false);
     expect(first.emisor.error).toBe('El servicio del emisor no respondió a tiempo.');
     expect(first.autoridad).toMatchObject({ entregada: false, mensajes: ['3: No'], error: 'La autoridad tributaria rechazó la consulta.' });
 
     const stored = received({
-      approvalEstado: 1, approvalXml: w.toIssuer[0]!.xml, approvalSentAt: first.sentAt,
+      approvalEstado: 1,
+      approvalXml: w.toIssuer[0]!.xml,
+      approvalSentAt: first.sentAt,
       approvalOutcome: { emisor: first.emisor, autoridad: { ...first.autoridad, entregada: true } },
     });
     const w2 = world();

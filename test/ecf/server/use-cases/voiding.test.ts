@@ -19,10 +19,20 @@ function world(answers: Answer[]) {
   const sent: XmlFile[] = [];
   let created = 0;
   const storage: VoidingDeps['storage'] = {
-    listSequences: async () => (['31', '32'] as const).map((tipo, i) => ({
-      id: i + 1, issuerId: issuer.id, tipo, from: 1, to: 1000, next: 6, expiresOn: null, active: true, createdAt: 0,
-    })),
-    findIssuedInRanges: async (_id, ranges, limit) => ['E310000000005'].filter((_e) => ranges.some((r) => r.tipo === '31' && r.from <= 5 && 5 <= r.to)).slice(0, limit),
+    listSequences: async () =>
+      (['31', '32'] as const).map((tipo, i) => ({
+        id: i + 1,
+        issuerId: issuer.id,
+        tipo,
+        from: 1,
+        to: 1000,
+        next: 6,
+        expiresOn: null,
+        active: true,
+        createdAt: 0,
+      })),
+    findIssuedInRanges: async (_id, ranges, limit) =>
+      ['E310000000005'].filter((_e) => ranges.some((r) => r.tipo === '31' && r.from <= 5 && 5 <= r.to)).slice(0, limit),
     listVoidBatches: async () => [...batches].reverse(),
     createVoidBatch: async (issuerId, lote, ranges) => {
       created++;
@@ -48,7 +58,13 @@ function world(answers: Answer[]) {
   return { batches, sent, storage, transport, created: () => created };
 }
 
-const receipt = (accepted: boolean, mensajes: string[] = []): VoidingReceipt => ({ rnc: issuer.rnc, codigo: accepted ? '1' : '2', nombre: null, mensajes, accepted });
+const receipt = (accepted: boolean, mensajes: string[] = []): VoidingReceipt => ({
+  rnc: issuer.rnc,
+  codigo: accepted ? '1' : '2',
+  nombre: null,
+  mensajes,
+  accepted,
+});
 const range = (tipo: '31' | '32', from: number, to: number, index = 0): RequestedRange => ({ tipo, from, to, index });
 
 let identity: VoidingDeps['identity'];
@@ -58,11 +74,22 @@ beforeAll(async () => {
 
 function voiding(w: ReturnType<typeof world>) {
   let n = 0;
-  return createVoiding({ storage: w.storage, transport: w.transport, schemas, clock, logger: memoryLogger().logger, identity, newLote: () => `ANU-TEST-${++n}` });
+  return createVoiding({
+    storage: w.storage,
+    transport: w.transport,
+    schemas,
+    clock,
+    logger: memoryLogger().logger,
+    identity,
+    newLote: () => `ANU-TEST-${++n}`,
+  });
 }
 
 async function refusal(p: Promise<unknown>): Promise<UseCaseError> {
-  const e = await p.then(() => null, (x: unknown) => x);
+  const e = await p.then(
+    () => null,
+    (x: unknown) => x,
+  );
   expect(isUseCaseError(e)).toBe(true);
   return e as UseCaseError;
 }

@@ -62,7 +62,10 @@ describe('ecf worker', () => {
     const { io, out } = fakeIo({}, envFor(bench));
     const stop = new AbortController();
     const running = runWorkerCommand(['--interval-ms', '20', '--owner', 'cli-test'], io, stop.signal);
-    const done = await waitTerminal(bench.storage, docs.map((d) => d.id));
+    const done = await waitTerminal(
+      bench.storage,
+      docs.map((d) => d.id),
+    );
     stop.abort();
     expect(await running).toBe(0);
     expect(done.map((d) => d.status)).toEqual(['accepted_authority', 'accepted_authority', 'accepted_authority']);
@@ -73,7 +76,10 @@ describe('ecf worker', () => {
     bench = await createBench();
     const old = new Uint8Array(randomBytes(32));
     const id = issuerIdentity();
-    await bench.storage.updateIssuer(bench.issuer.id, prepareCertificate({ issuer: bench.issuer, p12: id.p12, password: id.password, key: old, now: new Date() }));
+    await bench.storage.updateIssuer(
+      bench.issuer.id,
+      prepareCertificate({ issuer: bench.issuer, p12: id.p12, password: id.password, key: old, now: new Date() }),
+    );
     const { io, out } = fakeIo({}, envFor(bench, { ECF_CERT_KEY_PREVIOUS: Buffer.from(old).toString('base64') }));
     expect(await runWorkerCommand(['--reencrypt-certificates'], io)).toBe(0);
     expect(out()).toContain('re-encrypted 1 certificate(s)');

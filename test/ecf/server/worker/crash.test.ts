@@ -22,19 +22,23 @@ afterEach(async () => {
 });
 
 function startWorker(b: Bench, owner: string): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', RUNNER, '--owner', owner, '--lease-ms', '1500', '--interval-ms', '20', '--concurrency', '6', '--batch-size', '12'], {
-    cwd: repoRoot,
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      ECF_DATA_DIR: b.dir,
-      ECF_XSD_DIR: xsdDir(),
-      ECF_AUTHORITY: b.sim.url,
-      ECF_CERT_KEY: Buffer.from(b.key).toString('hex'),
-      LOG_LEVEL: 'warn',
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', RUNNER, '--owner', owner, '--lease-ms', '1500', '--interval-ms', '20', '--concurrency', '6', '--batch-size', '12'],
+    {
+      cwd: repoRoot,
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        ECF_DATA_DIR: b.dir,
+        ECF_XSD_DIR: xsdDir(),
+        ECF_AUTHORITY: b.sim.url,
+        ECF_CERT_KEY: Buffer.from(b.key).toString('hex'),
+        LOG_LEVEL: 'warn',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  );
   children.push(child);
   let out = '';
   child.stdout!.on('data', (d) => (out += String(d)));
@@ -74,8 +78,15 @@ describe('worker: crash safety across processes', () => {
     bench.sim.setFaults({ latencyMs: 50 });
 
     const second = startWorker(bench, 'second');
-    const done = await waitTerminal(bench.storage, docs.map((d) => d.id), 40_000);
-    expect(done.map((d) => d.status), second.output()).toEqual(docs.map(() => 'accepted_authority'));
+    const done = await waitTerminal(
+      bench.storage,
+      docs.map((d) => d.id),
+      40_000,
+    );
+    expect(
+      done.map((d) => d.status),
+      second.output(),
+    ).toEqual(docs.map(() => 'accepted_authority'));
 
     const stats = bench.sim.stats();
     for (const d of done) {

@@ -71,7 +71,10 @@ describe('worker: unknown outcomes are resolved by asking, never by resending', 
     await worker.runOnce();
     for (const d of docs) expect(await bench.get(d.id)).toMatchObject({ status: 'received', transmission: 'sending', trackId: null });
     worker.start();
-    const done = await waitTerminal(bench.storage, docs.map((d) => d.id));
+    const done = await waitTerminal(
+      bench.storage,
+      docs.map((d) => d.id),
+    );
     await worker.stop();
     expect(bench.sim.stats().faults.dropAfter).toBe(6);
     for (const d of done) {
@@ -160,7 +163,11 @@ async function twoWorkers(b: Bench, storageA: Storage, storageB: Storage, n: num
   const c = b.worker({ storage: probe.wrap(storageB, 'B'), owner: 'B', concurrency: 4, batchSize: 6 });
   a.start();
   c.start();
-  const done = await waitTerminal(b.storage, docs.map((d) => d.id), 45_000);
+  const done = await waitTerminal(
+    b.storage,
+    docs.map((d) => d.id),
+    45_000,
+  );
   await Promise.all([a.stop(), c.stop()]);
   expect(probe.overlaps).toEqual([]);
   expect(probe.claims()).toBeGreaterThan(n);

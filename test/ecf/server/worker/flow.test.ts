@@ -79,7 +79,11 @@ describe('worker: happy paths', () => {
     bench = await createBench();
     const docs = [];
     for (let i = 0; i < 12; i++) docs.push(await bench.insert(i % 3 === 0 ? '32' : '31'));
-    const done = await runUntilTerminal(bench.worker({ concurrency: 4, batchSize: 5 }), bench.storage, docs.map((d) => d.id));
+    const done = await runUntilTerminal(
+      bench.worker({ concurrency: 4, batchSize: 5 }),
+      bench.storage,
+      docs.map((d) => d.id),
+    );
     expect(done.map((d) => d.status)).toEqual(docs.map(() => 'accepted_authority'));
     expect(done.every((d) => d.sendAttempts === 1)).toBe(true);
   });
@@ -89,7 +93,12 @@ describe('worker: logs', () => {
   it('logs structured events through pino, without XML, passwords or keys', async () => {
     bench = await createBench();
     const lines: string[] = [];
-    const sink = new Writable({ write(chunk, _enc, cb) { lines.push(String(chunk)); cb(); } });
+    const sink = new Writable({
+      write(chunk, _enc, cb) {
+        lines.push(String(chunk));
+        cb();
+      },
+    });
     const logger = pino({ level: 'debug' }, sink);
     const doc = await bench.insert('31');
     bench.sim.setFaults({ dropAfterRate: 1, paths: ['facturaselectronicas'], limit: 1 });
@@ -184,7 +193,10 @@ describe('worker: certificates and failures', () => {
     expect(bench.sim.stats().requests).toBe(0);
 
     const id = issuerIdentity();
-    await bench.storage.updateIssuer(bench.issuer.id, prepareCertificate({ issuer: bench.issuer, p12: id.p12, password: id.password, key: bench.key, now: new Date() }));
+    await bench.storage.updateIssuer(
+      bench.issuer.id,
+      prepareCertificate({ issuer: bench.issuer, p12: id.p12, password: id.password, key: bench.key, now: new Date() }),
+    );
     const [done] = await runUntilTerminal(worker, bench.storage, [doc.id]);
     expect(done).toMatchObject({ status: 'accepted_authority', errors: null });
   });

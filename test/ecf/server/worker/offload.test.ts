@@ -26,7 +26,10 @@ describe('worker with the offload pool', () => {
       const offload: Offload = {
         ...offloaded,
         deriveRfce: async (xml, lane) => {
-          probe = fetch(url).then(async (r) => { await r.text(); order.push('get'); });
+          probe = fetch(url).then(async (r) => {
+            await r.text();
+            order.push('get');
+          });
           const out = await offloaded.deriveRfce(xml, lane);
           order.push('rfce');
           return out;

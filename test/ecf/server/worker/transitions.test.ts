@@ -3,8 +3,18 @@ import { describe, expect, it } from 'vitest';
 import { AuthorityError, TransportError } from '../../../../src/ecf/dgii/index.js';
 import type { TrackResult } from '../../../../src/ecf/dgii/index.js';
 import {
-  InternalFailure, latestHeld, notFoundResult, queryFailure, reasonOf, sendFailure, transition, TRANSITIONS, verdictOutcome,
-  type DocumentState, type OutcomeKind, type Timing,
+  InternalFailure,
+  latestHeld,
+  notFoundResult,
+  queryFailure,
+  reasonOf,
+  sendFailure,
+  transition,
+  TRANSITIONS,
+  verdictOutcome,
+  type DocumentState,
+  type OutcomeKind,
+  type Timing,
 } from '../../../../src/ecf/server/worker/transitions.js';
 
 const NOW = 1_700_000_000_000;
@@ -17,7 +27,15 @@ const timing: Timing = {
 };
 const doc = (over: Partial<DocumentState> = {}): DocumentState => ({ attempts: 2, notFoundPolls: 0, trackId: 'T-OLD', sendAttempts: 1, ...over });
 const result = (over: Partial<TrackResult> = {}): TrackResult => ({
-  trackId: 'T-NEW', codigo: 1, estado: 'Aceptado', rnc: '131880681', encf: 'E310000000001', secuenciaUtilizada: true, fechaRecepcion: null, mensajes: [], ...over,
+  trackId: 'T-NEW',
+  codigo: 1,
+  estado: 'Aceptado',
+  rnc: '131880681',
+  encf: 'E310000000001',
+  secuenciaUtilizada: true,
+  fechaRecepcion: null,
+  mensajes: [],
+  ...over,
 });
 const transportError = (retryable: boolean, outcomeUnknown: boolean) =>
   new TransportError('boom', { code: retryable ? 'network' : 'bad_response', retryable, outcomeUnknown, status: null });
@@ -36,7 +54,9 @@ describe('worker transitions', () => {
   it(row('prepared'), () => {
     const artifacts = { signedXml: '<ECF/>', securityCode: 'abc123', signedAt: '01-01-2025 10:00:00' };
     expect(transition(doc(), { kind: 'prepared', artifacts }, timing)).toEqual({
-      patch: { ...artifacts, transmission: 'sending', sendAttempts: 2 }, release: false, then: 'send',
+      patch: { ...artifacts, transmission: 'sending', sendAttempts: 2 },
+      release: false,
+      then: 'send',
     });
     // Already signed in an earlier pass: only the transmission changes.
     expect(transition(doc(), { kind: 'prepared', artifacts: {} }, timing).patch).toEqual({ transmission: 'sending', sendAttempts: 2 });
@@ -45,7 +65,14 @@ describe('worker transitions', () => {
   it(row('ecf_received'), () => {
     expect(transition(doc(), { kind: 'ecf_received', trackId: 'T-1' }, timing)).toEqual({
       patch: {
-        trackId: 'T-1', transmission: 'sent', status: 'in_process_authority', authorityState: null, notFoundPolls: 0, errors: null, attempts: 0, nextAttemptAt: NOW + 500,
+        trackId: 'T-1',
+        transmission: 'sent',
+        status: 'in_process_authority',
+        authorityState: null,
+        notFoundPolls: 0,
+        errors: null,
+        attempts: 0,
+        nextAttemptAt: NOW + 500,
       },
       release: true,
     });
@@ -59,7 +86,14 @@ describe('worker transitions', () => {
     const t = transition(doc(), { kind: 'reception_rejected', trackId: null, status: 400, texts: ['RNC inválido'] }, timing);
     expect(t).toEqual({
       patch: {
-        status: 'rejected_authority', authorityState: 'Rechazado', transmission: 'sent', trackId: 'T-OLD', errors: ['RNC inválido'], sequenceReusable: true, attempts: 3, nextAttemptAt: null,
+        status: 'rejected_authority',
+        authorityState: 'Rechazado',
+        transmission: 'sent',
+        trackId: 'T-OLD',
+        errors: ['RNC inválido'],
+        sequenceReusable: true,
+        attempts: 3,
+        nextAttemptAt: null,
       },
       release: true,
     });
@@ -72,7 +106,11 @@ describe('worker transitions', () => {
     const error = new AuthorityError('unauthorized', { code: 'unauthorized', status: 403, mensajes: [{ codigo: null, valor: 'No delegado' }] });
     expect(transition(doc(), { kind: 'authority_refused', error }, timing)).toEqual({
       patch: {
-        transmission: 'pending', status: 'system_error', errors: ['La DGII respondió HTTP 403: No delegado. Se reintentará automáticamente.'], attempts: 3, nextAttemptAt: NOW + 4_000,
+        transmission: 'pending',
+        status: 'system_error',
+        errors: ['La DGII respondió HTTP 403: No delegado. Se reintentará automáticamente.'],
+        attempts: 3,
+        nextAttemptAt: NOW + 4_000,
       },
       release: true,
       log: 'failure',
@@ -81,13 +119,17 @@ describe('worker transitions', () => {
 
   it(row('transport_refused'), () => {
     expect(transition(doc(), { kind: 'transport_refused', error: transportError(true, false) }, timing)).toEqual({
-      patch: { transmission: 'pending', attempts: 3, nextAttemptAt: NOW + 4_000 }, release: true, log: 'retry',
+      patch: { transmission: 'pending', attempts: 3, nextAttemptAt: NOW + 4_000 },
+      release: true,
+      log: 'retry',
     });
   });
 
   it(row('transport_retryable'), () => {
     expect(transition(doc({ attempts: 0 }), { kind: 'transport_retryable', error: transportError(true, true) }, timing)).toEqual({
-      patch: { attempts: 1, nextAttemptAt: NOW + 1_000 }, release: true, log: 'retry',
+      patch: { attempts: 1, nextAttemptAt: NOW + 1_000 },
+      release: true,
+      log: 'retry',
     });
   });
 
@@ -97,7 +139,9 @@ describe('worker transitions', () => {
 
   it(row('held_ecf'), () => {
     expect(transition(doc(), { kind: 'held_ecf', trackId: 'T-H' }, timing)).toEqual({
-      patch: { trackId: 'T-H', transmission: 'sent', status: 'in_process_authority', errors: null, attempts: 0 }, release: false, then: 'poll',
+      patch: { trackId: 'T-H', transmission: 'sent', status: 'in_process_authority', errors: null, attempts: 0 },
+      release: false,
+      then: 'poll',
     });
   });
 
@@ -106,16 +150,37 @@ describe('worker transitions', () => {
   });
 
   it(row('no_track_id'), () => {
-    expect(transition(doc({ trackId: null }), { kind: 'no_track_id' }, timing)).toEqual({ patch: { transmission: 'sending' }, release: false, then: 'reconcile' });
+    expect(transition(doc({ trackId: null }), { kind: 'no_track_id' }, timing)).toEqual({
+      patch: { transmission: 'sending' },
+      release: false,
+      then: 'reconcile',
+    });
   });
 
   it(row('accepted'), () => {
     expect(transition(doc(), { kind: 'accepted', result: result() }, timing)).toEqual({
-      patch: { status: 'accepted_authority', authorityState: 'Aceptado', trackId: 'T-NEW', transmission: 'sent', errors: null, sequenceReusable: null, attempts: 3, nextAttemptAt: null },
+      patch: {
+        status: 'accepted_authority',
+        authorityState: 'Aceptado',
+        trackId: 'T-NEW',
+        transmission: 'sent',
+        errors: null,
+        sequenceReusable: null,
+        attempts: 3,
+        nextAttemptAt: null,
+      },
       release: true,
     });
     // Aceptado Condicional keeps its messages; a verdict without a track id keeps the one held.
-    const conditional = result({ codigo: 4, estado: 'Aceptado Condicional', trackId: null, mensajes: [{ codigo: '1', valor: ' Observación ' }, { codigo: '2', valor: ' ' }] });
+    const conditional = result({
+      codigo: 4,
+      estado: 'Aceptado Condicional',
+      trackId: null,
+      mensajes: [
+        { codigo: '1', valor: ' Observación ' },
+        { codigo: '2', valor: ' ' },
+      ],
+    });
     const t = transition(doc(), { kind: 'accepted', result: conditional }, timing);
     expect(t.patch.errors).toEqual(['Observación']);
     expect(t.patch.trackId).toBe('T-OLD');
@@ -125,18 +190,37 @@ describe('worker transitions', () => {
   it(row('rejected'), () => {
     const r = result({ codigo: 2, estado: 'Rechazado', secuenciaUtilizada: false, mensajes: [{ codigo: '1', valor: 'Firma inválida' }] });
     expect(transition(doc(), { kind: 'rejected', result: r }, timing)).toEqual({
-      patch: { status: 'rejected_authority', authorityState: 'Rechazado', trackId: 'T-NEW', transmission: 'sent', errors: ['Firma inválida'], sequenceReusable: true, attempts: 3, nextAttemptAt: null },
+      patch: {
+        status: 'rejected_authority',
+        authorityState: 'Rechazado',
+        trackId: 'T-NEW',
+        transmission: 'sent',
+        errors: ['Firma inválida'],
+        sequenceReusable: true,
+        attempts: 3,
+        nextAttemptAt: null,
+      },
       release: true,
     });
     const bare = transition(doc(), { kind: 'rejected', result: result({ codigo: 2, estado: 'Rechazado', secuenciaUtilizada: null }) }, timing).patch;
     expect(bare.errors).toEqual(['La DGII rechazó el comprobante sin indicar el motivo.']);
     expect(bare.sequenceReusable).toBeNull();
-    expect(transition(doc(), { kind: 'rejected', result: result({ codigo: 2, estado: 'Rechazado', secuenciaUtilizada: true }) }, timing).patch.sequenceReusable).toBe(false);
+    expect(
+      transition(doc(), { kind: 'rejected', result: result({ codigo: 2, estado: 'Rechazado', secuenciaUtilizada: true }) }, timing).patch.sequenceReusable,
+    ).toBe(false);
   });
 
   it(row('in_process'), () => {
     expect(transition(doc({ notFoundPolls: 2 }), { kind: 'in_process', result: result({ codigo: 3, estado: 'En Proceso', trackId: null }) }, timing)).toEqual({
-      patch: { status: 'in_process_authority', authorityState: 'En Proceso', notFoundPolls: 0, trackId: 'T-OLD', errors: null, attempts: 3, nextAttemptAt: NOW + 500 * 2 ** 3 },
+      patch: {
+        status: 'in_process_authority',
+        authorityState: 'En Proceso',
+        notFoundPolls: 0,
+        trackId: 'T-OLD',
+        errors: null,
+        attempts: 3,
+        nextAttemptAt: NOW + 500 * 2 ** 3,
+      },
       release: true,
     });
   });
@@ -145,17 +229,22 @@ describe('worker transitions', () => {
     const r = result({ codigo: 0, estado: 'No encontrado' });
     // Up to notFoundRetries answers: wait a little and ask again.
     expect(transition(doc({ notFoundPolls: 2 }), { kind: 'not_found', result: r }, timing)).toEqual({
-      patch: { authorityState: 'No encontrado', notFoundPolls: 3, attempts: 3, nextAttemptAt: NOW + 300 }, release: true,
+      patch: { authorityState: 'No encontrado', notFoundPolls: 3, attempts: 3, nextAttemptAt: NOW + 300 },
+      release: true,
     });
     // One more: back to `sending`, ask the authority what it holds for the e-NCF.
     expect(transition(doc({ notFoundPolls: 3 }), { kind: 'not_found', result: r }, timing)).toEqual({
-      patch: { transmission: 'sending', authorityState: 'No encontrado', notFoundPolls: 0 }, release: false, then: 'reconcile',
+      patch: { transmission: 'sending', authorityState: 'No encontrado', notFoundPolls: 0 },
+      release: false,
+      then: 'reconcile',
     });
   });
 
   it(row('system_error'), () => {
     expect(transition(doc(), { kind: 'system_error', error: new InternalFailure('La firma no se verificó') }, timing)).toEqual({
-      patch: { status: 'system_error', errors: ['La firma no se verificó'], attempts: 3, nextAttemptAt: NOW + 4_000 }, release: true, log: 'failure',
+      patch: { status: 'system_error', errors: ['La firma no se verificó'], attempts: 3, nextAttemptAt: NOW + 4_000 },
+      release: true,
+      log: 'failure',
     });
   });
 
@@ -171,11 +260,25 @@ describe('worker outcome classification', () => {
     expect(verdictOutcome(result({ codigo: 2 })).kind).toBe('rejected');
     expect(verdictOutcome(result({ codigo: 3 })).kind).toBe('in_process');
     expect(verdictOutcome(result({ codigo: 0 })).kind).toBe('not_found');
-    expect(notFoundResult({ trackId: 'T', encf: 'E310000000001' })).toMatchObject({ codigo: 0, estado: 'No encontrado', trackId: 'T', encf: 'E310000000001', mensajes: [] });
+    expect(notFoundResult({ trackId: 'T', encf: 'E310000000001' })).toMatchObject({
+      codigo: 0,
+      estado: 'No encontrado',
+      trackId: 'T',
+      encf: 'E310000000001',
+      mensajes: [],
+    });
   });
 
   it('classifies a failed send', () => {
-    const rejected = new AuthorityError('no', { code: 'rejected', status: 400, trackId: 'T-R', mensajes: [{ codigo: null, valor: ' Mal ' }, { codigo: null, valor: '' }] });
+    const rejected = new AuthorityError('no', {
+      code: 'rejected',
+      status: 400,
+      trackId: 'T-R',
+      mensajes: [
+        { codigo: null, valor: ' Mal ' },
+        { codigo: null, valor: '' },
+      ],
+    });
     expect(sendFailure(rejected)).toEqual({ kind: 'reception_rejected', trackId: 'T-R', status: 400, texts: ['Mal'] });
     expect(sendFailure(new AuthorityError('no', { code: 'unauthorized', status: 401 })).kind).toBe('authority_refused');
     expect(sendFailure(transportError(true, false)).kind).toBe('transport_refused');
@@ -194,7 +297,12 @@ describe('worker outcome classification', () => {
   it('picks the latest track id the authority holds', () => {
     const at = (iso: string) => new Date(iso);
     expect(latestHeld([])).toBeNull();
-    expect(latestHeld([{ trackId: 'A', estado: 'No encontrado', fechaRecepcion: null }, { trackId: null, estado: 'Aceptado', fechaRecepcion: null }])).toBeNull();
+    expect(
+      latestHeld([
+        { trackId: 'A', estado: 'No encontrado', fechaRecepcion: null },
+        { trackId: null, estado: 'Aceptado', fechaRecepcion: null },
+      ]),
+    ).toBeNull();
     const held = latestHeld([
       { trackId: 'A', estado: 'Aceptado', fechaRecepcion: at('2025-01-01T10:00:00Z') },
       { trackId: 'B', estado: 'Rechazado', fechaRecepcion: at('2025-01-02T10:00:00Z') },

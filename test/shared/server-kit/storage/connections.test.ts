@@ -96,7 +96,9 @@ describe('openPostgresConnection', () => {
   });
 
   it('refuses a schema name that is not a plain identifier before connecting', () => {
-    expect(() => openPostgresConnection({ connectionString: DATABASE_URL, schema: 'x; DROP TABLE y' })).toThrow(expect.objectContaining({ code: 'invalid_argument' }));
+    expect(() => openPostgresConnection({ connectionString: DATABASE_URL, schema: 'x; DROP TABLE y' })).toThrow(
+      expect.objectContaining({ code: 'invalid_argument' }),
+    );
   });
 });
 
@@ -111,7 +113,10 @@ async function postgresDb(): Promise<{ dialect: Dialect; db: Kysely<any>; close(
   return { dialect: 'postgres', db, close: () => db.destroy() };
 }
 
-for (const [label, open] of [['SQLite', sqliteDb], ['PostgreSQL', postgresDb]] as const) {
+for (const [label, open] of [
+  ['SQLite', sqliteDb],
+  ['PostgreSQL', postgresDb],
+] as const) {
   describe(`runTransaction and isUniqueViolation on ${label}`, () => {
     it('commits what the callback wrote and returns its result; a throw rolls everything back', async () => {
       const { dialect, db, close } = await open();
@@ -123,10 +128,12 @@ for (const [label, open] of [['SQLite', sqliteDb], ['PostgreSQL', postgresDb]] a
         });
         expect(r).toBe('done');
         const boom = new Error('boom');
-        await expect(runTransaction(db, dialect, async (q) => {
-          await sql`INSERT INTO t VALUES ('b', '2')`.execute(q);
-          throw boom;
-        })).rejects.toBe(boom);
+        await expect(
+          runTransaction(db, dialect, async (q) => {
+            await sql`INSERT INTO t VALUES ('b', '2')`.execute(q);
+            throw boom;
+          }),
+        ).rejects.toBe(boom);
         expect((await sql`SELECT k FROM t ORDER BY k`.execute(db)).rows).toEqual([{ k: 'a' }]);
 
         const dup = await runTransaction(db, dialect, (q) => sql`INSERT INTO t VALUES ('c', '1')`.execute(q)).catch((e: unknown) => e);
@@ -166,18 +173,22 @@ describe('waitForStorage', () => {
   it('throws any other failure at once, and an unreachable database once the wait is over', async () => {
     let calls = 0;
     const bad = new Error('syntax error');
-    await expect(waitForStorage(async () => {
-      calls++;
-      throw bad;
-    }, 10_000)).rejects.toBe(bad);
+    await expect(
+      waitForStorage(async () => {
+        calls++;
+        throw bad;
+      }, 10_000),
+    ).rejects.toBe(bad);
     expect(calls).toBe(1);
 
     calls = 0;
     const down = Object.assign(new Error('down'), { code: '57P03' });
-    await expect(waitForStorage(async () => {
-      calls++;
-      throw down;
-    }, 0)).rejects.toBe(down);
+    await expect(
+      waitForStorage(async () => {
+        calls++;
+        throw down;
+      }, 0),
+    ).rejects.toBe(down);
     expect(calls).toBe(1);
   });
 });

@@ -105,11 +105,16 @@ function migrate(e: Engine, list: readonly Migration[], now: () => number, db: K
 }
 
 async function recorded(e: Engine): Promise<Array<{ version: number; name: string; applied_at: number }>> {
-  const r = await sql<{ version: number; name: string; applied_at: number }>`SELECT version, name, applied_at FROM schema_migrations ORDER BY version`.execute(e.db);
+  const r = await sql<{ version: number; name: string; applied_at: number }>`SELECT version, name, applied_at FROM schema_migrations ORDER BY version`.execute(
+    e.db,
+  );
   return r.rows.map((x) => ({ version: Number(x.version), name: x.name, applied_at: Number(x.applied_at) }));
 }
 
-for (const [label, open] of [['SQLite file', sqliteEngine], ['PostgreSQL', postgresEngine]] as const) {
+for (const [label, open] of [
+  ['SQLite file', sqliteEngine],
+  ['PostgreSQL', postgresEngine],
+] as const) {
   describe(`runMigrations on ${label}`, () => {
     it('applies the list in order, records each version with its name and time, and a second run applies nothing', async () => {
       const e = await open();
@@ -141,7 +146,11 @@ for (const [label, open] of [['SQLite file', sqliteEngine], ['PostgreSQL', postg
         calls = [];
         expect(await migrate(e, [NOTES, TAGS, INDEX], () => 2)).toEqual([3]);
         expect(calls).toEqual([`3:${e.dialect}`]);
-        expect((await recorded(e)).map((r) => [r.version, r.applied_at])).toEqual([[1, 1], [2, 1], [3, 2]]);
+        expect((await recorded(e)).map((r) => [r.version, r.applied_at])).toEqual([
+          [1, 1],
+          [2, 1],
+          [3, 2],
+        ]);
       } finally {
         await e.close();
       }

@@ -22,9 +22,11 @@ export async function admin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
 export function schemaNames(label: string): () => string {
   const run = `kit_${label}_${process.pid}_${Date.now().toString(36)}`;
   const schemas: string[] = [];
-  afterAll(() => admin(async (c) => {
-    for (const s of schemas) await c.query(`DROP SCHEMA IF EXISTS "${s}" CASCADE`);
-  }));
+  afterAll(() =>
+    admin(async (c) => {
+      for (const s of schemas) await c.query(`DROP SCHEMA IF EXISTS "${s}" CASCADE`);
+    }),
+  );
   return () => {
     const name = `${run}_${schemas.length + 1}`;
     schemas.push(name);

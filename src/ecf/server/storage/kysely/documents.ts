@@ -17,39 +17,51 @@ export async function documentStored(ctx: KyselyContext, rec: DocumentRecord): P
 }
 
 /** Inserts a document with its e-NCF, due now unless `doc.nextAttemptAt` says otherwise. */
-export async function insertDocument(ctx: KyselyContext, q: Kysely<Database>, issuerId: number, tipo: EcfType, encf: string, consecutive: number, doc: NewDocument): Promise<DocumentRecord> {
+export async function insertDocument(
+  ctx: KyselyContext,
+  q: Kysely<Database>,
+  issuerId: number,
+  tipo: EcfType,
+  encf: string,
+  consecutive: number,
+  doc: NewDocument,
+): Promise<DocumentRecord> {
   const { b } = ctx;
   const now = ctx.now();
-  const row = await q.insertInto('documents').values({
-    issuer_id: issuerId,
-    tipo,
-    encf,
-    consecutive,
-    status: 'received',
-    source: doc.source,
-    unsigned_xml: doc.unsignedXml,
-    signed_xml: null,
-    rfce_xml: null,
-    summary: b(doc.summary),
-    security_code: null,
-    track_id: null,
-    issued_at: doc.issuedAt,
-    issued_on: isoDay(doc.issuedAt),
-    signed_at: null,
-    total_amount: doc.totalAmount,
-    total_itbis: doc.totalItbis,
-    sequence_reusable: null,
-    errors: null,
-    authority_state: null,
-    transmission: 'pending',
-    send_attempts: 0,
-    attempts: 0,
-    next_attempt_at: doc.nextAttemptAt ?? now,
-    lease_owner: null,
-    lease_until: null,
-    created_at: now,
-    updated_at: now,
-  }).returningAll().executeTakeFirstOrThrow();
+  const row = await q
+    .insertInto('documents')
+    .values({
+      issuer_id: issuerId,
+      tipo,
+      encf,
+      consecutive,
+      status: 'received',
+      source: doc.source,
+      unsigned_xml: doc.unsignedXml,
+      signed_xml: null,
+      rfce_xml: null,
+      summary: b(doc.summary),
+      security_code: null,
+      track_id: null,
+      issued_at: doc.issuedAt,
+      issued_on: isoDay(doc.issuedAt),
+      signed_at: null,
+      total_amount: doc.totalAmount,
+      total_itbis: doc.totalItbis,
+      sequence_reusable: null,
+      errors: null,
+      authority_state: null,
+      transmission: 'pending',
+      send_attempts: 0,
+      attempts: 0,
+      next_attempt_at: doc.nextAttemptAt ?? now,
+      lease_owner: null,
+      lease_until: null,
+      created_at: now,
+      updated_at: now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
   return toDocument(row);
 }
 
@@ -127,23 +139,44 @@ export function createDocumentQueries(ctx: KyselyContext): DocumentStore {
         rows = r.rows;
       } else {
         rows = await tx(async (q) => {
-          const due = await q.selectFrom('documents').select('id')
+          const due = await q
+            .selectFrom('documents')
+            .select('id')
             .where('next_attempt_at', 'is not', null)
             .where('next_attempt_at', '<=', now)
             .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', now)]))
-            .orderBy('next_attempt_at').orderBy('id').limit(n).execute();
+            .orderBy('next_attempt_at')
+            .orderBy('id')
+            .limit(n)
+            .execute();
           if (due.length === 0) return [];
-          return q.updateTable('documents').set({ lease_owner: owner, lease_until: until })
-            .where('id', 'in', due.map((d) => d.id)).returningAll().execute();
+          return q
+            .updateTable('documents')
+            .set({ lease_owner: owner, lease_until: until })
+            .where(
+              'id',
+              'in',
+              due.map((d) => d.id),
+            )
+            .returningAll()
+            .execute();
         });
       }
-      return rows.map(toDocument).sort((a, b2) => (a.nextAttemptAt! - b2.nextAttemptAt!) || a.id - b2.id);
+      return rows.map(toDocument).sort((a, b2) => a.nextAttemptAt! - b2.nextAttemptAt! || a.id - b2.id);
     },
 
     async addSubmission(documentId, kind, trackId, state) {
-      const row = await db.insertInto('submissions').values({
-        document_id: documentId, kind, track_id: trackId, state, at: ctx.now(),
-      }).returningAll().executeTakeFirstOrThrow();
+      const row = await db
+        .insertInto('submissions')
+        .values({
+          document_id: documentId,
+          kind,
+          track_id: trackId,
+          state,
+          at: ctx.now(),
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
       return toSubmission(row);
     },
 
@@ -153,18 +186,27 @@ export function createDocumentQueries(ctx: KyselyContext): DocumentStore {
 
     async addDocumentApproval(documentId, approval) {
       // The unique key (document_id, rnc_comprador) is the whole decision: of concurrent inserts one wins.
-      const row = await db.insertInto('document_approvals').values({
-        document_id: documentId,
-        estado: approval.estado,
-        motivo: approval.motivo,
-        rnc_comprador: approval.rncComprador,
-        acecf_xml: approval.acecfXml,
-        received_at: approval.receivedAt,
-        signer_fingerprint: approval.signerFingerprint ?? null,
-      }).onConflict((oc) => oc.columns(['document_id', 'rnc_comprador']).doNothing()).returningAll().executeTakeFirst();
+      const row = await db
+        .insertInto('document_approvals')
+        .values({
+          document_id: documentId,
+          estado: approval.estado,
+          motivo: approval.motivo,
+          rnc_comprador: approval.rncComprador,
+          acecf_xml: approval.acecfXml,
+          received_at: approval.receivedAt,
+          signer_fingerprint: approval.signerFingerprint ?? null,
+        })
+        .onConflict((oc) => oc.columns(['document_id', 'rnc_comprador']).doNothing())
+        .returningAll()
+        .executeTakeFirst();
       if (row) return { approval: toApproval(row), created: true };
-      const existing = await db.selectFrom('document_approvals').selectAll()
-        .where('document_id', '=', documentId).where('rnc_comprador', '=', approval.rncComprador).executeTakeFirstOrThrow();
+      const existing = await db
+        .selectFrom('document_approvals')
+        .selectAll()
+        .where('document_id', '=', documentId)
+        .where('rnc_comprador', '=', approval.rncComprador)
+        .executeTakeFirstOrThrow();
       return { approval: toApproval(existing), created: false };
     },
 

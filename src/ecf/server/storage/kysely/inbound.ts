@@ -12,30 +12,34 @@ export function createInboundQueries(ctx: KyselyContext): InboundStore {
   const { db } = ctx;
   return {
     async addReceivedDocument(issuerId, doc) {
-      const row = await db.insertInto('received_documents').values({
-        issuer_id: issuerId,
-        emisor_rnc: doc.emisorRnc,
-        emisor_name: doc.emisorName,
-        encf: doc.encf,
-        tipo: doc.tipo,
-        fecha_emision: doc.fechaEmision,
-        issued_on: isoDay(doc.fechaEmision),
-        monto_total: doc.montoTotal,
-        total_itbis: doc.totalItbis,
-        xml: doc.xml,
-        arecf_xml: doc.arecfXml,
-        estado: doc.estado,
-        motivo: doc.motivo,
-        received_at: doc.receivedAt,
-        approval_estado: null,
-        approval_motivo: null,
-        approval_xml: null,
-        approval_sent_at: null,
-        approval_outcome: null,
-        updated_at: ctx.now(),
-        sender_fingerprint: doc.senderFingerprint ?? null,
-      }).onConflict((oc) => oc.columns(['issuer_id', 'emisor_rnc', 'encf']).doNothing())
-        .returningAll().executeTakeFirst();
+      const row = await db
+        .insertInto('received_documents')
+        .values({
+          issuer_id: issuerId,
+          emisor_rnc: doc.emisorRnc,
+          emisor_name: doc.emisorName,
+          encf: doc.encf,
+          tipo: doc.tipo,
+          fecha_emision: doc.fechaEmision,
+          issued_on: isoDay(doc.fechaEmision),
+          monto_total: doc.montoTotal,
+          total_itbis: doc.totalItbis,
+          xml: doc.xml,
+          arecf_xml: doc.arecfXml,
+          estado: doc.estado,
+          motivo: doc.motivo,
+          received_at: doc.receivedAt,
+          approval_estado: null,
+          approval_motivo: null,
+          approval_xml: null,
+          approval_sent_at: null,
+          approval_outcome: null,
+          updated_at: ctx.now(),
+          sender_fingerprint: doc.senderFingerprint ?? null,
+        })
+        .onConflict((oc) => oc.columns(['issuer_id', 'emisor_rnc', 'encf']).doNothing())
+        .returningAll()
+        .executeTakeFirst();
       return row ? toReceived(row) : null;
     },
 
@@ -73,24 +77,44 @@ export function createInboundQueries(ctx: KyselyContext): InboundStore {
     },
 
     async countReceivedFromSender(emisorRnc, since) {
-      const r = await db.selectFrom('received_documents').select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
-        .where('emisor_rnc', '=', emisorRnc).where('received_at', '>=', since).executeTakeFirstOrThrow();
+      const r = await db
+        .selectFrom('received_documents')
+        .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
+        .where('emisor_rnc', '=', emisorRnc)
+        .where('received_at', '>=', since)
+        .executeTakeFirstOrThrow();
       return Number(r.n);
     },
 
     async useInboundSeed(seed) {
       // The primary key is the whole decision: of concurrent users only one inserts the row.
-      const row = await db.insertInto('inbound_seeds').values({
-        valor: seed.valor, scope: seed.scope, created_at: seed.createdAt, expires_at: seed.expiresAt, used_at: seed.usedAt,
-      }).onConflict((oc) => oc.column('valor').doNothing()).returning('valor').executeTakeFirst();
+      const row = await db
+        .insertInto('inbound_seeds')
+        .values({
+          valor: seed.valor,
+          scope: seed.scope,
+          created_at: seed.createdAt,
+          expires_at: seed.expiresAt,
+          used_at: seed.usedAt,
+        })
+        .onConflict((oc) => oc.column('valor').doNothing())
+        .returning('valor')
+        .executeTakeFirst();
       return row !== undefined;
     },
 
     async addInboundToken(token) {
-      await db.insertInto('inbound_tokens').values({
-        hash: token.hash, scope: token.scope, subject: token.subject, created_at: token.createdAt, expires_at: token.expiresAt,
-        principals: token.principals === undefined ? null : JSON.stringify(token.principals),
-      }).execute();
+      await db
+        .insertInto('inbound_tokens')
+        .values({
+          hash: token.hash,
+          scope: token.scope,
+          subject: token.subject,
+          created_at: token.createdAt,
+          expires_at: token.expiresAt,
+          principals: token.principals === undefined ? null : JSON.stringify(token.principals),
+        })
+        .execute();
     },
 
     async findInboundToken(hash, now) {

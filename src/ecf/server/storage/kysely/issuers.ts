@@ -15,15 +15,19 @@ export function createIssuerQueries(ctx: KyselyContext): IssuerStore {
   return {
     async createIssuer(input: NewIssuer) {
       try {
-        const row = await db.insertInto('issuers').values({
-          rnc: input.rnc,
-          name: input.name,
-          profile: JSON.stringify(input.profile ?? {}),
-          signing_mode: input.signingMode,
-          certificate: null,
-          certificate_info: null,
-          created_at: ctx.now(),
-        }).returningAll().executeTakeFirstOrThrow();
+        const row = await db
+          .insertInto('issuers')
+          .values({
+            rnc: input.rnc,
+            name: input.name,
+            profile: JSON.stringify(input.profile ?? {}),
+            signing_mode: input.signingMode,
+            certificate: null,
+            certificate_info: null,
+            created_at: ctx.now(),
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
         return toIssuer(row);
       } catch (e) {
         if (isUniqueViolation(e)) throw new StorageConflictError(`an issuer with RNC ${input.rnc} already exists`);
@@ -57,9 +61,17 @@ export function createIssuerQueries(ctx: KyselyContext): IssuerStore {
 
     async addToken(issuerId, hash, label = null) {
       try {
-        const row = await db.insertInto('tokens').values({
-          issuer_id: issuerId, hash, label: label ?? null, created_at: ctx.now(), revoked_at: null,
-        }).returningAll().executeTakeFirstOrThrow();
+        const row = await db
+          .insertInto('tokens')
+          .values({
+            issuer_id: issuerId,
+            hash,
+            label: label ?? null,
+            created_at: ctx.now(),
+            revoked_at: null,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
         return toToken(row);
       } catch (e) {
         if (isUniqueViolation(e)) throw new StorageConflictError('a token with that hash already exists');
@@ -75,8 +87,7 @@ export function createIssuerQueries(ctx: KyselyContext): IssuerStore {
     },
 
     async revokeToken(id) {
-      const r = await db.updateTable('tokens').set({ revoked_at: ctx.now() })
-        .where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
+      const r = await db.updateTable('tokens').set({ revoked_at: ctx.now() }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
       return Number(r.numUpdatedRows) > 0;
     },
 

@@ -1,8 +1,17 @@
 /** Row → record mappers and the value conversions they share (both engines). */
 import type { EcfType } from '../../../index.js';
 import type {
-  ApprovalState, DocumentApproval, DocumentRecord, InboundToken, Issuer, ReceiptReason, ReceiptState, ReceivedDocument, SequenceRecord,
-  SubmissionRecord, TokenRecord,
+  ApprovalState,
+  DocumentApproval,
+  DocumentRecord,
+  InboundToken,
+  Issuer,
+  ReceiptReason,
+  ReceiptState,
+  ReceivedDocument,
+  SequenceRecord,
+  SubmissionRecord,
+  TokenRecord,
 } from '../types.js';
 import type { ApprovalRow, Bool, DocumentRow, InboundTokensTable, IssuerRow, ReceivedRow, SequenceRow, SubmissionRow, TokenRow } from './schema.js';
 
@@ -45,15 +54,25 @@ export function toIssuer(r: IssuerRow): Issuer {
 }
 export function toToken(r: TokenRow): TokenRecord {
   return {
-    id: num(r.id), issuerId: num(r.issuer_id), hash: r.hash, label: r.label,
-    createdAt: num(r.created_at), revokedAt: numOrNull(r.revoked_at),
+    id: num(r.id),
+    issuerId: num(r.issuer_id),
+    hash: r.hash,
+    label: r.label,
+    createdAt: num(r.created_at),
+    revokedAt: numOrNull(r.revoked_at),
   };
 }
 export function toSequence(r: SequenceRow): SequenceRecord {
   return {
-    id: num(r.id), issuerId: num(r.issuer_id), tipo: r.tipo as EcfType,
-    from: num(r.first_number), to: num(r.last_number), next: num(r.next_number),
-    expiresOn: r.expires_on, active: Boolean(r.active), createdAt: num(r.created_at),
+    id: num(r.id),
+    issuerId: num(r.issuer_id),
+    tipo: r.tipo as EcfType,
+    from: num(r.first_number),
+    to: num(r.last_number),
+    next: num(r.next_number),
+    expiresOn: r.expires_on,
+    active: Boolean(r.active),
+    createdAt: num(r.created_at),
   };
 }
 export function toDocument(r: DocumentRow): DocumentRecord {
@@ -90,8 +109,12 @@ export function toDocument(r: DocumentRow): DocumentRecord {
 }
 export function toSubmission(r: SubmissionRow): SubmissionRecord {
   return {
-    id: num(r.id), documentId: num(r.document_id), kind: r.kind as SubmissionRecord['kind'],
-    trackId: r.track_id, state: r.state, at: num(r.at),
+    id: num(r.id),
+    documentId: num(r.document_id),
+    kind: r.kind as SubmissionRecord['kind'],
+    trackId: r.track_id,
+    state: r.state,
+    at: num(r.at),
   };
 }
 
@@ -140,4 +163,3 @@ export function toInboundToken(r: InboundTokensTable): InboundToken {
   if (principals) token.principals = principals;
   return token;
 }
-

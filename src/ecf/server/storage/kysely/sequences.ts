@@ -35,10 +35,16 @@ async function firstFree(ctx: KyselyContext, q: Kysely<Database>, issuerId: numb
       continue;
     }
     if (used === null) {
-      const rows = await q.selectFrom('documents').select('consecutive')
-        .where('issuer_id', '=', issuerId).where('tipo', '=', tipo)
-        .where('consecutive', '>=', n).where('consecutive', '<=', end)
-        .orderBy('consecutive').limit(USED_CHUNK).execute();
+      const rows = await q
+        .selectFrom('documents')
+        .select('consecutive')
+        .where('issuer_id', '=', issuerId)
+        .where('tipo', '=', tipo)
+        .where('consecutive', '>=', n)
+        .where('consecutive', '<=', end)
+        .orderBy('consecutive')
+        .limit(USED_CHUNK)
+        .execute();
       used = rows.map((r) => num(r.consecutive));
       ui = 0;
       complete = used.length < USED_CHUNK;
@@ -68,45 +74,75 @@ export function createSequenceQueries(ctx: KyselyContext): SequenceStore {
       if (input.expiresOn !== null && !/^\d{4}-\d{2}-\d{2}$/.test(input.expiresOn)) {
         throw new RangeError(`invalid expiry ${JSON.stringify(input.expiresOn)} (expected yyyy-MM-dd or null)`);
       }
-      const row = await db.insertInto('sequences').values({
-        issuer_id: issuerId, tipo: input.tipo, first_number: from, last_number: to, next_number: from,
-        expires_on: input.expiresOn, active: b(input.active ?? true), created_at: ctx.now(),
-      }).returningAll().executeTakeFirstOrThrow();
+      const row = await db
+        .insertInto('sequences')
+        .values({
+          issuer_id: issuerId,
+          tipo: input.tipo,
+          first_number: from,
+          last_number: to,
+          next_number: from,
+          expires_on: input.expiresOn,
+          active: b(input.active ?? true),
+          created_at: ctx.now(),
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
       return toSequence(row);
     },
 
     async listSequences(issuerId) {
-      const rows = await db.selectFrom('sequences').selectAll().where('issuer_id', '=', issuerId)
-        .orderBy('tipo').orderBy('first_number').orderBy('id').execute();
+      const rows = await db
+        .selectFrom('sequences')
+        .selectAll()
+        .where('issuer_id', '=', issuerId)
+        .orderBy('tipo')
+        .orderBy('first_number')
+        .orderBy('id')
+        .execute();
       return rows.map(toSequence);
     },
 
     async setSequenceActive(id, active) {
-      await db.updateTable('sequences').set({ active: b(active) }).where('id', '=', id).execute();
+      await db
+        .updateTable('sequences')
+        .set({ active: b(active) })
+        .where('id', '=', id)
+        .execute();
     },
 
     async reserveAndInsert(issuerId, tipo, today, make) {
-      return tx(async (q) => {
-        let query = q.selectFrom('sequences').selectAll()
-          .where('issuer_id', '=', issuerId)
-          .where('tipo', '=', tipo)
-          .where('active', '=', b(true))
-          .where((eb) => eb.or([eb('expires_on', 'is', null), eb('expires_on', '>=', today)]))
-          .whereRef('next_number', '<=', 'last_number')
-          .orderBy('first_number').orderBy('id');
-        // Rows are locked in this order by every locker, so concurrent reservations cannot deadlock.
-        if (pg) query = query.forUpdate();
-        const candidates = await query.execute();
-        for (const row of candidates) {
-          const n = await firstFree(ctx, q, issuerId, tipo, num(row.next_number), num(row.last_number));
-          if (n === null) continue;
-          const encf = composeEncf(tipo, n);
-          const doc = await make(encf, toSequence({ ...row, next_number: n + 1 }));
-          await q.updateTable('sequences').set({ next_number: n + 1 }).where('id', '=', row.id).execute();
-          return insertDocument(ctx, q, issuerId, tipo, encf, n, doc);
-        }
-        return null;
-      }, (rec) => (rec ? documentStored(ctx, rec) : Promise.resolve(false)));
+      return tx(
+        async (q) => {
+          let query = q
+            .selectFrom('sequences')
+            .selectAll()
+            .where('issuer_id', '=', issuerId)
+            .where('tipo', '=', tipo)
+            .where('active', '=', b(true))
+            .where((eb) => eb.or([eb('expires_on', 'is', null), eb('expires_on', '>=', today)]))
+            .whereRef('next_number', '<=', 'last_number')
+            .orderBy('first_number')
+            .orderBy('id');
+          // Rows are locked in this order by every locker, so concurrent reservations cannot deadlock.
+          if (pg) query = query.forUpdate();
+          const candidates = await query.execute();
+          for (const row of candidates) {
+            const n = await firstFree(ctx, q, issuerId, tipo, num(row.next_number), num(row.last_number));
+            if (n === null) continue;
+            const encf = composeEncf(tipo, n);
+            const doc = await make(encf, toSequence({ ...row, next_number: n + 1 }));
+            await q
+              .updateTable('sequences')
+              .set({ next_number: n + 1 })
+              .where('id', '=', row.id)
+              .execute();
+            return insertDocument(ctx, q, issuerId, tipo, encf, n, doc);
+          }
+          return null;
+        },
+        (rec) => (rec ? documentStored(ctx, rec) : Promise.resolve(false)),
+      );
     },
 
     async insertWithEncf(issuerId, tipo, encf, today, doc) {
@@ -114,21 +150,29 @@ export function createSequenceQueries(ctx: KyselyContext): SequenceStore {
       if (!parts || parts.tipo !== tipo) return { refused: 'outside_sequence' as EncfRefusal };
       const n = parts.consecutive;
       try {
-        return await tx(async (q): Promise<DocumentRecord | { refused: EncfRefusal }> => {
-          const seqs = await q.selectFrom('sequences').selectAll()
-            .where('issuer_id', '=', issuerId).where('tipo', '=', tipo)
-            .orderBy('first_number').orderBy('id').execute();
-          if (seqs.length === 0) return { refused: 'no_sequence' };
-          const containing = seqs.filter((s) => num(s.first_number) <= n && n <= num(s.last_number));
-          if (containing.length === 0) return { refused: 'outside_sequence' };
-          const usable = containing.find((s) => Boolean(s.active) && (s.expires_on === null || s.expires_on >= today));
-          if (!usable) return { refused: containing.some((s) => Boolean(s.active)) ? 'expired' : 'inactive' };
-          if (pg) await q.selectFrom('sequences').select('id').where('id', '=', usable.id).forUpdate().execute();
-          const dup = await q.selectFrom('documents').select('id').where('issuer_id', '=', issuerId).where('encf', '=', encf).executeTakeFirst();
-          if (dup) return { refused: 'duplicate' };
-          if ((await withheldRanges(ctx, q, issuerId, tipo, n, n)).length > 0) return { refused: 'voided' };
-          return insertDocument(ctx, q, issuerId, tipo, encf, n, doc);
-        }, (r) => ('refused' in r ? Promise.resolve(false) : documentStored(ctx, r)));
+        return await tx(
+          async (q): Promise<DocumentRecord | { refused: EncfRefusal }> => {
+            const seqs = await q
+              .selectFrom('sequences')
+              .selectAll()
+              .where('issuer_id', '=', issuerId)
+              .where('tipo', '=', tipo)
+              .orderBy('first_number')
+              .orderBy('id')
+              .execute();
+            if (seqs.length === 0) return { refused: 'no_sequence' };
+            const containing = seqs.filter((s) => num(s.first_number) <= n && n <= num(s.last_number));
+            if (containing.length === 0) return { refused: 'outside_sequence' };
+            const usable = containing.find((s) => Boolean(s.active) && (s.expires_on === null || s.expires_on >= today));
+            if (!usable) return { refused: containing.some((s) => Boolean(s.active)) ? 'expired' : 'inactive' };
+            if (pg) await q.selectFrom('sequences').select('id').where('id', '=', usable.id).forUpdate().execute();
+            const dup = await q.selectFrom('documents').select('id').where('issuer_id', '=', issuerId).where('encf', '=', encf).executeTakeFirst();
+            if (dup) return { refused: 'duplicate' };
+            if ((await withheldRanges(ctx, q, issuerId, tipo, n, n)).length > 0) return { refused: 'voided' };
+            return insertDocument(ctx, q, issuerId, tipo, encf, n, doc);
+          },
+          (r) => ('refused' in r ? Promise.resolve(false) : documentStored(ctx, r)),
+        );
       } catch (e) {
         if (isUniqueViolation(e)) return { refused: 'duplicate' };
         throw e;

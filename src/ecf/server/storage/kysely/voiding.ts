@@ -10,10 +10,10 @@ import { MAX_CONSECUTIVE, StorageNotFoundError, type KyselyContext } from './cor
 import { boolOrNull, json, num } from './rows.js';
 import type { Database, VoidBatchRow } from './schema.js';
 
-
 /** Ranges that withhold consecutives (batch accepted or still pending), merged, overlapping [from, to]. */
 export async function withheldRanges(ctx: KyselyContext, q: Kysely<Database>, issuerId: number, tipo: EcfType, from: number, to: number) {
-  const rows = await q.selectFrom('void_ranges as r')
+  const rows = await q
+    .selectFrom('void_ranges as r')
     .innerJoin('void_batches as vb', 'vb.id', 'r.batch_id')
     .select(['r.first_number', 'r.last_number'])
     .where('r.issuer_id', '=', issuerId)
@@ -59,10 +59,15 @@ export function createVoidingQueries(ctx: KyselyContext): VoidingStore {
         // A bounded OR of BETWEENs per statement: each one is an index range scan.
         for (let i = 0; i < merged.length && left > 0; i += 200) {
           const chunk = merged.slice(i, i + 200);
-          const rows = await db.selectFrom('documents').select('encf')
-            .where('issuer_id', '=', issuerId).where('tipo', '=', tipo)
+          const rows = await db
+            .selectFrom('documents')
+            .select('encf')
+            .where('issuer_id', '=', issuerId)
+            .where('tipo', '=', tipo)
             .where((eb) => eb.or(chunk.map((r) => eb.between('consecutive', r.from, r.to))))
-            .orderBy('consecutive').limit(left).execute();
+            .orderBy('consecutive')
+            .limit(left)
+            .execute();
           for (const r of rows) found.push(r.encf);
           left -= rows.length;
         }
@@ -81,27 +86,55 @@ export function createVoidingQueries(ctx: KyselyContext): VoidingStore {
         // Lock the affected sequences (same order as reservations) so no reservation of those types is
         // half-way while the ranges appear.
         if (pg && tipos.length > 0) {
-          await q.selectFrom('sequences').select('id').where('issuer_id', '=', issuerId).where('tipo', 'in', tipos)
-            .orderBy('tipo').orderBy('first_number').orderBy('id').forUpdate().execute();
+          await q
+            .selectFrom('sequences')
+            .select('id')
+            .where('issuer_id', '=', issuerId)
+            .where('tipo', 'in', tipos)
+            .orderBy('tipo')
+            .orderBy('first_number')
+            .orderBy('id')
+            .forUpdate()
+            .execute();
         }
         const now = ctx.now();
-        const batch = await q.insertInto('void_batches').values({
-          issuer_id: issuerId, lote, accepted: null, messages: '[]', created_at: now, updated_at: now,
-        }).returningAll().executeTakeFirstOrThrow();
+        const batch = await q
+          .insertInto('void_batches')
+          .values({
+            issuer_id: issuerId,
+            lote,
+            accepted: null,
+            messages: '[]',
+            created_at: now,
+            updated_at: now,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
         const rows = ranges.map((r) => ({
-          batch_id: num(batch.id), issuer_id: issuerId, tipo: r.tipo, first_number: r.from, last_number: r.to,
+          batch_id: num(batch.id),
+          issuer_id: issuerId,
+          tipo: r.tipo,
+          first_number: r.from,
+          last_number: r.to,
         }));
         // Chunked: up to 10 types × 10,000 ranges, and engines cap bound parameters per statement.
-        for (let i = 0; i < rows.length; i += 500) await q.insertInto('void_ranges').values(rows.slice(i, i + 500)).execute();
+        for (let i = 0; i < rows.length; i += 500)
+          await q
+            .insertInto('void_ranges')
+            .values(rows.slice(i, i + 500))
+            .execute();
         return (await voidBatchesWithRanges(q, [batch]))[0]!;
       });
     },
 
     async settleVoidBatch(id, accepted, messages) {
       return tx(async (q) => {
-        const batch = await q.updateTable('void_batches')
+        const batch = await q
+          .updateTable('void_batches')
           .set({ accepted: b(accepted), messages: JSON.stringify(messages), updated_at: ctx.now() })
-          .where('id', '=', id).returningAll().executeTakeFirst();
+          .where('id', '=', id)
+          .returningAll()
+          .executeTakeFirst();
         if (!batch) throw new StorageNotFoundError(`void batch ${id} not found`);
         const [settled] = await voidBatchesWithRanges(q, [batch]);
         if (accepted) {
@@ -109,9 +142,13 @@ export function createVoidingQueries(ctx: KyselyContext): VoidingStore {
           // to the start of the following range is carried on by it.
           const sorted = [...settled!.ranges].sort((a, c) => a.tipo.localeCompare(c.tipo) || a.from - c.from);
           for (const r of sorted) {
-            await q.updateTable('sequences').set({ next_number: r.to + 1 })
-              .where('issuer_id', '=', settled!.issuerId).where('tipo', '=', r.tipo)
-              .where('next_number', '>=', r.from).where('next_number', '<=', r.to)
+            await q
+              .updateTable('sequences')
+              .set({ next_number: r.to + 1 })
+              .where('issuer_id', '=', settled!.issuerId)
+              .where('tipo', '=', r.tipo)
+              .where('next_number', '>=', r.from)
+              .where('next_number', '<=', r.to)
               .execute();
           }
         }
