@@ -77,4 +77,5 @@ export {
 export type { CertificateErrorCode, SigningErrorCode, TransportErrorCode, AuthorityErrorCode, AuthorityMessage } from '../shared/errors/index.js';
 
 // Ports
-export type { Clock, Logger, Signer, SchemaId, SchemaValidator, SchemaViolation, SchemaValidationResult, SchemaValidateOptions } from '../shared/ports.js';
+export type { Clock, Logger, Signer, SchemaViolation, SchemaValidationResult } from '../shared/ports.js';
+export type { SchemaId, SchemaValidator, SchemaValidateOptions } from './ports.js';

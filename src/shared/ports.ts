@@ -15,24 +15,6 @@ export interface Logger {
   error(obj: object, msg?: string): void;
 }
 
-/** Names of the schemas in the official DGII set. */
-export type SchemaId =
-  | 'ECF-31'
-  | 'ECF-32'
-  | 'ECF-33'
-  | 'ECF-34'
-  | 'ECF-41'
-  | 'ECF-43'
-  | 'ECF-44'
-  | 'ECF-45'
-  | 'ECF-46'
-  | 'ECF-47'
-  | 'RFCE'
-  | 'ARECF'
-  | 'ACECF'
-  | 'ANECF'
-  | 'Semilla';
-
 /** One XSD violation, located by element path (`/ECF/DetallesItems/Item[5]/IndicadorFacturacion`). */
 export interface SchemaViolation {
   /** Element path of the offending node, when it can be located. */
@@ -48,17 +30,12 @@ export interface SchemaValidationResult {
   violations: SchemaViolation[];
 }
 
-/** Validates XML against one schema of the official set. */
-export interface SchemaValidator {
-  validate(xml: string, schema: SchemaId, options?: SchemaValidateOptions): SchemaValidationResult;
-}
-
-export interface SchemaValidateOptions {
-  /**
-   * Validate a type-32 below the RD$250,000 threshold, whose full e-CF is kept (not sent) and may hold up to
-   * 10,000 lines: the same schema with only the `Item` / `Pagina` upper bounds relaxed to 10,000.
-   */
-  relaxed32?: boolean;
+/**
+ * Validates XML against one schema of a product's official set. `Id` names the product's schemas and `Options`
+ * are its validation options (each product defines both; see `src/ecf/ports.ts`).
+ */
+export interface SchemaValidator<Id extends string = string, Options extends object = object> {
+  validate(xml: string, schema: Id, options?: Options): SchemaValidationResult;
 }
 
 /**

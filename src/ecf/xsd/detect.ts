@@ -1,4 +1,4 @@
-import type { SchemaId } from '../../shared/ports.js';
+import type { SchemaId } from '../ports.js';
 import { skipDeclaration } from '../../shared/xsd/locate.js';
 import { isSchemaId } from './schemas.js';
 

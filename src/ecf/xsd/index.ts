@@ -19,4 +19,5 @@ export {
 export { PINNED_XSD_SHA256, PINNED_XSD_SET_DATE } from './pinned.js';
 export { SCHEMA_IDS, SCHEMA_FILES, XSD_FILE_NAMES, isSchemaId } from './schemas.js';
 export { SchemaError, isSchemaError } from '../../shared/errors/index.js';
-export type { SchemaId, SchemaValidator, SchemaViolation, SchemaValidationResult, SchemaValidateOptions } from '../../shared/ports.js';
+export type { SchemaViolation, SchemaValidationResult } from '../../shared/ports.js';
+export type { SchemaId, SchemaValidator, SchemaValidateOptions } from '../ports.js';

@@ -1,4 +1,4 @@
-import type { SchemaId } from '../../shared/ports.js';
+import type { SchemaId } from '../ports.js';
 import { assertPinnedXsdDir, loadPinnedXsdSet, type LoadedXsdFile, type LoadedXsdSet } from '../../shared/xsd/load.js';
 import { fixXsd, type XsdFix } from './fixes.js';
 import { DGII_XSD_MANIFEST } from './pinned.js';

@@ -1,4 +1,4 @@
-import type { SchemaId } from '../../shared/ports.js';
+import type { SchemaId } from '../ports.js';
 
 /** Every schema of the official DGII set, in a stable order. */
 export const SCHEMA_IDS: readonly SchemaId[] = [

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { SchemaId, SchemaValidateOptions, SchemaValidationResult, SchemaValidator, SchemaViolation } from '../../shared/ports.js';
+import type { SchemaValidationResult, SchemaViolation } from '../../shared/ports.js';
+import type { SchemaId, SchemaValidateOptions, SchemaValidator } from '../ports.js';
 import { SchemaError } from '../../shared/errors/index.js';
 import type { XsdFix } from './fixes.js';
 import {

@@ -1,6 +1,7 @@
 /** Shared by the signed-document tests: the test signer, and "valid against the official XSD + verifies twice". */
 import { expect } from 'vitest';
-import type { SchemaId, Signer } from '../../../src/shared/ports.js';
+import type { SchemaId } from '../../../src/ecf/ports.js';
+import type { Signer } from '../../../src/shared/ports.js';
 import { readP12 } from '../../../src/shared/xmldsig/p12.js';
 import { p12Signer } from '../../../src/shared/xmldsig/signer.js';
 import { verifyXml } from '../../../src/ecf/sign/verify-xml.js';

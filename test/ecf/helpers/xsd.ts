@@ -2,7 +2,8 @@
  * XSD helpers for tests: one shared libxml2-backed validator over the official set (`xsdDir()`), and the
  * stand-in signature an unsigned e-CF needs before it can validate.
  */
-import type { SchemaId, SchemaValidateOptions, SchemaValidationResult, SchemaValidator } from '../../../src/shared/ports.js';
+import type { SchemaId, SchemaValidateOptions, SchemaValidator } from '../../../src/ecf/ports.js';
+import type { SchemaValidationResult } from '../../../src/shared/ports.js';
 import { createSchemaValidator } from '../../../src/ecf/xsd/index.js';
 import { xsdDir } from './env.js';
 

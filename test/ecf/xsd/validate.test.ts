@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { xsdDir } from '../helpers/env.js';
 import { createSchemaValidator, SchemaError } from '../../../src/ecf/xsd/index.js';
-import type { SchemaId } from '../../../src/shared/ports.js';
+import type { SchemaId } from '../../../src/ecf/ports.js';
 import { acecf, ecf32, ecf43, positionOf, semilla } from './fixtures.js';
 
 const v = createSchemaValidator(xsdDir());
