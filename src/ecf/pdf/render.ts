@@ -150,6 +150,11 @@ export async function renderPdf(input: string | PdfDocumentInput, options: Rende
   }
   const { model, signedAt } = resolveInput(input, options);
   const size = PAGE_SIZES[options.pageSize ?? 'letter'] ?? PAGE_SIZES.letter;
+  // DGII asks for QR version 8 (DT). Version 8 holds at most 192 bytes at level L (152 at M), while a
+  // ConsultaTimbre URL is 180–230 bytes (RNC lengths, amount, percent-encoded date and code; DGII's own example
+  // is 205 bytes and needs version 9 even with optimal mixed-mode segments). So: level L by default (it keeps
+  // the most URLs at version 8), version 8 when the URL fits, otherwise the smallest larger version. The
+  // ConsultaTimbreFC URL (~125 bytes) is always version 8.
   const qr = { text: model.security.qrUrl, errorCorrection: options.qr?.errorCorrection ?? 'L', minVersion: options.qr?.minVersion ?? 8 };
   return renderDocument(printedDocument(model, qr, signedAt), {
     size,

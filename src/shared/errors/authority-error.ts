@@ -1,6 +1,6 @@
 import { EcfError, isNamedEcfError } from './ecf-error.js';
 
-/** One message from the authority, normalised (DGII sends objects, bare strings or HTML pages). */
+/** One message from the authority, normalised (authorities send objects, bare strings or HTML pages). */
 export interface AuthorityMessage {
   codigo: string | null;
   valor: string;

@@ -5,7 +5,7 @@ export type SigningErrorCode = 'not_well_formed' | 'already_signed' | 'unsupport
 
 /**
  * A document cannot be signed: it is not well-formed XML, already carries an XMLDSig
- * `Signature`, uses a construct the DGII signing profile does not support (DOCTYPE,
+ * `Signature`, uses a construct the signing profile does not support (DOCTYPE,
  * processing instructions inside the document element), has the wrong root for the
  * operation, or the {@link Signer} itself failed.
  *

@@ -12,7 +12,7 @@ export type TransportErrorCode =
  * The request to the authority (or a receiver) did not produce a definitive answer. `retryable`
  * says whether sending the same request again is safe and may succeed (network, timeout, 5xx, 429).
  * When `outcomeUnknown` is true the request may have been processed (the body was sent and the
- * connection failed before the answer): ask for the e-NCF's track ids before sending it again.
+ * connection failed before the answer): ask the authority what it holds for the document before sending it again.
  *
  * @example
  * try { await client.sendEcf(id, file) } catch (e) { if (e instanceof TransportError && e.retryable) … }

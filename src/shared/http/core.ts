@@ -3,9 +3,9 @@
  * the minimum version, the mapping of failures onto `TransportError` / `AuthorityError`, retries with
  * exponential backoff and full jitter, and answers read up to a bound. It knows no product: what an
  * authority's refusal says (its messages, a track id, a SOAP fault…) is read by an
- * {@link AnswerInterpreter} the product passes in (DGII's is in `../../ecf/dgii/http.ts`).
+ * {@link AnswerInterpreter} the product passes in (each product has its own next to its client).
  *
- * Imports nothing from e-CF or DGII code (only the error classes, the ports and undici): it moves to
+ * Imports no product code (only the error classes, the ports and undici): it moves to
  * `src/shared/http/` with the kernel.
  *
  * Crash safety rule: a request that is not idempotent (an upload) is retried automatically only
@@ -55,7 +55,7 @@ export interface HttpRequest {
   body?: Uint8Array;
   /** False for uploads: see the crash-safety rule above. */
   idempotent: boolean;
-  /** What the request is, for messages and logs (`e-CF reception`, `seed`…). */
+  /** What the request is, for messages and logs (`reception`, `seed`…). */
   what: string;
 }
 

@@ -29,7 +29,7 @@ export function decimalsOf(text: string): number {
 /**
  * The decimal text of a JSON number: the shortest round-trip form, in plain notation.
  * Returns null for NaN, infinities and numbers JavaScript prints in exponent form (|x| ≥ 1e21 or < 1e-6),
- * which are outside every e-CF range anyway.
+ * which are outside the range of any tax document amount anyway.
  */
 export function numberText(n: number): string | null {
   if (!Number.isFinite(n)) return null;
@@ -77,7 +77,7 @@ function divRound(n: bigint, d: bigint): Dec {
 }
 
 /**
- * Rounds half-up (away from zero) to `decimals` places — DGII's rule (IT §13: 750.5212 → 750.52,
+ * Rounds half-up (away from zero) to `decimals` places — the rounding rule tax authorities publish (e.g. 750.5212 → 750.52,
  * 750.5276 → 750.53). This is the only rounding point for money.
  */
 export function round(a: Dec, decimals = 2): Dec {

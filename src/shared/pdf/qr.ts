@@ -1,9 +1,6 @@
 /**
- * QR symbol of the timbre URL. DGII asks for QR version 8 (DT). Version 8 holds at most 192 bytes (level L;
- * 152 at M), while a ConsultaTimbre URL is 180–230 bytes (RNC lengths, amount, percent-encoded date and code;
- * DGII's own example is 205 bytes and needs version 9 even with optimal mixed-mode segments). So: level L by
- * default (the level that keeps the most URLs at version 8), version 8 when the URL fits, otherwise the
- * smallest larger version; the URL is never shortened. The ConsultaTimbreFC URL (~125 bytes) is always version 8.
+ * QR symbols for printed documents: byte mode at a chosen error-correction level and minimum version (the
+ * product's print model says which, and why). The text is never shortened: a longer one takes the smallest larger version.
  */
 import { encode } from 'uqr';
 

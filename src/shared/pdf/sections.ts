@@ -1,6 +1,6 @@
 /**
  * The product-neutral section model of a printed document: what the layout and the generic renderer
- * (`layout.ts`, `document.ts`) know how to place. A product's print model (for e-CF: `model.ts`) builds these
+ * (`layout.ts`, `document.ts`) know how to place. Each product's print model builds these
  * values from its own fields, catalogs and labels; nothing here knows any product.
  */
 import type { Dec } from '../money/decimal.js';

@@ -1,6 +1,6 @@
 /**
  * XML 1.0 line-end handling. @xmldom/xmldom 0.9 (and the 0.8 copy inside xml-crypto) also turns U+0085,
- * U+2028 and U+2029 into a line feed, which XML 1.1 does and XML 1.0 does not; e-CF are XML 1.0, so a
+ * U+2028 and U+2029 into a line feed, which XML 1.1 does and XML 1.0 does not; tax documents are XML 1.0, so a
  * value holding one of them would change on parsing (and a signature over it would fail to verify).
  */
 

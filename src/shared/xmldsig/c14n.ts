@@ -4,7 +4,7 @@
  * no recursion (deep nesting cannot overflow the stack), no XPath. Used by the XMLDSig verifier
  * (./verify-xml.ts) and by the signer's general path (./sign-xml.ts).
  *
- * Two node sets of the DGII profile are supported:
+ * Two node sets of an enveloped-signature profile are supported:
  * - {@link canonicalizeDocument}: the whole document (`Reference URI=""`) minus one element, the
  *   enveloped `Signature` (the enveloped-signature transform);
  * - {@link canonicalizeSubtree}: one element and its descendants (`SignedInfo`), which gets every

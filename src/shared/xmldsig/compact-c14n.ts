@@ -10,7 +10,7 @@
  * element. Any other input returns `null` and takes the general path.
  *
  * Whitespace-only text (indentation, line breaks, also before and after the document element) is
- * dropped, as DGII's profile requires (`preserveWhitespace = false`); everything else is kept
+ * dropped, as profiles with `preserveWhitespace = false` require; everything else is kept
  * byte for byte in the output. For this subset C14N is then: drop the declaration; write `<a/>` as
  * `<a></a>`; in text keep `&amp;` `&lt;`, write `>` as `&gt;`, replace `&quot;` / `&apos;` with
  * the literal characters, and `\r\n` / `\r` with `\n` (XML end-of-line handling; the output keeps

@@ -1,6 +1,6 @@
 /**
  * General path helpers: parse with @xmldom/xmldom, drop whitespace-only text nodes
- * (DGII: "preservewhitespace = false"), serialise.
+ * (profiles that sign with `preserveWhitespace = false`), serialise.
  */
 import { XMLSerializer, type Document, type Element, type Node } from '@xmldom/xmldom';
 import { SigningError } from '../errors/signing-error.js';
@@ -32,7 +32,7 @@ export function parseForSigning(xml: string): Document {
 /** Throws `already_signed` when the document holds an XMLDSig `Signature`. */
 export function assertUnsigned(doc: Document): void {
   if (doc.getElementsByTagNameNS(DSIG_NS, 'Signature').length > 0) {
-    throw new SigningError('The document is already signed (it contains a ds:Signature). Sign the unsigned XML: a signed e-CF must not be altered.', {
+    throw new SigningError('The document is already signed (it contains a ds:Signature). Sign the unsigned XML: a signed document must not be altered.', {
       code: 'already_signed',
     });
   }

@@ -2,7 +2,7 @@
  * Reading PKCS#12 (.p12 / .pfx) signing certificates.
  *
  * node-forge is used only to open the container (decrypt the bags), because it reads the legacy
- * RC2-40 files DGII-accepted certificates often come in, which OpenSSL 3 (and so node:crypto)
+ * RC2-40 files that certificates accepted by tax authorities often come in, which OpenSSL 3 (and so node:crypto)
  * refuses without its legacy provider. Everything after that is node:crypto: the key becomes a
  * `KeyObject`, and signing never touches forge.
  */
@@ -28,8 +28,8 @@ export interface CertificateInfo {
   subject: DistinguishedName;
   issuer: DistinguishedName;
   /**
-   * The subject's `serialNumber` attribute (OID 2.5.4.5): DGII's "SN" field, carrying the holder's
-   * RNC, cédula or passport, e.g. `IDCDO-00199999996`. `null` when absent. (OpenSSL's short name
+   * The subject's `serialNumber` attribute (OID 2.5.4.5): the holder's tax or identity
+   * number, e.g. `IDCDO-00199999996`. `null` when absent. (OpenSSL's short name
    * `SN` is *surname*, a different attribute.)
    */
   serialNumber: string | null;
@@ -107,7 +107,7 @@ export function checkValidity(identity: Pick<SigningIdentity, 'info'>, clock: Cl
   if (now.getTime() > notAfter.getTime()) {
     throw new CertificateError(
       `The certificate "${subject.text}" expired on ${notAfter.toISOString()}. ` +
-        'Renew it with your certification authority and use the new .p12; DGII rejects signatures made with expired certificates.',
+        'Renew it with your certification authority and use the new .p12; tax authorities reject signatures made with expired certificates.',
       { code: 'expired' },
     );
   }
@@ -167,7 +167,7 @@ function collectKeys(p12: forge.pkcs12.Pkcs12Pfx): KeyObject[] {
         const der = forge.asn1.toDer(forge.pki.privateKeyToAsn1(bag.key)).getBytes();
         keys.push(createPrivateKey({ key: Buffer.from(der, 'binary'), format: 'der', type: 'pkcs1' }));
       } else {
-        throw new CertificateError('The private key in the .p12 file is not an RSA key. DGII signatures are RSA-SHA256: use an RSA certificate.', {
+        throw new CertificateError('The private key in the .p12 file is not an RSA key. The kit signs RSA-SHA256: use an RSA certificate.', {
           code: 'unsupported_key',
         });
       }

@@ -1,8 +1,8 @@
 /**
  * Throw-away signing identities made in memory: an RSA-2048 key from node:crypto, a self-signed X.509
- * certificate and a PKCS#12 container built with node-forge. For the local DGII simulator (which signs
- * its acknowledgments and test e-CF) and for development setups without a real certificate. Nothing is
- * written to disk; DGII would not trust such a certificate.
+ * certificate and a PKCS#12 container built with node-forge. For local authority simulators (which sign
+ * their acknowledgments and test documents) and for development setups without a real certificate. Nothing is
+ * written to disk; no tax authority would trust such a certificate.
  */
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import forge from 'node-forge';
@@ -11,10 +11,10 @@ import { readP12 } from './p12.js';
 import { p12Signer } from './signer.js';
 
 export interface SelfSignedOptions {
-  /** Subject common name, e.g. `DGII SIMULADOR`. */
+  /** Subject common name, e.g. `SIMULADOR`. */
   commonName: string;
   /**
-   * Subject `serialNumber` attribute (OID 2.5.4.5), DGII's "SN": the holder's RNC, cédula or passport,
+   * Subject `serialNumber` attribute (OID 2.5.4.5): the holder's tax or identity number,
    * e.g. `131880738` or `IDCDO-00199999996`. Omitted when not given.
    */
   serialNumber?: string;
@@ -44,7 +44,7 @@ const BACKDATE_MS = 3_600_000;
  *
  * @throws RangeError when `days` is not a positive number or `now` is an invalid date
  * @example
- * const id = createSelfSignedIdentity({ commonName: 'DGII SIMULADOR', serialNumber: '132000001' });
+ * const id = createSelfSignedIdentity({ commonName: 'SIMULADOR', serialNumber: '132000001' });
  * readP12(id.p12, id.password).info.serialNumber //=> '132000001'
  * await signXml(xml, id.signer) //=> '…<Signature xmlns="http://www.w3.org/2000/09/xmldsig#">…</Signature>…'
  */

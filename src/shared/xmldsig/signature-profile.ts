@@ -3,7 +3,7 @@
  * references (what each digests, with which transforms and `Type`), where the `Signature` goes, what
  * `KeyInfo` holds, and extra signed objects (`ds:Object`, e.g. XAdES `QualifyingProperties`). The generic
  * signer (./xmldsig-sign.ts) and verifier (./xmldsig-verify.ts) take one as a parameter; each product
- * defines its own value (DGII's is `DGII_SIGNATURE_PROFILE` in ./profile.ts).
+ * defines its own value next to its signing code.
  *
  * Generic: nothing here knows a product or an authority. Pure: strings and DOM only.
  */
@@ -86,7 +86,7 @@ export interface SignedObjectContext {
  * (the types say so); one `Signature` per document.
  */
 export interface SignatureProfile {
-  /** Who the profile is for, as error messages name it ("DGII documents carry exactly one"). */
+  /** Who the profile is for, as error messages name it (e.g. "<who> documents carry exactly one"). */
   name: string;
   canonicalization: CanonicalizationAlgorithm;
   signatureAlgorithm: SignatureAlgorithm;
@@ -123,7 +123,7 @@ export function appendToDocumentElement(): SignaturePlacement {
 
 /**
  * Placement: appended to the element `locate` finds in the unsigned document (e.g. the last empty
- * `ext:ExtensionContent` of a UBL document); the verifier accepts a `Signature` whose parent `matches`.
+ * extension element a document keeps for signatures); the verifier accepts a `Signature` whose parent `matches`.
  */
 export function insertInto(description: string, locate: (doc: Document) => Element | null, matches: (parent: Element) => boolean): SignaturePlacement {
   return {

@@ -3,9 +3,9 @@
  * `Signature` (with the profile's references, `KeyInfo` and extra objects) is rendered, inserted where the
  * profile says, each reference digested in place (linear C14N 1.0 of ./c14n.ts), `SignedInfo`
  * canonicalised in its context and signed by the {@link Signer}. The steps are xml-crypto's
- * `computeSignature`, so for DGII's profile the output is byte for byte what xml-crypto 6 writes.
+ * `computeSignature`, so for an enveloped RSA-SHA256 profile the output is byte for byte what xml-crypto 6 writes.
  *
- * Generic: no product or authority here (DGII's value and fast path live in ./profile.ts, ./sign-xml.ts).
+ * Generic: no product or authority here (each product's profile value and fast path live in its own sign folder).
  */
 import { createHash } from 'node:crypto';
 import type { Document, Element, Node } from '@xmldom/xmldom';

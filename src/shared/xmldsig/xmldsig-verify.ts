@@ -7,7 +7,7 @@
  * certificate. It proves integrity and that the embedded certificate's key signed; trust in that
  * certificate is the caller's decision.
  *
- * Generic: no product or authority here (DGII's fast path and value live in ./verify-xml.ts, ./profile.ts).
+ * Generic: no product or authority here (each product's profile value and fast path live in its own sign folder).
  */
 import { createHash, verify as cryptoVerify, X509Certificate, type KeyObject } from 'node:crypto';
 import type { Element, Node } from '@xmldom/xmldom';
@@ -245,7 +245,7 @@ function base64Content(el: Element): string | null {
   return BASE64_TEXT.test(text) && text.length % 4 === 0 ? text : null;
 }
 
-/** Most elements a Signature may contain, all levels counted (DGII's carry about a dozen). */
+/** Most elements a Signature may contain, all levels counted (an enveloped RSA-SHA256 signature carries about a dozen). */
 const MAX_SIGNATURE_ELEMENTS = 64;
 
 function childElements(el: Element): Element[] {
