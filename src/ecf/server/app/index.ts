@@ -20,7 +20,7 @@ import { bodyKind, bodyRateOf, DEFAULT_LIMITS, readLimited, setBodyRate, utf8Tex
 import { DOCS_PAGE_CSP, DOCS_PAGE_HTML } from './docs-page.js';
 import { ApiError, errorResponse, toErrorEnvelope, unauthorized } from './errors.js';
 import { invalidTipo, ISSUE_MESSAGES, issueJson, issueXml, rejected, type IssueDeps } from '../use-cases/issuing.js';
-import { dateTimeDO, doToIso, isRealDate, issuedBody, recordBody } from './record.js';
+import { dateTimeDO, doToIso, fiscalStatusBody, isRealDate, issuedBody, recordBody } from './record.js';
 import { authorityStatusRoute, docsRoute, getRoute, issueRoute, listRoute, openApiRoute, pdfRoute, statusesRoute, trackIdsRoute, xmlRoute } from './routes.js';
 import { DEFAULT_LIST_LIMIT, EcfTypeSchema, EncfParams, ListQuery } from './schemas.js';
 import { registerCertificate } from './certificate.js';
@@ -279,26 +279,7 @@ export function createApp(deps: AppDeps): App {
         consultado_en,
       };
     } else {
-      const r = live.result;
-      data = {
-        e_ncf: d.encf,
-        servicio: 'estado_ecf' as const,
-        codigo: r.codigo,
-        estado: r.estado,
-        valido_fiscalmente: r.codigo === 1 || r.codigo === 4,
-        rnc_emisor: r.rncEmisor,
-        rnc_comprador: r.rncComprador,
-        id_extranjero: r.idExtranjero,
-        monto_total: r.montoTotal,
-        total_itbis: r.totalITBIS,
-        fecha_emision: r.fechaEmision,
-        fecha_firma: r.fechaFirma,
-        codigo_seguridad: r.codigoSeguridad,
-        track_id: null,
-        secuencia_utilizada: null,
-        mensajes: [],
-        consultado_en,
-      };
+      data = fiscalStatusBody(d.encf, live.result, consultado_en);
     }
     return json(c, { status: 'success', message: 'Estado consultado a la autoridad tributaria.', data });
   });

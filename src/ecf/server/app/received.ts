@@ -24,7 +24,7 @@ import {
 } from '../use-cases/received.js';
 import { ApiError, formatBytes } from './errors.js';
 import type { AppEnv } from './deps.js';
-import { dateTimeDO, doToIso, isRealDate } from './record.js';
+import { dateTimeDO, doToIso, fiscalStatusBody, isRealDate } from './record.js';
 import { invalid, issuesReport, readJsonBody, type RouteContext } from './route-context.js';
 import { AUTHORITY_FAILURES, COMMON, error, json, SECURED } from './routes.js';
 import { AuthorityStatusEnvelopeSchema, DEFAULT_LIST_LIMIT, EcfTypeSchema, EncfParams, EncfSchema, ListQuery } from './schemas.js';
@@ -367,25 +367,7 @@ export function registerReceived(ctx: RouteContext, directory: DirectoryLookup):
   ctx.add(receivedStatusRoute, async (c) => {
     const d = await findReceived(c);
     const { status: r, consultedAt: consultado_en } = await receivedFiscalStatus({ transport, clock, identity: ctx.identity }, c.get('issuer'), d);
-    const data = {
-      e_ncf: d.encf,
-      servicio: 'estado_ecf' as const,
-      codigo: r.codigo,
-      estado: r.estado,
-      valido_fiscalmente: r.codigo === 1 || r.codigo === 4,
-      rnc_emisor: r.rncEmisor,
-      rnc_comprador: r.rncComprador,
-      id_extranjero: r.idExtranjero,
-      monto_total: r.montoTotal,
-      total_itbis: r.totalITBIS,
-      fecha_emision: r.fechaEmision,
-      fecha_firma: r.fechaFirma,
-      codigo_seguridad: r.codigoSeguridad,
-      track_id: null,
-      secuencia_utilizada: null,
-      mensajes: [],
-      consultado_en,
-    };
+    const data = fiscalStatusBody(d.encf, r, consultado_en);
     return c.json({ status: 'success' as const, message: 'Estado consultado a la autoridad tributaria.', data }, 200);
   });
 }

@@ -1,5 +1,6 @@
 /** Storage records → API bodies, and the small date/amount conversions the handlers share. */
 import { formatDateTimeDO } from '../../index.js';
+import type { FiscalStatus } from '../../dgii/index.js';
 import type { DocumentRecord } from '../storage/types.js';
 import { statusInfo } from '../statuses.js';
 
@@ -14,6 +15,29 @@ export function issuedBody(d: DocumentRecord) {
     status_code: s.status_code,
     status: s.status,
     status_description: s.description,
+  };
+}
+
+/** The `estado_ecf` answer of the authority about one e-NCF, as the status endpoints return it. */
+export function fiscalStatusBody(encf: string, r: FiscalStatus, consultado_en: string) {
+  return {
+    e_ncf: encf,
+    servicio: 'estado_ecf' as const,
+    codigo: r.codigo,
+    estado: r.estado,
+    valido_fiscalmente: r.codigo === 1 || r.codigo === 4,
+    rnc_emisor: r.rncEmisor,
+    rnc_comprador: r.rncComprador,
+    id_extranjero: r.idExtranjero,
+    monto_total: r.montoTotal,
+    total_itbis: r.totalITBIS,
+    fecha_emision: r.fechaEmision,
+    fecha_firma: r.fechaFirma,
+    codigo_seguridad: r.codigoSeguridad,
+    track_id: null,
+    secuencia_utilizada: null,
+    mensajes: [],
+    consultado_en,
   };
 }
 
