@@ -34,29 +34,8 @@ function localName(el: Element): string {
   return el.localName ?? el.nodeName;
 }
 
-/** Local name of the document element. */
-export function rootName(doc: Document): string {
-  return localName(doc.documentElement!);
-}
-
-/** Trimmed text of the element at `path` below the document element (first match per step), or null. */
-export function textAt(doc: Document, path: readonly string[]): string | null {
-  let el: Element | null = doc.documentElement;
-  for (const name of path) {
-    if (!el) return null;
-    let found: Element | null = null;
-    for (let c = el.firstChild; c; c = c.nextSibling) {
-      if (c.nodeType === 1 && localName(c as Element) === name) {
-        found = c as Element;
-        break;
-      }
-    }
-    el = found;
-  }
-  if (!el) return null;
-  const text = (el.textContent ?? '').trim();
-  return text === '' ? null : text;
-}
+// Reading by element path: the SDK's readers (same rules: local names, first match per step, trimmed, empty → null).
+export { rootName, textAt } from '../../index.js';
 
 /**
  * Trimmed text of the element at `path` below the document element, walking only elements in no namespace (the
