@@ -100,8 +100,11 @@ describe('server with the offload pool', () => {
         order.push('pdf');
         return { status: r.status, b };
       });
-      // Let the PDF request reach its render (several seconds for LINES lines), then ask something cheap.
-      await new Promise((r) => setTimeout(r, 300));
+      // Wait until the render is running in an offload process (not a fixed delay: a loaded machine may take
+      // longer to get there), then ask something cheap while it runs.
+      const reached = Date.now() + 20_000;
+      while (pool!.stats().busy === 0 && Date.now() < reached) await new Promise((r) => setTimeout(r, 5));
+      expect(pool!.stats().busy).toBeGreaterThan(0);
       const cheap = await fetch(`${server.url}/api/v1/statuses`, { headers: auth }).then((r) => {
         order.push('get');
         return r.status;
