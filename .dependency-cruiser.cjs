@@ -11,6 +11,8 @@ const ECF_PURE = '^src/ecf/(spec|validate|calc|xml|derive|rfce|documents|message
 const SHARED_PURE = '^src/shared/(errors|money|time|xml|pdf)/|^src/shared/(issues|ports)[.]ts$';
 /** The e-CF SDK's public entry files: what the server and the CLI may import from the product. */
 const ECF_ENTRIES = '^src/ecf/(index[.]ts|(sign|xsd|pdf|dgii|simulator)/index[.]ts)$';
+/** The DIAN SDK's public entry files (design.md §9), the ones that exist and the ones to come. */
+const DIAN_ENTRIES = '^src/dian/(index[.]ts|(sign|xsd|transport|simulator)/index[.]ts)$';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -63,6 +65,13 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/ecf/cli/' },
       to: { path: '^src/ecf/', pathNot: ['^src/ecf/cli/', ECF_ENTRIES, '^src/ecf/server/index[.]ts$'] },
+    },
+    {
+      name: 'dian-cli-through-entries',
+      comment: "The DIAN commands reach the product only through its public entries, ecf-kit/dian/server included.",
+      severity: 'error',
+      from: { path: '^src/dian/cli/' },
+      to: { path: '^src/dian/', pathNot: ['^src/dian/cli/', DIAN_ENTRIES, '^src/dian/server/index[.]ts$'] },
     },
     {
       name: 'dispatcher-registers-commands-only',

@@ -1,7 +1,11 @@
 #!/usr/bin/env node
 import { readFile } from 'node:fs/promises';
-import { commands } from '../ecf/cli/index.js';
+import { commands as dianCommands } from '../dian/cli/index.js';
+import { commands as ecfCommands } from '../ecf/cli/index.js';
 import { UsageError, type CliIo } from '../shared/cli/command.js';
+
+/** Every product's commands; the DIAN ones all start with `dian`. */
+const commands = [...ecfCommands, ...dianCommands];
 
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const sorted = [...commands].sort((a, b) => b.name.split(' ').length - a.name.split(' ').length);

@@ -94,6 +94,19 @@ describe('dependency rules', () => {
     ).toEqual(['ecf-cli-through-entries', 'ecf-server-through-entries']);
   });
 
+  it('the DIAN commands reach the product only through its public entries', async () => {
+    expect(
+      await broken({
+        'src/dian/xsd/validator.ts': 'export const create = 1;\n',
+        'src/dian/xsd/index.ts': "export { create } from './validator.js';\n",
+        'src/dian/cli/xsd.ts': "import { create } from '../xsd/index.js';\nexport const a = create;\n",
+        'src/dian/cli/validate.ts': "import { create } from '../xsd/validator.js';\nexport const b = create;\n",
+        'src/dian/cli/index.ts': "import { a } from './xsd.js';\nimport { b } from './validate.js';\nexport const commands = [a, b];\n",
+        'src/cli/main.ts': "import { commands } from '../dian/cli/index.js';\nexport const all = commands;\n",
+      }),
+    ).toEqual(['dian-cli-through-entries']);
+  });
+
   it('the dispatcher knows a product only by its command list, and cycles are refused', async () => {
     expect(
       await broken({

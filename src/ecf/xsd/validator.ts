@@ -1,19 +1,11 @@
 import { createHash } from 'node:crypto';
-import type { SchemaValidationResult, SchemaViolation } from '../../shared/ports.js';
+import type { SchemaValidationResult } from '../../shared/ports.js';
 import type { SchemaId, SchemaValidateOptions, SchemaValidator } from '../ports.js';
 import { SchemaError } from '../../shared/errors/index.js';
 import type { XsdFix } from './fixes.js';
-import {
-  compileSchema,
-  XML_ERR_ERROR,
-  XML_ERR_FATAL,
-  XML_FROM_PARSER,
-  XsdCompileError,
-  type CompiledSchema,
-  type RawXmlError,
-} from '../../shared/xsd/libxml.js';
+import { compileSchema, XsdCompileError, type CompiledSchema } from '../../shared/xsd/libxml.js';
 import { loadXsdSet, type LoadedXsd, type XsdSet } from './load.js';
-import { indexXml, type XmlLocator } from '../../shared/xsd/locate.js';
+import { prepare, toViolations } from '../../shared/xsd/violations.js';
 import { relax32 } from './relax32.js';
 import { isSchemaId, SCHEMA_IDS } from './schemas.js';
 
@@ -93,37 +85,4 @@ export function createSchemaValidator(dir: string): XsdSchemaValidator {
       return { valid: false, violations: toViolations(text, errors, code) };
     },
   };
-}
-
-/**
- * The string is already decoded, and is handed to libxml2 as UTF-8: drop a leading BOM and blank out (same length,
- * so positions do not move) an XML declaration's `encoding` that says otherwise, which would make libxml2 re-decode.
- */
-function prepare(xml: string): string {
-  let text = xml.charCodeAt(0) === 0xfeff ? xml.slice(1) : xml;
-  const m = /^<\?xml\b[^>]*?(\s+encoding\s*=\s*(["'])([^"']*)\2)/.exec(text);
-  if (m && !/^utf-?8$/i.test(m[3]!)) {
-    const at = m.index + m[0].length - m[1]!.length;
-    text = text.slice(0, at) + ' '.repeat(m[1]!.length) + text.slice(at + m[1]!.length);
-  }
-  return text;
-}
-
-function toViolations(text: string, errors: RawXmlError[], code: number): SchemaViolation[] {
-  let locator: XmlLocator | null = null;
-  const out: SchemaViolation[] = [];
-  for (const e of errors) {
-    if (e.level < XML_ERR_ERROR) continue;
-    locator ??= indexXml(text);
-    const message = e.message.trim();
-    const loc = locator.locate(e.line, e.column, message, e.domain !== XML_FROM_PARSER);
-    const prev = out[out.length - 1];
-    if (!(prev && prev.xpath === loc.xpath && prev.message === message && prev.line === loc.line && prev.column === loc.column)) {
-      out.push({ xpath: loc.xpath, message, line: loc.line, column: loc.column });
-    }
-    // After a fatal well-formedness error the rest is libxml2 recovering: noise, not findings.
-    if (e.domain === XML_FROM_PARSER && e.level >= XML_ERR_FATAL) break;
-  }
-  if (out.length === 0) out.push({ xpath: null, message: `libxml2 reported the document invalid without a message (code ${code})`, line: null, column: null });
-  return out;
 }

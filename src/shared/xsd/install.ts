@@ -5,7 +5,7 @@
  * so `Name v.1.0.xsd` is `Name-v1.0.xsd`). A recognised-by-name file whose hash differs is "changed".
  */
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { SchemaError } from '../errors/index.js';
 import { sha256Hex } from './load.js';
 import type { PinnedXsdManifest } from './manifest.js';
@@ -57,6 +57,19 @@ interface Candidate {
   name: string;
   bytes: Buffer;
   sha256: string;
+}
+
+/**
+ * Refuses a manifest file key that could leave the target directory. Keys are relative paths with `/`
+ * (`common/Types.xsd` for a set whose schemas import each other across sibling folders); matching is by
+ * hash or by the key's last segment, so the layout of the source does not matter.
+ */
+function assertSafeKeys(manifest: PinnedXsdManifest): void {
+  for (const f of manifest.fileNames) {
+    if (isAbsolute(f) || f.includes('\\') || f.split('/').some((s) => s === '' || s === '.' || s === '..')) {
+      throw new SchemaError(`Invalid file name in the ${manifest.product} XSD manifest: ${f} (relative paths with "/" only)`, { code: 'xsd_manifest_invalid' });
+    }
+  }
 }
 
 /** Name key: lower case, no extension, letters and digits only, trailing `versionSuffix` (e.g. `v10`) dropped. */
@@ -133,6 +146,7 @@ function describe(r: InstallXsdResult): string {
 
 /** Copies the manifest's XSD set from `source` (folder or .zip) into `targetDir`. Throws `XsdInstallError` when refused. */
 export function installPinnedXsd(source: string, targetDir: string, manifest: PinnedXsdManifest, options: InstallXsdOptions = {}): InstallXsdResult {
+  assertSafeKeys(manifest);
   const { chosen, ignored } = match(collect(source, manifest), manifest);
   const checks: XsdFileCheck[] = [];
   for (const f of manifest.fileNames) {
@@ -168,6 +182,7 @@ export function installPinnedXsd(source: string, targetDir: string, manifest: Pi
   mkdirSync(result.targetDir, { recursive: true });
   for (const c of checks) {
     const dest = join(result.targetDir, c.file);
+    mkdirSync(dirname(dest), { recursive: true });
     const tmp = `${dest}.${process.pid}.tmp`;
     writeFileSync(tmp, chosen.get(c.file)!.c.bytes);
     renameSync(tmp, dest);

@@ -10,7 +10,11 @@ export interface PinnedXsdManifest {
   readonly publisher: string;
   /** Day the pinned set was downloaded (YYYY-MM-DD). */
   readonly setDate: string;
-  /** Canonical file name → SHA-256 (hex) of the file as served. Holds every name of `fileNames`. */
+  /**
+   * Canonical file name → SHA-256 (hex) of the file as served. Holds every name of `fileNames`. A name may be a
+   * relative path with `/` (`common/Types.xsd`) when the set's schemas import each other across folders: the
+   * installer writes it there, the loader and the check read it there.
+   */
   readonly files: Readonly<Record<string, string>>;
   /** The canonical file names the set requires, in a stable order (reports and messages follow it). */
   readonly fileNames: readonly string[];

@@ -1,0 +1,5 @@
+import type { CliCommand } from '../../shared/cli/command.js';
+import { dianValidateCommand, dianXsdCheckCommand, dianXsdInstallCommand } from './xsd.js';
+
+/** Every DIAN CLI command (`ecf dian …`); add a line per command file. */
+export const commands: CliCommand[] = [dianValidateCommand, dianXsdInstallCommand, dianXsdCheckCommand];

@@ -1,0 +1,46 @@
+/**
+ * The `unsigned` validation option (schemas.ts, DianSchemaValidateOptions): an empty `ext:UBLExtensions` as the
+ * root's first child gets, in memory, one placeholder `ext:UBLExtension`, so an unsigned document validates.
+ */
+import { declaredNamespace, startTagEnd, xmlRoot } from './detect.js';
+import { UBL_EXTENSIONS_NAMESPACE } from './schemas.js';
+
+/** Namespace of the placeholder's content element: declared by no schema, so the lax wildcard accepts it. */
+export const UNSIGNED_PLACEHOLDER_NAMESPACE = 'urn:ecf-kit:unsigned-placeholder';
+
+/**
+ * Returns `xml` with the placeholder inserted when the root's first child is an empty `UBLExtensions` of the UBL
+ * extension namespace (`<ext:UBLExtensions/>` or with blanks only inside); otherwise `xml` unchanged.
+ * The insertion adds no line break, so line numbers stay those of the document given.
+ */
+export function fillEmptyUblExtensions(xml: string): { text: string; filled: boolean } {
+  const unchanged = { text: xml, filled: false };
+  const root = xmlRoot(xml);
+  if (!root || root.empty) return unchanged;
+  let i = root.end;
+  for (;;) {
+    while (i < xml.length && /\s/.test(xml[i]!)) i++;
+    if (!xml.startsWith('<!--', i)) break;
+    const e = xml.indexOf('-->', i + 4);
+    if (e < 0) return unchanged;
+    i = e + 3;
+  }
+  const m = /^<(?:([\w.-]+):)?UBLExtensions(?=[\s/>])/.exec(xml.slice(i, i + 200));
+  if (!m) return unchanged;
+  const end = startTagEnd(xml, i);
+  if (end < 0) return unchanged;
+  const prefix = m[1] ?? '';
+  const tag = xml.slice(i, end);
+  const ns = declaredNamespace(tag, prefix) ?? declaredNamespace(xml.slice(root.start, root.end), prefix);
+  if (ns !== UBL_EXTENSIONS_NAMESPACE) return unchanged;
+  const p = prefix ? `${prefix}:` : '';
+  const filler = `<${p}UBLExtension><${p}ExtensionContent><u:Unsigned xmlns:u="${UNSIGNED_PLACEHOLDER_NAMESPACE}"/></${p}ExtensionContent></${p}UBLExtension>`;
+  if (xml.charCodeAt(end - 2) === 47) {
+    // <ext:UBLExtensions/> → <ext:UBLExtensions>filler</ext:UBLExtensions>
+    return { text: `${xml.slice(0, end - 2)}>${filler}</${p}UBLExtensions>${xml.slice(end)}`, filled: true };
+  }
+  const close = `</${p}UBLExtensions>`;
+  const c = xml.indexOf(close, end);
+  if (c < 0 || xml.slice(end, c).trim() !== '') return unchanged;
+  return { text: `${xml.slice(0, end)}${filler}${xml.slice(end)}`, filled: true };
+}
