@@ -10,7 +10,7 @@
  * from the roots are read. It is a build-time tool (reads files), not part of the pure core.
  */
 import { readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import type { Element } from '@xmldom/xmldom';
 import { parseXmlStrictly } from '../../src/shared/xml/strict-parser.js';
 
@@ -272,9 +272,4 @@ function readComplex(el: Element, name: QName, qn: (raw: string) => QName, local
   };
   walk(el);
   return decl;
-}
-
-/** The set's directory: `DIAN_XSD_DIR`, else `../shared/dian-xsd` beside the checkout. */
-export function dianXsdDir(repoRoot: string): string {
-  return process.env.DIAN_XSD_DIR ? resolve(process.env.DIAN_XSD_DIR) : join(repoRoot, '..', 'shared', 'dian-xsd');
 }

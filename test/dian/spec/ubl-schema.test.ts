@@ -4,10 +4,10 @@
  * from dian-protocol.md §1.2 and §1.4, which were checked there against the same files with xmllint.
  */
 import { describe, expect, it } from 'vitest';
-import { dianXsdDir, readUblSchema, type ChildRef, type UblSchema } from '../../../scripts/dian/ubl-schema.js';
-import { repoRoot } from '../../ecf/helpers/env.js';
+import { readUblSchema, type ChildRef, type UblSchema } from '../../../scripts/dian/ubl-schema.js';
+import { dianXsdDir } from '../helpers/env.js';
 
-const schema: UblSchema = readUblSchema(dianXsdDir(repoRoot));
+const schema: UblSchema = readUblSchema(dianXsdDir());
 
 /** `Name`, `Name!` (required), `Name*` (repeatable), `Name!*`: the notation of dian-protocol.md §1.2. */
 const marked = (refs: ChildRef[]) => refs.map((c) => `${c.element.split(':')[1]}${c.min > 0 ? '!' : ''}${c.max === null ? '*' : ''}`);
