@@ -10,6 +10,7 @@ for (const [name, file] of Object.entries({
   dgii: 'src/ecf/dgii/index.ts',
   simulator: 'src/ecf/simulator/index.ts',
   server: 'src/ecf/server/index.ts',
+  dian: 'src/dian/index.ts',
 })) {
   if (existsSync(file)) entry[name] = file;
 }

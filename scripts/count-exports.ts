@@ -16,6 +16,7 @@ const ENTRIES: Record<string, string> = {
   './dgii': 'src/ecf/dgii/index.ts',
   './simulator': 'src/ecf/simulator/index.ts',
   './server': 'src/ecf/server/index.ts',
+  './dian': 'src/dian/index.ts',
 };
 
 const root = resolve(import.meta.dirname, '..');

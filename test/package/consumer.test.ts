@@ -34,6 +34,7 @@ const KNOWN: Record<string, string[]> = {
   './dgii': ['createDgiiClient'],
   './simulator': ['startSimulator'],
   './server': ['startServer', 'createRuntime', 'createApp', 'loadConfig'],
+  './dian': ['cufe', 'cude', 'cuds', 'eventCude', 'cune', 'softwareSecurityCode', 'qrUrl', 'invoiceQrText'],
   './package.json': ['name', 'version', 'exports'],
 };
 
@@ -80,6 +81,24 @@ const { createRuntime, loadConfig } = require('ecf-kit/server');
   }
 })().catch((e) => { console.error(e); process.exit(1); });
 `;
+
+// ecf-kit/dian computes the annex CUFE (dian-protocol.md §3.1) in both module systems: its SHA-384 comes from
+// @noble/hashes, which must resolve from a CJS require() as well as from an ESM import.
+const ANNEX_CUFE_INPUT = JSON.stringify({
+  id: '323200000129',
+  issueDate: '2019-01-16',
+  issueTime: '10:53:10-05:00',
+  lineExtensionAmount: '1500000.00',
+  ivaTaxAmount: '285000.00',
+  payableAmount: '1785000.00',
+  supplierCompanyId: '700085371',
+  customerCompanyId: '800199436',
+  technicalKey: '693ff6f2a553c3646a063436fd4dd9ded0311471',
+  environment: '1',
+});
+const ANNEX_CUFE = '8bb918b19ba22a694f1da11c643b5e9de39adf60311cf179179e9b33381030bcd4c3c3f156c506ed5908f9276f5bd9b4';
+const DIAN_ESM_SCRIPT = `import { cufe } from 'ecf-kit/dian';\nprocess.stdout.write(cufe(${ANNEX_CUFE_INPUT}).hash);\n`;
+const DIAN_CJS_SCRIPT = `const { cufe } = require('ecf-kit/dian');\nprocess.stdout.write(cufe(${ANNEX_CUFE_INPUT}).hash);\n`;
 
 type Loaded = Record<string, { keys?: string[]; error?: string }>;
 
@@ -140,6 +159,8 @@ beforeAll(async () => {
   writeFileSync(join(project, 'load.mjs'), ESM_SCRIPT);
   writeFileSync(join(project, 'load.cjs'), CJS_SCRIPT);
   writeFileSync(join(project, 'pool.cjs'), POOL_SCRIPT);
+  writeFileSync(join(project, 'dian.mjs'), DIAN_ESM_SCRIPT);
+  writeFileSync(join(project, 'dian.cjs'), DIAN_CJS_SCRIPT);
 }, 240_000);
 
 afterAll(() => {
@@ -190,6 +211,13 @@ describe('the packed package, installed in a consumer project', () => {
     const [esm, cjs] = await Promise.all([node('load.mjs'), node('load.cjs')]);
     for (const s of SUBPATHS.filter((s) => !s.endsWith('.json'))) expect(cjs[s]!.keys, s).toEqual(esm[s]!.keys);
   });
+
+  for (const file of ['dian.mjs', 'dian.cjs']) {
+    it(`ecf-kit/dian computes the annex CUFE (${file})`, async () => {
+      const { stdout } = await run(process.execPath, [join(project, file)], { cwd: project, timeout: 30_000 });
+      expect(stdout).toBe(ANNEX_CUFE);
+    });
+  }
 
   it('a CJS consumer runs a task on the offload pool (createRuntime with one process)', async () => {
     const data = join(work, 'data');

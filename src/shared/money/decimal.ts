@@ -78,11 +78,46 @@ function divRound(n: bigint, d: bigint): Dec {
 
 /**
  * Rounds half-up (away from zero) to `decimals` places — the rounding rule tax authorities publish (e.g. 750.5212 → 750.52,
- * 750.5276 → 750.53). This is the only rounding point for money.
+ * 750.5276 → 750.53). The default rounding point for money; `roundHalfEven` and `truncate` are the other named points.
  */
 export function round(a: Dec, decimals = 2): Dec {
   const unit = 10n ** BigInt(SCALE - decimals);
   return (divRound(a, unit) * unit) as Dec;
+}
+
+/**
+ * Rounds half-to-even ("banker's rounding": a tie goes to the even neighbour) to `decimals` places, e.g.
+ * 2.125 → 2.12, 2.135 → 2.14, 2.1251 → 2.13. Some tax schemes require it for amounts written in their
+ * documents; `round` stays the default.
+ */
+export function roundHalfEven(a: Dec, decimals = 2): Dec {
+  const unit = 10n ** BigInt(SCALE - decimals);
+  const neg = a < 0n;
+  const an = neg ? -a : a;
+  let q = an / unit;
+  const twice = (an % unit) * 2n;
+  if (twice > unit || (twice === unit && q % 2n === 1n)) q += 1n;
+  return ((neg ? -q : q) * unit) as Dec;
+}
+
+/**
+ * Truncates toward zero to `decimals` places: the digits beyond are dropped, never rounded
+ * (1.999 → 1.99, -1.999 → -1.99). For formulas that specify truncated amounts, e.g. inputs of a
+ * document hash. Works on the exact decimal, so no binary floating point can turn 1.15 into 1.14.
+ */
+export function truncate(a: Dec, decimals = 2): Dec {
+  const unit = 10n ** BigInt(SCALE - decimals);
+  return ((a / unit) * unit) as Dec;
+}
+
+/**
+ * Parses decimal text like `parseDec`, but drops (truncates) digits beyond SCALE decimals instead of
+ * rejecting the text; only for values that are truncated to SCALE decimals or fewer anyway.
+ */
+export function parseDecTruncating(text: string): Dec | null {
+  const m = /^([+-]?\d+)(?:\.(\d+))?$/.exec(text);
+  if (!m) return null;
+  return parseDec(m[2] === undefined ? m[1]! : `${m[1]}.${m[2].slice(0, SCALE)}`);
 }
 
 /** Fixed notation with exactly `decimals` places (value must already be rounded to them or fewer). */

@@ -1,0 +1,31 @@
+/**
+ * ecf-kit/dian — Colombian DIAN electronic documents. Public API of the DIAN core entry point: pure
+ * functions, no filesystem, network, environment or clock access, and no Node built-in module (it runs in
+ * browsers and edge runtimes too). This first release holds the document codes and hashes
+ * (docs/dian.md, "Codes and hashes"); builders, validation and signing follow.
+ */
+
+/** The CUFE of invoices 01, 02 and 04 (SHA-384 with the numbering range's technical key). */
+export { cufe } from './codes/invoice.js';
+/** The CUDE of notes 91 and 92, contingency invoice 03 and POS documents 20, 93, 94 (SHA-384 with the software PIN). */
+export { cude } from './codes/invoice.js';
+/** The CUDS of support document 05 and its adjustment note 95 (only the IVA pair). */
+export { cuds } from './codes/invoice.js';
+/** Inputs of the invoice-like codes: the document values as in the built XML, amounts as exact decimals. */
+export type { InvoiceCodeFields, CufeInput, CudeInput, CudsInput } from './codes/invoice.js';
+/** The CUDE of a RADIAN event (ApplicationResponse 030–034). */
+export { eventCude, type EventCudeInput } from './codes/event.js';
+/** The CUNE of payroll documents 102 and 103. */
+export { cune, type CuneInput } from './codes/payroll.js';
+/** The software security code: SHA-384(SoftwareID + PIN + document number). */
+export { softwareSecurityCode, type SoftwareSecurityCodeInput } from './codes/security-code.js';
+/** The QR search URL per environment, and the text lines printed with the QR of invoices and support documents. */
+export { qrUrl, invoiceQrText, supportDocumentQrText, type InvoiceQrTextInput, type SupportDocumentQrTextInput } from './codes/qr.js';
+/** A code with its pre-image; an amount (decimal text or exact decimal); the environment (`1` production, `2` habilitación). */
+export type { HashedCode, Amount, DianEnvironment } from './codes/inputs.js';
+/** SHA-384 of a text's UTF-8 bytes as lower-case hex, without Node built-ins. */
+export { sha384Hex } from './codes/sha384.js';
+/** An exact decimal (bigint scaled by 10^8), accepted wherever an `Amount` is. */
+export type { Dec } from '../shared/money/decimal.js';
+/** The base class of every error ecf-kit throws (codes here throw it with code `invalid_argument`), and its guard. */
+export { EcfError, isEcfError } from '../shared/errors/ecf-error.js';
