@@ -2,7 +2,7 @@
  * The house rules of the two-product tree (docs/architecture.md, "Dependency rules"), checked by
  * `npm run lint:deps`, which `npm test` runs. Every rule is an error: a red rule does not land.
  *
- * Folders: src/shared (product-neutral kernel), src/ecf (Dominican e-CF), src/dian (Colombian DIAN, to come),
+ * Folders: src/shared (product-neutral kernel), src/ecf (Dominican e-CF), src/dian (Colombian DIAN, being built),
  * src/cli (the `ecf` dispatcher).
  */
 
@@ -12,6 +12,8 @@ const SHARED_PURE = '^src/shared/(errors|money|time|xml|pdf)/|^src/shared/(issue
 /** The e-CF SDK's public entry files: what the server and the CLI may import from the product. */
 const ECF_ENTRIES = '^src/ecf/(index[.]ts|(sign|xsd|pdf|dgii|simulator)/index[.]ts)$';
 /** The DIAN SDK's public entry files (design.md §9), the ones that exist and the ones to come. */
+/** The DIAN pure core (folders as they come). */
+const DIAN_PURE = '^src/dian/(spec|validate|ubl|codes|events|attached|pdf)/|^src/dian/index[.]ts$';
 const DIAN_ENTRIES = '^src/dian/(index[.]ts|(sign|xsd|transport|simulator)/index[.]ts)$';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -42,15 +44,15 @@ module.exports = {
       name: 'pure-core-no-node',
       comment: "A product's pure core (and the kernel's pure parts) imports no Node-only module; I/O comes in through ports.",
       severity: 'error',
-      from: { path: [ECF_PURE, SHARED_PURE, '^src/dian/(spec|validate|ubl|codes|events|attached|pdf)/'] },
+      from: { path: [ECF_PURE, SHARED_PURE, DIAN_PURE] },
       to: { dependencyTypes: ['core'] },
     },
     {
       name: 'pure-core-stays-pure',
       comment: 'The pure core does not reach the I/O parts either (which would bring Node-only modules in by the back door).',
       severity: 'error',
-      from: { path: [ECF_PURE, SHARED_PURE] },
-      to: { path: '^src/ecf/(server|cli|dgii|simulator|xsd|sign)/|^src/shared/(server-kit|http|xsd|xmldsig)/|^src/cli/' },
+      from: { path: [ECF_PURE, SHARED_PURE, DIAN_PURE] },
+      to: { path: '^src/(ecf|dian)/(server|cli|dgii|transport|simulator|xsd|sign)/|^src/shared/(server-kit|http|xsd|xmldsig|cli)/|^src/cli/' },
     },
     {
       name: 'ecf-server-through-entries',

@@ -84,6 +84,18 @@ describe('dependency rules', () => {
     ).toEqual(['pure-core-no-node', 'pure-core-stays-pure']);
   });
 
+  it("DIAN's pure core is held to the same two rules", async () => {
+    expect(await broken({ 'src/dian/codes/cufe.ts': "import { createHash } from 'node:crypto';\nexport const h = createHash;\n" })).toEqual([
+      'pure-core-no-node',
+    ]);
+    expect(
+      await broken({
+        'src/dian/xsd/validator.ts': 'export const v = 1;\n',
+        'src/dian/ubl/build.ts': "import { v } from '../xsd/validator.js';\nexport const b = v;\n",
+      }),
+    ).toEqual(['pure-core-stays-pure']);
+  });
+
   it('the server and the CLI reach the product only through its public entries', async () => {
     expect(
       await broken({
