@@ -2,7 +2,7 @@
  * The `unsigned` validation option (schemas.ts, DianSchemaValidateOptions): an empty `ext:UBLExtensions` as the
  * root's first child gets, in memory, one placeholder `ext:UBLExtension`, so an unsigned document validates.
  */
-import { declaredNamespace, startTagEnd, xmlRoot } from './detect.js';
+import { declaredNamespace, startTagEnd, xmlRoot } from '../../shared/xsd/root.js';
 import { UBL_EXTENSIONS_NAMESPACE } from './schemas.js';
 
 /** Namespace of the placeholder's content element: declared by no schema, so the lax wildcard accepts it. */
