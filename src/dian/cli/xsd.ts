@@ -3,7 +3,7 @@
  * entry (src/dian/xsd/index.ts). The XSD directory is `--xsd-dir DIR`, else DIAN_XSD_DIR.
  */
 import { parseFlags, UsageError, type CliCommand, type CliIo } from '../../shared/cli/command.js';
-import type { SchemaViolation } from '../../shared/ports.js';
+import { validateFiles } from '../../shared/cli/validate-files.js';
 
 function xsdDir(flags: Record<string, string | true>, io: CliIo): string {
   const f = flags['xsd-dir'];
@@ -78,11 +78,6 @@ export const dianXsdCheckCommand: CliCommand = {
   },
 };
 
-function formatViolation(v: SchemaViolation): string {
-  const where = v.xpath ?? (v.line !== null ? `line ${v.line}${v.column !== null ? `:${v.column}` : ''}` : '(document)');
-  return `${where}: ${v.message}`;
-}
-
 /** `ecf dian validate`: XML files against the DIAN XSD set. Exit 0 all valid, 1 some invalid, 2 usage / cannot validate. */
 export const dianValidateCommand: CliCommand = {
   name: 'dian validate',
@@ -108,46 +103,20 @@ export const dianValidateCommand: CliCommand = {
       return 2;
     }
     const unsigned = flags.unsigned === true;
-    const prefix = positional.length > 1;
-    let exit = 0;
-    for (const file of positional) {
-      const p = prefix ? `${file}: ` : '';
-      let xml: string;
-      try {
-        const bytes = await io.readFile(file);
-        try {
-          xml = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-        } catch {
-          io.stdout(`${p}(document): not valid UTF-8 (DIAN documents must be UTF-8)\n`);
-          exit = Math.max(exit, 1);
-          continue;
-        }
-      } catch (e) {
-        io.stderr(`ecf dian validate: cannot read ${file}: ${(e as Error).message}\n`);
-        return 2;
-      }
-      const schema = schemaFlag ?? xsd.detectDianSchemaId(xml);
-      if (!schema) {
-        const root = xsd.xmlRoot(xml);
-        io.stderr(
-          `ecf dian validate: ${file}: cannot tell the schema from the root element${root ? ` (${root.localName} in ${root.namespace ?? 'no namespace'})` : ''}; pass --schema ID\n`,
-        );
-        return 2;
-      }
-      let result;
-      try {
-        result = validator.validate(xml, schema, { unsigned });
-      } catch (e) {
-        io.stderr(`ecf dian validate: ${(e as Error).message}\n`);
-        return 2;
-      }
-      if (result.valid) {
-        io.stdout(`${p}valid (${schema}${unsigned ? ', unsigned' : ''})\n`);
-      } else {
-        for (const v of result.violations) io.stdout(`${p}${formatViolation(v)}\n`);
-        exit = Math.max(exit, 1);
-      }
-    }
-    return exit;
+    return validateFiles(
+      {
+        command: 'ecf dian validate',
+        files: positional,
+        utf8Rule: 'DIAN documents must be UTF-8',
+        schemaOf: (xml) => schemaFlag ?? xsd.detectDianSchemaId(xml),
+        undetected: (xml) => {
+          const root = xsd.xmlRoot(xml);
+          return root ? ` (${root.localName} in ${root.namespace ?? 'no namespace'})` : '';
+        },
+        validate: (xml, schema) => validator.validate(xml, schema, { unsigned }),
+        label: (schema) => `${schema}${unsigned ? ', unsigned' : ''}`,
+      },
+      io,
+    );
   },
 };

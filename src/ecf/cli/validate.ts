@@ -1,12 +1,7 @@
-import type { SchemaViolation } from '../../shared/ports.js';
+import { validateFiles } from '../../shared/cli/validate-files.js';
 import { parseFlags, UsageError, type CliCommand } from '../../shared/cli/command.js';
 
 const KNOWN_FLAGS = ['xsd-dir', 'schema', 'relaxed32'];
-
-function formatViolation(v: SchemaViolation): string {
-  const where = v.xpath ?? (v.line !== null ? `line ${v.line}${v.column !== null ? `:${v.column}` : ''}` : '(document)');
-  return `${where}: ${v.message}`;
-}
 
 /** `ecf validate`: XML files against the official DGII XSD. Exit 0 all valid, 1 some invalid, 2 usage / cannot validate. */
 export const validateCommand: CliCommand = {
@@ -37,46 +32,18 @@ export const validateCommand: CliCommand = {
       return 2;
     }
 
-    const prefix = positional.length > 1;
-    let exit = 0;
-    for (const file of positional) {
-      const p = prefix ? `${file}: ` : '';
-      let xml: string;
-      try {
-        const bytes = await io.readFile(file);
-        try {
-          xml = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-        } catch {
-          io.stdout(`${p}(document): not valid UTF-8 (DGII documents must be UTF-8)\n`);
-          exit = Math.max(exit, 1);
-          continue;
-        }
-      } catch (e) {
-        io.stderr(`ecf validate: cannot read ${file}: ${(e as Error).message}\n`);
-        return 2;
-      }
-      const schema = schemaFlag ?? xsd.detectSchemaId(xml);
-      if (!schema) {
-        io.stderr(
-          `ecf validate: ${file}: cannot tell the schema from the root element${xsd.rootElementName(xml) === 'ECF' ? ' (no known TipoeCF)' : ''}; pass --schema ID\n`,
-        );
-        return 2;
-      }
-      let result;
-      try {
-        result = validator.validate(xml, schema, { relaxed32: flags.relaxed32 === true });
-      } catch (e) {
-        io.stderr(`ecf validate: ${(e as Error).message}\n`);
-        return 2;
-      }
-      const label = `${schema}${flags.relaxed32 === true && schema === 'ECF-32' ? ', relaxed32' : ''}`;
-      if (result.valid) {
-        io.stdout(`${p}valid (${label})\n`);
-      } else {
-        for (const v of result.violations) io.stdout(`${p}${formatViolation(v)}\n`);
-        exit = Math.max(exit, 1);
-      }
-    }
-    return exit;
+    const relaxed32 = flags.relaxed32 === true;
+    return validateFiles(
+      {
+        command: 'ecf validate',
+        files: positional,
+        utf8Rule: 'DGII documents must be UTF-8',
+        schemaOf: (xml) => schemaFlag ?? xsd.detectSchemaId(xml),
+        undetected: (xml) => (xsd.rootElementName(xml) === 'ECF' ? ' (no known TipoeCF)' : ''),
+        validate: (xml, schema) => validator.validate(xml, schema, { relaxed32 }),
+        label: (schema) => `${schema}${relaxed32 && schema === 'ECF-32' ? ', relaxed32' : ''}`,
+      },
+      io,
+    );
   },
 };
