@@ -3,6 +3,7 @@
  * with it (dian-protocol.md §1 item 6, §3.4, §3.7).
  */
 import { sum } from '../../shared/money/decimal.js';
+import type { CudsInput, InvoiceCodeFields } from './invoice.js';
 import {
   type Amount,
   type DianEnvironment,
@@ -35,32 +36,14 @@ export function qrUrl(documentKey: string, environment: DianEnvironment): string
   return `https://${HOSTS[hashEnvironment(environment, fn)]}/document/searchqr?documentkey=${documentKey}`;
 }
 
-/** Input of {@link invoiceQrText}: values of an invoice or note, as in the built XML. */
-export interface InvoiceQrTextInput {
-  /** `cbc:ID`. */
-  id: string;
-  /** `cbc:IssueDate`. */
-  issueDate: string;
-  /** `cbc:IssueTime`, with offset. */
-  issueTime: string;
-  /** The issuer's NIT (`AccountingSupplierParty/…/CompanyID`). */
-  supplierCompanyId: string;
-  /** The buyer's document number (`AccountingCustomerParty/…/CompanyID`). */
-  customerCompanyId: string;
-  /** `LineExtensionAmount`. */
-  lineExtensionAmount: Amount;
-  /** `TaxTotal/TaxAmount` of scheme `01` (IVA); absent: `0.00`. */
-  ivaTaxAmount?: Amount | null;
-  /** `TaxTotal/TaxAmount` of every other tax scheme; summed exactly, then truncated. */
+/** Input of {@link invoiceQrText}: the values the codes hash (INC and ICA summed with every other tax), as in the built XML. */
+export interface InvoiceQrTextInput extends Omit<InvoiceCodeFields, 'incTaxAmount' | 'icaTaxAmount'> {
+  /** `TaxTotal/TaxAmount` of every tax scheme but IVA; summed exactly, then truncated. */
   otherTaxAmounts?: readonly Amount[];
-  /** `PayableAmount`. */
-  payableAmount: Amount;
   /** The CUFE (invoices) or CUDE (notes, POS). */
   documentKey: string;
   /** Label of the key line: `CUFE` (default) or `CUDE`. */
   keyLabel?: 'CUFE' | 'CUDE';
-  /** `ProfileExecutionID`. */
-  environment: DianEnvironment;
 }
 
 /**
@@ -92,28 +75,10 @@ export function invoiceQrText(input: InvoiceQrTextInput): string {
   );
 }
 
-/** Input of {@link supportDocumentQrText}: values of a support document (05) or its adjustment note (95). */
-export interface SupportDocumentQrTextInput {
-  /** `cbc:ID`. */
-  id: string;
-  /** `cbc:IssueDate`. */
-  issueDate: string;
-  /** `cbc:IssueTime`, with offset. */
-  issueTime: string;
-  /** The seller's document number (`AccountingSupplierParty/…/CompanyID`). */
-  supplierCompanyId: string;
-  /** The buyer's (issuer's) NIT (`AccountingCustomerParty/…/CompanyID`). */
-  customerCompanyId: string;
-  /** `LineExtensionAmount`. */
-  lineExtensionAmount: Amount;
-  /** `TaxTotal/TaxAmount` of scheme `01` (IVA); absent: `0.00`. */
-  ivaTaxAmount?: Amount | null;
-  /** `PayableAmount`. */
-  payableAmount: Amount;
+/** Input of {@link supportDocumentQrText}: the values the CUDS hashes (no PIN) and the CUDS itself. */
+export interface SupportDocumentQrTextInput extends Omit<CudsInput, 'softwarePin'> {
   /** The CUDS. */
   documentKey: string;
-  /** `ProfileExecutionID`. */
-  environment: DianEnvironment;
 }
 
 /**
