@@ -191,7 +191,7 @@ export function readUblSchema(dir: string, roots: readonly string[] = UBL_DOCUME
       return t ? t.children : [];
     },
     valueTypeOf(element) {
-      let t = typeOf(element);
+      const t = typeOf(element);
       if (!t) {
         const direct = typeName(element);
         return direct && !complexTypes.has(direct) ? (simpleTypes.get(direct) ?? direct) : null;
@@ -204,7 +204,6 @@ export function readUblSchema(dir: string, roots: readonly string[] = UBL_DOCUME
         if (!next?.simpleBase) break;
         if (/^(udt|qdt):/.test(last) && !/^(udt|qdt):/.test(next.simpleBase)) break;
         last = next.simpleBase;
-        t = next;
       }
       return last;
     },
