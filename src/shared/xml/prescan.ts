@@ -16,8 +16,8 @@
  * - more than `maxAttributes` attributes on one element (libxml2's validation is quadratic in them).
  *
  * An XMLDSig `Signature` below the document element has its own bounds: its text may be as long as
- * {@link MAX_SIGNATURE_TEXT} (a base64 certificate) and its subtree as deep as {@link MAX_SIGNATURE_DEPTH},
- * wherever it sits.
+ * {@link MAX_SIGNATURE_TEXT} (a base64 certificate) and its subtree as deep as `maxSignatureDepth` (default
+ * {@link MAX_SIGNATURE_DEPTH}), wherever it sits.
  *
  * It is not a full well-formedness check (what it lets through is parsed, and the parser decides), but an
  * end tag that does not close the open element is refused here as not well-formed.
@@ -49,6 +49,12 @@ export interface XmlLimits {
   maxChildren: number;
   /** Most attributes on one element. */
   maxAttributes: number;
+  /**
+   * Deepest nesting inside an XMLDSig `Signature`, the Signature at depth 1; {@link MAX_SIGNATURE_DEPTH} when
+   * absent (plain XMLDSig). An XAdES signature nests its qualifying properties deeper
+   * (`Signature/Object/QualifyingProperties/…/CertDigest/DigestMethod` is 9).
+   */
+  maxSignatureDepth?: number;
 }
 
 /** Why the pre-scan refused a document. `message` is Spanish (it reaches the sender). */
@@ -194,12 +200,13 @@ export function prescanXml(xml: string, limits: XmlLimits, messages: PrescanMess
         message: messages.tooManyElements(maxElements, localName(stack[0] ?? name)),
       };
     }
-    const tooDeep = signatureDepth > 0 ? stack.length + 1 - signatureDepth + 1 > MAX_SIGNATURE_DEPTH : stack.length + 1 > limits.maxDepth;
+    const signatureLimit = limits.maxSignatureDepth ?? MAX_SIGNATURE_DEPTH;
+    const tooDeep = signatureDepth > 0 ? stack.length + 1 - signatureDepth + 1 > signatureLimit : stack.length + 1 > limits.maxDepth;
     if (tooDeep) {
       return {
         code: 'too_deep',
         path: path(name),
-        message: messages.tooDeep(path(name), limits.maxDepth),
+        message: messages.tooDeep(path(name), signatureDepth > 0 ? signatureLimit : limits.maxDepth),
       };
     }
     if (++children[stack.length]! > limits.maxChildren) {

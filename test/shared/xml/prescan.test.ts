@@ -94,6 +94,15 @@ describe('prescanXml with custom limits', () => {
     expect(scan(`<r><Signature/><x>abcdef</x></r>`)).toMatchObject({ code: 'value_too_long', path: '/r/x' }); // after it, the usual bound
   });
 
+  it('a product may allow a deeper signature (XAdES), and the refusal names that limit', () => {
+    const sig = (inner: string) => `<r><Signature>${inner}</Signature></r>`;
+    const xades: XmlLimits = { ...LIMITS, maxElements: { '*': 100 }, maxSignatureDepth: 9 };
+    expect(prescanXml(sig(nest(MAX_SIGNATURE_DEPTH)), xades)).toBeNull();
+    expect(prescanXml(sig(nest(8)), xades)).toBeNull();
+    expect(prescanXml(sig(nest(9)), xades)).toMatchObject({ code: 'too_deep', message: expect.stringContaining('más de 9 niveles') });
+    expect(scan(sig(nest(MAX_SIGNATURE_DEPTH)))).toMatchObject({ message: expect.stringContaining(`más de ${MAX_SIGNATURE_DEPTH} niveles`) });
+  });
+
   it('words the limit refusals with the messages given, and names no product by default', () => {
     const mine: PrescanMessages = {
       valueTooLong: (what, path, limit) => `long:${what}:${path}:${limit}`,
