@@ -1,6 +1,8 @@
 /**
  * The `unsigned` validation option (schemas.ts, DianSchemaValidateOptions): an empty `ext:UBLExtensions` as the
- * root's first child gets, in memory, one placeholder `ext:UBLExtension`, so an unsigned document validates.
+ * root's first child gets, in memory, one placeholder `ext:UBLExtension`; a `ext:UBLExtensions` whose last
+ * `ext:ExtensionContent` is empty (the place the signature goes, as the DIAN builder leaves it) gets a placeholder
+ * element in it. Either way an unsigned document validates as the signed one will.
  */
 import { declaredNamespace, startTagEnd, xmlRoot } from '../../shared/xsd/root.js';
 import { UBL_EXTENSIONS_NAMESPACE } from './schemas.js';
@@ -34,13 +36,24 @@ export function fillEmptyUblExtensions(xml: string): { text: string; filled: boo
   const ns = declaredNamespace(tag, prefix) ?? declaredNamespace(xml.slice(root.start, root.end), prefix);
   if (ns !== UBL_EXTENSIONS_NAMESPACE) return unchanged;
   const p = prefix ? `${prefix}:` : '';
-  const filler = `<${p}UBLExtension><${p}ExtensionContent><u:Unsigned xmlns:u="${UNSIGNED_PLACEHOLDER_NAMESPACE}"/></${p}ExtensionContent></${p}UBLExtension>`;
+  const mark = `<u:Unsigned xmlns:u="${UNSIGNED_PLACEHOLDER_NAMESPACE}"/>`;
+  const filler = `<${p}UBLExtension><${p}ExtensionContent>${mark}</${p}ExtensionContent></${p}UBLExtension>`;
   if (xml.charCodeAt(end - 2) === 47) {
     // <ext:UBLExtensions/> → <ext:UBLExtensions>filler</ext:UBLExtensions>
     return { text: `${xml.slice(0, end - 2)}>${filler}</${p}UBLExtensions>${xml.slice(end)}`, filled: true };
   }
   const close = `</${p}UBLExtensions>`;
   const c = xml.indexOf(close, end);
-  if (c < 0 || xml.slice(end, c).trim() !== '') return unchanged;
+  if (c < 0) return unchanged;
+  if (xml.slice(end, c).trim() !== '') {
+    // The signature's empty ExtensionContent, the last one before </ext:UBLExtensions>.
+    const open = `<${p}ExtensionContent>`;
+    const empty = `${open}</${p}ExtensionContent>`;
+    const at = xml.lastIndexOf(empty, c);
+    const nextOpen = xml.indexOf(open, at + open.length);
+    if (at < end || (nextOpen !== -1 && nextOpen < c)) return unchanged;
+    const cut = at + open.length;
+    return { text: `${xml.slice(0, cut)}${mark}${xml.slice(cut)}`, filled: true };
+  }
   return { text: `${xml.slice(0, end)}${filler}${xml.slice(end)}`, filled: true };
 }

@@ -44,4 +44,15 @@ describe('fillEmptyUblExtensions', () => {
     const dflt = `<Invoice xmlns="${NS.invoice}"><!-- a --><UBLExtensions xmlns="${NS.ext}"></UBLExtensions></Invoice>`;
     expect(fillEmptyUblExtensions(dflt).text).toContain(`<UBLExtensions xmlns="${NS.ext}"><UBLExtension><ExtensionContent>`);
   });
+
+  it("fills the signature's empty ExtensionContent when it is the last one, and nothing else", () => {
+    const dian = '<ext:UBLExtension><ext:ExtensionContent><x:D xmlns:x="urn:x"/></ext:ExtensionContent></ext:UBLExtension>';
+    const slot = '<ext:UBLExtension><ext:ExtensionContent></ext:ExtensionContent></ext:UBLExtension>';
+    const built = invoice({ extensions: `<ext:UBLExtensions>${dian}${slot}</ext:UBLExtensions>` });
+    const { text, filled } = fillEmptyUblExtensions(built);
+    expect(filled).toBe(true);
+    expect(text).toContain(`${dian}<ext:UBLExtension><ext:ExtensionContent><u:Unsigned xmlns:u="urn:ecf-kit:unsigned-placeholder"/></ext:ExtensionContent>`);
+    // An empty ExtensionContent followed by a filled one is not the signature's place.
+    expect(fillEmptyUblExtensions(invoice({ extensions: `<ext:UBLExtensions>${slot}${dian}</ext:UBLExtensions>` })).filled).toBe(false);
+  });
 });
