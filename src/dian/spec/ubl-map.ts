@@ -98,6 +98,11 @@ export interface MapGroup {
   pairs?: { at: string; list: readonly (readonly [string, string])[] };
   /** Written only for items where this field is present. */
   if?: string;
+  /**
+   * The group adds to the items of an array another group wrote: when parsing, each element joins the first
+   * item whose `field` equals the element's text at `at` and that has not joined yet.
+   */
+  joinOn?: { at: string; field: string };
 }
 
 export type MapItem = MapRow | MapGroup;
@@ -550,7 +555,9 @@ export const UBL_MAP: readonly MapItem[] = [
     group: 'cac:PaymentTerms',
     each: 'payment_forms',
     if: 'duration_measure',
+    joinOn: { at: 'cbc:PaymentMeansID', field: 'payment_form_code' },
     rows: [
+      { at: 'cbc:PaymentMeansID', from: field('payment_form_code') },
       { at: 'cac:SettlementPeriod/cbc:DurationMeasure', from: field('duration_measure'), format: 'integer' },
       { at: 'cac:SettlementPeriod/cbc:DurationMeasure@unitCode', from: { lit: 'DAY' } },
     ],

@@ -40,7 +40,7 @@ export const UBL_ORDER: Readonly<Record<string, readonly string[]>> = {
   "cac:PartyTaxScheme": ["cbc:RegistrationName", "cbc:CompanyID", "cbc:TaxLevelCode", "cac:RegistrationAddress", "cac:TaxScheme"],
   "cac:PaymentExchangeRate": ["cbc:SourceCurrencyCode", "cbc:SourceCurrencyBaseRate", "cbc:TargetCurrencyCode", "cbc:TargetCurrencyBaseRate", "cbc:CalculationRate", "cbc:Date"],
   "cac:PaymentMeans": ["cbc:ID", "cbc:PaymentMeansCode", "cbc:PaymentDueDate"],
-  "cac:PaymentTerms": ["cac:SettlementPeriod"],
+  "cac:PaymentTerms": ["cbc:PaymentMeansID", "cac:SettlementPeriod"],
   "cac:PhysicalLocation": ["cac:Address"],
   "cac:PowerOfAttorney": ["cac:AgentParty"],
   "cac:PrepaidPayment": ["cbc:ID", "cbc:PaidAmount", "cbc:ReceivedDate", "cbc:PaidDate", "cbc:InstructionID"],
