@@ -29,3 +29,13 @@ export { sha384Hex } from './codes/sha384.js';
 export type { Dec } from '../shared/money/decimal.js';
 /** The base class of every error ecf-kit throws (codes here throw it with code `invalid_argument`), and its guard. */
 export { EcfError, isEcfError } from '../shared/errors/ecf-error.js';
+/** DIAN's business rules as a pre-flight check on a UBL tree: every finding, Rechazo as `error`, Notificación as informative `warning`. */
+export { checkDianRules, type DianRuleFinding, type DianRuleOptions } from './rules/check.js';
+/** The same check on XML text; a text that cannot be read is one `ZB01` Rechazo finding. */
+export { checkDianRulesXml } from './rules/check.js';
+/** A finding in DIAN's answer form: `Regla: FAU04, Rechazo: <text>`. */
+export { formatDianFinding } from './rules/check.js';
+/** The read-only rule table (code per document kind, kind, text, condition, tolerance, confidence) for docs and the simulator. */
+export { DIAN_RULES, type DianRule, type DianRuleKind, type DianRuleConfidence } from './rules/table.js';
+/** The document kind of a UBL root (from root and type code) that selects the rule codes. */
+export { documentKind, type DianDocumentKind } from './rules/kind.js';
