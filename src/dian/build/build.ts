@@ -188,6 +188,7 @@ function applyRow(row: MapRow, scope: Scope, st: State): void {
       return;
     }
   }
+  if ((raw === undefined || raw === null) && row.default !== undefined) raw = row.default;
   if (raw === undefined || raw === null) return;
   const text = format(raw, row.format ?? 'text');
   if (text === null) {

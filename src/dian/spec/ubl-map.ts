@@ -72,6 +72,8 @@ export interface MapRow {
   copy?: true;
   /** Written only when the request field at this path (relative to the scope) is present. */
   if?: string;
+  /** Written when the source has no value (and a value equal to it reads back as absent). */
+  default?: string;
 }
 
 export interface MapGroup {
@@ -183,7 +185,8 @@ function party(src: (f: string) => Source, nameSrc: Source, idSrc: Source): MapI
     { at: `${P}/cac:PartyTaxScheme/cbc:TaxLevelCode`, from: src('liability_type_code') },
     { at: `${P}/cac:PartyTaxScheme/cbc:TaxLevelCode@listName`, from: src('regime_type_code') },
     ...address(`${P}/cac:PartyTaxScheme/cac:RegistrationAddress`, src, true),
-    { at: `${P}/cac:PartyTaxScheme/cac:TaxScheme/cbc:ID`, from: src('tax_code') },
+    // UBL requires TaxScheme in PartyTaxScheme; a customer without tax data is `ZZ` (no aplica).
+    { at: `${P}/cac:PartyTaxScheme/cac:TaxScheme/cbc:ID`, from: src('tax_code'), default: 'ZZ' },
     { at: `${P}/cac:PartyTaxScheme/cac:TaxScheme/cbc:Name`, from: { calc: 'taxName' } },
     { at: `${P}/cac:PartyLegalEntity/cbc:RegistrationName`, from: nameSrc, copy: true },
     ...companyId(`${P}/cac:PartyLegalEntity/cbc:CompanyID`, idSrc, src('dv'), src('identification_type_code'), true),
