@@ -1,0 +1,92 @@
+/**
+ * Which request fields the mapping writes, per kind: read from src/dian/spec/ubl-map.ts, so the docs, the
+ * round-trip tests and the service's "not written" warnings never drift from what the builder does. Paths are
+ * dotted with `*` for array items (`invoice_lines.*.tax_totals.*.percent`).
+ */
+import type { DianKindId } from './kinds.js';
+import { DIAN_KINDS } from './kinds.js';
+import { UBL_MAP, isGroup, resolvePath, type MapItem } from './ubl-map.js';
+import { DIAN_FIELDS, fieldOn, type FieldDef } from './fields.js';
+
+const cache = new Map<DianKindId, ReadonlySet<string>>();
+
+/** The dotted paths of the request fields the builder writes for `kind` (objects and arrays included). */
+export function writtenFields(kind: DianKindId): ReadonlySet<string> {
+  const hit = cache.get(kind);
+  if (hit) return hit;
+  const k = DIAN_KINDS[kind];
+  const out = new Set<string>();
+  const join = (base: string, p: string) => (base === '' ? p : `${base}.${p}`);
+  const addPath = (p: string) => {
+    const parts = p.split('.');
+    for (let i = 1; i <= parts.length; i++) out.add(parts.slice(0, i).join('.'));
+  };
+  const walk = (items: readonly MapItem[], base: string, arrays: ReadonlySet<string>) => {
+    for (const item of items) {
+      if (item.kinds && !item.kinds.includes(kind)) continue;
+      if (isGroup(item)) {
+        let b = base;
+        if (item.each !== null) {
+          const each = resolvePath(item.each, k);
+          const full = join(base, each);
+          b = isArray(full) ? `${full}.*` : full;
+          addPath(item.split !== undefined ? full : b);
+        }
+        walk(item.rows, b, arrays);
+        if (item.pairs) for (const [, f] of item.pairs.list) addPath(join(b, f));
+        if (item.sub) walk(item.sub.rows, b, arrays);
+        continue;
+      }
+      const from = item.from;
+      if ('field' in from) addPath(join(base, from.field));
+      else if ('calc' in from) {
+        // Calculations that carry request fields back and forth.
+        const carried: Partial<Record<string, string[]>> = {
+          documentId: ['number', 'prefix'],
+          issueDate: ['date'],
+          issueTime: ['time'],
+          typeCode: ['document_type_code'],
+          referenceScheme: ['algorithm'],
+        };
+        for (const f of carried[from.calc] ?? []) addPath(join(base, f));
+      }
+    }
+  };
+  walk(UBL_MAP, '', new Set());
+  // A DebitNote has no type code element; its only type code is implied.
+  if (k.root === 'DebitNote') out.add('document_type_code');
+  cache.set(kind, out);
+  return out;
+}
+
+/** Whether the dotted path (with `*` for items) is an array field of the description. */
+function isArray(path: string): boolean {
+  let list: readonly FieldDef[] | undefined = DIAN_FIELDS;
+  let def: FieldDef | undefined;
+  for (const part of path.split('.')) {
+    if (part === '*') continue;
+    def = list?.find((d) => d.key === part);
+    if (!def) return false;
+    list = def.fields;
+  }
+  return def?.type === 'array';
+}
+
+/** The fields of the description that exist on `kind` but are not written to the XML, as dotted paths. */
+export function unwrittenFields(kind: DianKindId): string[] {
+  const written = writtenFields(kind);
+  const out: string[] = [];
+  const walk = (defs: readonly FieldDef[], base: string) => {
+    for (const d of defs) {
+      if (!fieldOn(d, kind)) continue;
+      const p = base === '' ? d.key : `${base}.${d.key}`;
+      if (!written.has(p)) {
+        out.push(p);
+        continue;
+      }
+      if (d.fields) walk(d.fields, d.type === 'array' ? `${p}.*` : p);
+    }
+  };
+  walk(DIAN_FIELDS, '');
+  return out;
+}
