@@ -48,6 +48,43 @@ const INVOICE_ROOT = ['invoice', 'export-invoice', 'contingency-invoice', 'suppo
 const LIGHT_CUSTOMER = ['export-invoice', 'pos', 'debit-note', 'contingency-invoice'] as const satisfies readonly DianKindId[];
 const FULL_CUSTOMER = ['invoice', 'credit-note', 'support-invoice', 'note-support-invoice', 'credit-note-equivalent'] as const satisfies readonly DianKindId[];
 
+/** `exchange_rate.interoperability` of the export invoice: all required strings (dian-service.md, export-invoice). */
+const EXPORT_INTEROPERABILITY = [
+  'responsible',
+  'departure_city',
+  'transport_mode',
+  'transport_document',
+  'transport_number',
+  'transport_name',
+  'departure_country',
+  'destination_country',
+  'payment_method',
+  'insurance_name',
+  'observations',
+] as const;
+/** `exchange_rate.totals` of the export invoice: all required integers, as the spec states. */
+const EXPORT_TOTALS = [
+  'gross_amount',
+  'currency_code',
+  'subtotal_amount',
+  'discount_amount',
+  'surcharge_amount',
+  'total_amount',
+  'iva_amount',
+  'inc_amount',
+  'bol_amount',
+  'oth_amount',
+  'tax_total_amount',
+  'payable_amount',
+  'discount_amount_cop',
+  'surcharge_amount_cop',
+  'payable_amount_cop',
+  'retefue_amount_cop',
+  'reteiva_amount_cop',
+  'reteica_amount_cop',
+  'prepaid_amount_cop',
+] as const;
+
 const text: FieldDef = { key: 'text', type: 'string', required: true, doc: 'Texto.' };
 const PHONE = { pattern: '^[0-9 +\\-_()]*$', patternText: 'solo dígitos, espacios y los símbolos + - _ ( )' } as const;
 
@@ -83,7 +120,12 @@ const reference: FieldDef[] = [
   { key: 'authorization_number', type: 'string', unwritten: 'health-sector reference data', doc: 'Sector salud: número de autorización.' },
   { key: 'health_service_provider_code', type: 'string', unwritten: 'health-sector reference data', doc: 'Sector salud: código del prestador.' },
   { key: 'document_reference_type_code', type: 'integer', doc: 'Tipo de documento referenciado (requerido en el sector salud).' },
-  { key: 'type_of_non_tax_document_id', type: 'string', unwritten: 'health-sector reference data', doc: 'Tipo de documento no tributario (`_n_` para SS-POS).' },
+  {
+    key: 'type_of_non_tax_document_id',
+    type: 'string',
+    unwritten: 'health-sector reference data',
+    doc: 'Tipo de documento no tributario (`_n_` para SS-POS).',
+  },
   { key: 'amount', type: 'number', unwritten: 'health-sector reference data', doc: 'Valor (requerido cuando se informa `concept`).' },
   { key: 'concept', type: 'string', unwritten: 'health-sector reference data', doc: 'Copago, cuota moderadora, cuota de recuperación o pagos compartidos.' },
 ];
@@ -217,13 +259,29 @@ const line: FieldDef[] = [
     doc: 'Referencia a la línea de la orden.',
   },
   {
+    key: 'receipt_line_reference',
+    type: 'object',
+    kinds: ['support-invoice'],
+    fields: [
+      { key: 'id', type: 'string', required: true, doc: 'Identificador.' },
+      { key: 'issue_date', type: 'date', doc: 'Fecha.' },
+    ],
+    doc: 'Referencia a la línea del recibo.',
+  },
+  {
     key: 'invoice_period',
     type: 'object',
     kinds: ['support-invoice', 'note-support-invoice'],
     required: ['support-invoice'],
     fields: [
       { key: 'start_date', type: 'date', required: true, doc: 'Fecha de la compra.' },
-      { key: 'form_generation_transmission_code', type: 'integer', required: true, enum: ['1', '2'], doc: 'Forma de generación y transmisión (1 por operación, 2 acumulado semanal).' },
+      {
+        key: 'form_generation_transmission_code',
+        type: 'integer',
+        required: true,
+        enum: ['1', '2'],
+        doc: 'Forma de generación y transmisión (1 por operación, 2 acumulado semanal).',
+      },
     ],
     doc: 'Periodo de la compra.',
   },
@@ -249,7 +307,13 @@ const line: FieldDef[] = [
 export const DIAN_FIELDS: readonly FieldDef[] = [
   { key: 'number', type: 'integer', required: true, doc: 'Consecutivo sin prefijo.' },
   { key: 'prefix', type: 'string', doc: 'Prefijo del documento.' },
-  { key: 'send', type: 'boolean', default: false, unwritten: 'a service flag (e-mail the customer)', doc: 'Enviar por correo la representación gráfica y los adjuntos.' },
+  {
+    key: 'send',
+    type: 'boolean',
+    default: false,
+    unwritten: 'a service flag (e-mail the customer)',
+    doc: 'Enviar por correo la representación gráfica y los adjuntos.',
+  },
   {
     key: 'pos_pdf',
     type: 'boolean',
@@ -417,7 +481,13 @@ export const DIAN_FIELDS: readonly FieldDef[] = [
     doc: 'Documento que la nota afecta (en la nota crédito, opcional: sin él es una nota sin referencia, operación 22).',
     fields: [
       ...simpleReference,
-      { key: 'type_document_code', type: 'string', kinds: ['credit-note-equivalent'], required: ['credit-note-equivalent'], doc: 'Tipo del documento equivalente afectado.' },
+      {
+        key: 'type_document_code',
+        type: 'string',
+        kinds: ['credit-note-equivalent'],
+        required: ['credit-note-equivalent'],
+        doc: 'Tipo del documento equivalente afectado.',
+      },
     ],
   },
   {
@@ -455,10 +525,24 @@ export const DIAN_FIELDS: readonly FieldDef[] = [
     key: 'exchange_rate',
     type: 'object',
     kinds: ['export-invoice'],
-    required: ['export-invoice'],
-    open: true,
     unwritten: 'the amounts in another currency go in a DIAN extension whose content the spec does not show',
     doc: 'Interoperabilidad y totales en otra moneda.',
+    fields: [
+      {
+        key: 'interoperability',
+        type: 'object',
+        required: true,
+        doc: 'Datos de interoperabilidad de la exportación.',
+        fields: EXPORT_INTEROPERABILITY.map((key): FieldDef => ({ key, type: 'string', required: true, doc: `Interoperabilidad: \`${key}\`.` })),
+      },
+      {
+        key: 'totals',
+        type: 'object',
+        required: true,
+        doc: 'Totales convertidos a una moneda distinta de COP.',
+        fields: EXPORT_TOTALS.map((key): FieldDef => ({ key, type: 'integer', required: true, doc: `Total en otra moneda: \`${key}\`.` })),
+      },
+    ],
   },
   { key: 'invoice_document_references', type: 'array', items: 'object', kinds: ['support-invoice'], fields: reference, doc: 'Facturas referenciadas.' },
   {
@@ -550,7 +634,14 @@ export const DIAN_FIELDS: readonly FieldDef[] = [
       },
     ],
   },
-  { key: 'send_dian', type: 'boolean', kinds: ['contingency-invoice'], required: true, unwritten: 'a service flag (transmit now or not)', doc: 'false: DIAN en contingencia, no se transmite; true: se transmite.' },
+  {
+    key: 'send_dian',
+    type: 'boolean',
+    kinds: ['contingency-invoice'],
+    required: true,
+    unwritten: 'a service flag (transmit now or not)',
+    doc: 'false: DIAN en contingencia, no se transmite; true: se transmite.',
+  },
   {
     key: 'collection_concept_code',
     type: 'string',
@@ -560,7 +651,15 @@ export const DIAN_FIELDS: readonly FieldDef[] = [
   },
   // ---- lines
   { key: 'invoice_lines', type: 'array', items: 'object', kinds: INVOICE_ROOT, required: true, fields: line, doc: 'Líneas.' },
-  { key: 'credit_note_lines', type: 'array', items: 'object', kinds: ['credit-note', 'note-support-invoice', 'credit-note-equivalent'], required: true, fields: line, doc: 'Líneas.' },
+  {
+    key: 'credit_note_lines',
+    type: 'array',
+    items: 'object',
+    kinds: ['credit-note', 'note-support-invoice', 'credit-note-equivalent'],
+    required: true,
+    fields: line,
+    doc: 'Líneas.',
+  },
   { key: 'debit_note_lines', type: 'array', items: 'object', kinds: ['debit-note'], required: true, fields: line, doc: 'Líneas.' },
 ];
 
