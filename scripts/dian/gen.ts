@@ -1,16 +1,18 @@
 /**
  * Generates the DIAN product's committed files from the DIAN XSD set and the hand-written description
- * (src/dian/spec/): today `src/dian/spec/ubl-order.gen.ts`, the element order the writer follows, after
- * checking every path of the mapping against the XSDs.
+ * (src/dian/spec/): `src/dian/spec/ubl-order.gen.ts`, the element order the writer follows, after checking every
+ * path of the mapping against the XSDs; and the outputs of the request description (scripts/dian/render-fields.ts:
+ * JSON Schemas, TypeScript types, the field reference).
  *
  * Usage: tsx scripts/dian/gen.ts [--check] [--xsd-dir DIR]   (DIR defaults to DIAN_XSD_DIR or ../shared/dian-xsd)
  * With --check nothing is written; the command fails when a committed file differs from what it would write.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readUblSchema } from './ubl-schema.js';
 import { deriveUblOrder, renderUblOrder } from './ubl-order.js';
+import { dianFieldOutputs } from './render-fields.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const args = process.argv.slice(2);
@@ -29,7 +31,7 @@ if (problems.length > 0) {
   process.exit(1);
 }
 
-const outputs: { path: string; text: string }[] = [{ path: 'src/dian/spec/ubl-order.gen.ts', text: renderUblOrder(order) }];
+const outputs: { path: string; text: string }[] = [{ path: 'src/dian/spec/ubl-order.gen.ts', text: renderUblOrder(order) }, ...dianFieldOutputs()];
 
 const stale: string[] = [];
 for (const o of outputs) {
@@ -37,7 +39,10 @@ for (const o of outputs) {
   const current = existsSync(file) ? readFileSync(file, 'utf8') : null;
   if (current === o.text) continue;
   if (check) stale.push(o.path);
-  else writeFileSync(file, o.text);
+  else {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, o.text);
+  }
 }
 if (stale.length > 0) {
   console.error(`Generated DIAN files are out of date (run npm run gen):\n${stale.map((s) => `  ${s}`).join('\n')}`);

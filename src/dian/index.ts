@@ -39,3 +39,27 @@ export { formatDianFinding } from './rules/check.js';
 export { DIAN_RULES, type DianRule, type DianRuleKind, type DianRuleConfidence } from './rules/table.js';
 /** The document kind of a UBL root (from root and type code) that selects the rule codes. */
 export { documentKind, type DianDocumentKind } from './rules/kind.js';
+/** Validates a DIAN document request body for a kind: generic checks from DIAN_FIELDS plus the spec's conditional rules; never throws. */
+export { validateDianRequest, type DianValidationOptions, type DianValidationResult } from './validate/request.js';
+/** The service's 422 body for its own validations (`statusCode` 13, `errors`, `detailedErrors`). */
+export { toDianValidationBody, type DianValidationBody } from './validate/request.js';
+/** The conditional rules of the request validation (ruleId → what it checks), and their ids. */
+export { DIAN_REQUEST_RULES, type DianRequestRuleId } from './validate/request.js';
+/** The request body type of each DIAN document endpoint (generated from DIAN_FIELDS). */
+export type {
+  DianInvoiceRequest,
+  DianExportInvoiceRequest,
+  DianContingencyInvoiceRequest,
+  DianCreditNoteRequest,
+  DianDebitNoteRequest,
+  DianSupportInvoiceRequest,
+  DianNoteSupportInvoiceRequest,
+  DianPosRequest,
+  DianCreditNoteEquivalentRequest,
+  DianRequestByKind,
+  DianRequest,
+} from './spec/types.gen.js';
+/** One row per service endpoint (root, lines and totals fields, type codes) and one per document type code. */
+export { DIAN_KINDS, DOCUMENT_TYPES, type DianKind, type DianKindId, type DocumentTypeRow } from './spec/kinds.js';
+/** The declarative description of the request bodies (fields with per-kind availability and requirement), and its lookups. */
+export { DIAN_FIELDS, fieldOn, fieldRequired, fieldsOn, type FieldDef, type FieldType } from './spec/fields.js';

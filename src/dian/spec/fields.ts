@@ -50,6 +50,43 @@ const INVOICE_ROOT = ['invoice', 'export-invoice', 'contingency-invoice', 'suppo
  */
 const FULL_CUSTOMER = ['invoice', 'credit-note', 'support-invoice', 'note-support-invoice', 'credit-note-equivalent'] as const satisfies readonly DianKindId[];
 
+/** `exchange_rate.interoperability` of the export invoice: all required strings (dian-service.md, export-invoice). */
+const EXPORT_INTEROPERABILITY = [
+  'responsible',
+  'departure_city',
+  'transport_mode',
+  'transport_document',
+  'transport_number',
+  'transport_name',
+  'departure_country',
+  'destination_country',
+  'payment_method',
+  'insurance_name',
+  'observations',
+] as const;
+/** `exchange_rate.totals` of the export invoice: all required integers, as the spec states. */
+const EXPORT_TOTALS = [
+  'gross_amount',
+  'currency_code',
+  'subtotal_amount',
+  'discount_amount',
+  'surcharge_amount',
+  'total_amount',
+  'iva_amount',
+  'inc_amount',
+  'bol_amount',
+  'oth_amount',
+  'tax_total_amount',
+  'payable_amount',
+  'discount_amount_cop',
+  'surcharge_amount_cop',
+  'payable_amount_cop',
+  'retefue_amount_cop',
+  'reteiva_amount_cop',
+  'reteica_amount_cop',
+  'prepaid_amount_cop',
+] as const;
+
 const text: FieldDef = { key: 'text', type: 'string', required: true, doc: 'Texto.' };
 const PHONE = { pattern: '^[0-9 +\\-_()]*$', patternText: 'solo dígitos, espacios y los símbolos + - _ ( )' } as const;
 
@@ -222,6 +259,16 @@ const line: FieldDef[] = [
       { key: 'issue_date', type: 'date', doc: 'Fecha.' },
     ],
     doc: 'Referencia a la línea de la orden.',
+  },
+  {
+    key: 'receipt_line_reference',
+    type: 'object',
+    kinds: ['support-invoice'],
+    fields: [
+      { key: 'id', type: 'string', required: true, doc: 'Identificador.' },
+      { key: 'issue_date', type: 'date', doc: 'Fecha.' },
+    ],
+    doc: 'Referencia a la línea del recibo.',
   },
   {
     key: 'invoice_period',
@@ -480,10 +527,24 @@ export const DIAN_FIELDS: readonly FieldDef[] = [
     key: 'exchange_rate',
     type: 'object',
     kinds: ['export-invoice'],
-    required: ['export-invoice'],
-    open: true,
     unwritten: 'the amounts in another currency go in a DIAN extension whose content the spec does not show',
     doc: 'Interoperabilidad y totales en otra moneda.',
+    fields: [
+      {
+        key: 'interoperability',
+        type: 'object',
+        required: true,
+        doc: 'Datos de interoperabilidad de la exportación.',
+        fields: EXPORT_INTEROPERABILITY.map((key): FieldDef => ({ key, type: 'string', required: true, doc: `Interoperabilidad: \`${key}\`.` })),
+      },
+      {
+        key: 'totals',
+        type: 'object',
+        required: true,
+        doc: 'Totales convertidos a una moneda distinta de COP.',
+        fields: EXPORT_TOTALS.map((key): FieldDef => ({ key, type: 'integer', required: true, doc: `Total en otra moneda: \`${key}\`.` })),
+      },
+    ],
   },
   { key: 'invoice_document_references', type: 'array', items: 'object', kinds: ['support-invoice'], fields: reference, doc: 'Facturas referenciadas.' },
   {

@@ -277,6 +277,16 @@ const LINE: readonly MapItem[] = [
     ],
   },
   {
+    group: 'cac:ReceiptLineReference',
+    each: 'receipt_line_reference',
+    kinds: ['support-invoice'],
+    rows: [
+      { at: 'cbc:LineID', from: field('id') },
+      { at: 'cac:DocumentReference/cbc:ID', from: field('id'), copy: true },
+      { at: 'cac:DocumentReference/cbc:IssueDate', from: field('issue_date'), format: 'date' },
+    ],
+  },
+  {
     group: 'cac:PricingReference/cac:AlternativeConditionPrice',
     each: null,
     rows: [
