@@ -1,8 +1,9 @@
 /**
  * ecf-kit/dian — Colombian DIAN electronic documents. Public API of the DIAN core entry point: pure
  * functions, no filesystem, network, environment or clock access, and no Node built-in module (it runs in
- * browsers and edge runtimes too). This first release holds the document codes and hashes
- * (docs/dian.md, "Codes and hashes"); builders, validation and signing follow.
+ * browsers and edge runtimes too). It holds the document codes and hashes (CUFE, CUDE, CUDS, CUNE, QR) and DIAN's
+ * business rules as a pre-flight check (docs/dian.md, "Codes and hashes", "DIAN rules"). XSD validation reads
+ * files and loads libxml2, so it is a separate adapter entry, src/dian/xsd (docs/dian.md, "XSD set").
  */
 
 /** The CUFE of invoices 01, 02 and 04 (SHA-384 with the numbering range's technical key). */

@@ -127,19 +127,25 @@ export const DIAN_RULES: readonly DianRule[] = Object.freeze(
         kind: 'Rechazo',
         text: 'Base Imponible es distinto a la suma de los valores de las bases imponibles de todas líneas de detalle',
         textSource: 'dian',
-        condition: 'LegalMonetaryTotal/TaxExclusiveAmount = sum of every line TaxTotal/TaxSubtotal/TaxableAmount',
+        condition:
+          "LegalMonetaryTotal/TaxExclusiveAmount = sum over lines of each line's taxable base, the largest TaxTotal/TaxSubtotal/TaxableAmount of the line (a base taxed by several taxes counts once; lines without a TaxableAmount are left out). Our reading of DIAN's samples (ICUI, licores ICL, impuestos saludables): the protocol's [S] wording \"sum of the bases of all lines\" would count a base twice and reject DIAN's own samples",
         tolerance: ROUNDED,
         confidence: 'S',
-        source: 'dian-protocol.md §11.1 (vixark/SimpleOps#4; gosocket help for DSAU04)',
+        source: 'dian-protocol.md §11.1 (vixark/SimpleOps#4; gosocket help for DSAU04); the once-per-line base is read from the toolbox samples',
         check: (ctx) => {
           const bases: Dec[] = [];
-          for (const line of childrenNamed(ctx.root, ctx.lineName))
+          for (const line of childrenNamed(ctx.root, ctx.lineName)) {
+            // A line taxed by IVA and ICUI/ADV/ICL on the same base counts that base once (DIAN's samples do):
+            // the line's base is its largest TaxableAmount.
+            let base: Dec | null = null;
             for (const st of all(line, 'cac:TaxTotal/cac:TaxSubtotal')) {
               if (!child(st, 'cbc:TaxableAmount')) continue; // per-unit taxes (IBUA, ICL, INPP, bags) have no base
               const v = amount(st, 'cbc:TaxableAmount');
               if (v === null) return [];
-              bases.push(v);
+              if (base === null || cmp(v, base) > 0) base = v;
             }
+            if (base !== null) bases.push(base);
+          }
           return totalsRule(ctx, 'cbc:TaxExclusiveAmount', sum(bases), 'suma de las bases imponibles de las líneas');
         },
       },

@@ -5,6 +5,9 @@
  * Line 1: 2 × 50.00 = 100.00, IVA 19 % → 19.00. Line 2: 1 × 200.00 − 20.00 discount = 180.00, IVA 19 % → 34.20,
  * plus the bag tax (22) 30.00 per unit × 1. Header: discount 10.00 on base 280.00; TaxInclusive 280 + 53.20 + 30
  * = 363.20; Payable 363.20 − 10.00 = 353.20.
+ *
+ * With `line1Icui`, line 1 also pays ICUI (35) 10 % on the same base 100.00 → 10.00, with its header TaxTotal;
+ * the caller raises TaxInclusive and Payable by 10.00. TaxExclusive stays 280.00: the base counts once.
  */
 export interface DocParams {
   root: 'Invoice' | 'CreditNote' | 'DebitNote';
@@ -26,6 +29,7 @@ export interface DocParams {
   line1Tax: string;
   line2Price: string;
   bagHeader: boolean;
+  line1Icui: boolean;
 }
 
 export const BASE: DocParams = {
@@ -48,6 +52,7 @@ export const BASE: DocParams = {
   line1Tax: '19.00',
   line2Price: '200.00',
   bagHeader: true,
+  line1Icui: false,
 };
 
 const NS =
@@ -98,12 +103,14 @@ export function docXml(over: Partial<DocParams> = {}): string {
       : '') +
     `<cac:AllowanceCharge><cbc:ID>1</cbc:ID><cbc:ChargeIndicator>false</cbc:ChargeIndicator><cbc:Amount currencyID="COP">${p.headerDiscount}</cbc:Amount><cbc:BaseAmount currencyID="COP">${p.headerDiscountBase}</cbc:BaseAmount></cac:AllowanceCharge>` +
     `<cac:TaxTotal><cbc:TaxAmount currencyID="COP">53.20</cbc:TaxAmount>${subtotal('280.00', '53.20', '01', '19.00')}</cac:TaxTotal>` +
+    (p.line1Icui ? `<cac:TaxTotal><cbc:TaxAmount currencyID="COP">10.00</cbc:TaxAmount>${subtotal('100.00', '10.00', '35', '10.00')}</cac:TaxTotal>` : '') +
     (p.bagHeader ? `<cac:TaxTotal><cbc:TaxAmount currencyID="COP">30.00</cbc:TaxAmount>${subtotal(null, '30.00', '22', null, '30.00')}</cac:TaxTotal>` : '') +
     `<cac:${total}><cbc:LineExtensionAmount currencyID="COP">${p.lineExtensionTotal}</cbc:LineExtensionAmount><cbc:TaxExclusiveAmount currencyID="COP">${p.taxExclusive}</cbc:TaxExclusiveAmount>` +
     `<cbc:TaxInclusiveAmount currencyID="COP">${p.taxInclusive}</cbc:TaxInclusiveAmount><cbc:AllowanceTotalAmount currencyID="COP">${p.allowanceTotal}</cbc:AllowanceTotalAmount>` +
     `<cbc:PayableAmount currencyID="COP">${p.payable}</cbc:PayableAmount></cac:${total}>` +
     `<cac:${line}><cbc:ID>1</cbc:ID><cbc:${qty} unitCode="NIU">2</cbc:${qty}><cbc:LineExtensionAmount currencyID="COP">100.00</cbc:LineExtensionAmount>` +
     `<cac:TaxTotal><cbc:TaxAmount currencyID="COP">${p.line1Tax}</cbc:TaxAmount>${subtotal('100.00', p.line1Tax, '01', '19.00')}</cac:TaxTotal>` +
+    (p.line1Icui ? `<cac:TaxTotal><cbc:TaxAmount currencyID="COP">10.00</cbc:TaxAmount>${subtotal('100.00', '10.00', '35', '10.00')}</cac:TaxTotal>` : '') +
     `<cac:Price><cbc:PriceAmount currencyID="COP">50.00</cbc:PriceAmount><cbc:BaseQuantity unitCode="NIU">2</cbc:BaseQuantity></cac:Price></cac:${line}>` +
     `<cac:${line}><cbc:ID>2</cbc:ID><cbc:${qty} unitCode="NIU">1</cbc:${qty}><cbc:LineExtensionAmount currencyID="COP">180.00</cbc:LineExtensionAmount>` +
     '<cac:AllowanceCharge><cbc:ID>1</cbc:ID><cbc:ChargeIndicator>false</cbc:ChargeIndicator><cbc:Amount currencyID="COP">20.00</cbc:Amount><cbc:BaseAmount currencyID="COP">200.00</cbc:BaseAmount></cac:AllowanceCharge>' +

@@ -81,6 +81,19 @@ describe('checkDianRules', () => {
     expect(check({ payable: '353.50' }).map((f) => f.rule)).toEqual(['FAU14']);
   });
 
+  it("FAU04 counts a line base once when several percentage taxes share it (as DIAN's samples do)", () => {
+    // Line 1 pays IVA 19 % and ICUI 10 % on the same base 100.00: TaxExclusiveAmount stays 280.00.
+    const icui = { line1Icui: true, taxInclusive: '373.20', payable: '363.20' };
+    expect(check(icui)).toEqual([]);
+    // Counting the base once per tax (380.00) is wrong, and so is a doubled header amount.
+    expect(check({ ...icui, taxExclusive: '380.00' }).map((f) => [f.rule, f.detail])).toEqual([
+      ['FAU04', 'cbc:TaxExclusiveAmount 380.00, suma de las bases imponibles de las líneas 280.00'],
+    ]);
+    expect(check({ ...icui, taxExclusive: '560.00' }).map((f) => [f.rule, f.path])).toEqual([
+      ['FAU04', '/Invoice/cac:LegalMonetaryTotal/cbc:TaxExclusiveAmount'],
+    ]);
+  });
+
   it('gives the twin code by document kind: CAU04, DAU04 (RequestedMonetaryTotal), DSAU04; none for POS 20', () => {
     const cn = check({ root: 'CreditNote', typeCode: '91', billingReference: true, taxExclusive: '1.00' });
     expect(cn.map((f) => [f.rule, f.path])).toEqual([['CAU04', '/CreditNote/cac:LegalMonetaryTotal/cbc:TaxExclusiveAmount']]);
@@ -171,19 +184,22 @@ const SAMPLE_FINDINGS: Record<string, string[]> = {
   'generica-ingresos-terceros.xml': ['FAD09e', 'FAU02', 'FAU04', 'FAU14', 'FAV06'],
   // The line's taxes use scheme ZZ while the header TaxTotal declares 32 (ICL).
   'ejemplificacion-licores.xml': ['FAD09e', 'FAS01b'],
-  // FAU04 as the protocol states it sums every line TaxSubtotal/TaxableAmount; these samples tax one line with
-  // two percentage taxes (IVA and ICUI/ADV) on the same base and count that base once in TaxExclusiveAmount.
-  // Reported to the lead as a conflict between the protocol's formula and DIAN's samples.
-  'ejemplificacionicui.xml': ['FAD09e', 'FAU04'],
-  'ejemplificacionicui-1.xml': ['FAD09e', 'FAU04'],
-  'ejemplificacion-licores-icl.xml': ['FAD09e', 'FAU04'],
-  'ejemplificacion-licores-icl-1.xml': ['FAD09e', 'FAU04'],
-  'ejemplificacion-licores-icl-2.xml': ['FAD09e', 'FAU04'],
-  'creditnote-impuestos-salidables.xml': ['CAU04'],
-  // Same two-tax FAU04 conflict (310000.00 declared); also line 3 (ADV only, base 200000.00) is left out.
+  // No FAU04/CAU04/DAU04 on ejemplificacionicui(-1), ejemplificacion-licores-icl(-1, -2) and the credit and debit
+  // notes with impuestos saludables: they tax one line with two percentage taxes (IVA and ICUI/ADV) on the same
+  // base and count that base once in TaxExclusiveAmount, and so does the rule (a line's base is its largest
+  // TaxableAmount), although the protocol's wording sums every TaxSubtotal base. Their FAD09e is the reused 2019 signature.
+  'ejemplificacionicui.xml': ['FAD09e'],
+  'ejemplificacionicui-1.xml': ['FAD09e'],
+  'ejemplificacion-licores-icl.xml': ['FAD09e'],
+  'ejemplificacion-licores-icl-1.xml': ['FAD09e'],
+  'ejemplificacion-licores-icl-2.xml': ['FAD09e'],
+  // FAU04 still fires here: TaxExclusiveAmount 310000.00 = lines 1, 2 and 5 (160000 + 90000 + 60000); line 3's
+  // only TaxableAmount is its ADV base (200000.00; its ICL is per unit), and the sample leaves that line out,
+  // so the rule's sum is 510000.00. The ADV-only line is the whole difference: DIAN may exclude some taxes from
+  // TaxExclusiveAmount, which no public rule text states, so the rule does not special-case ADV.
   'ejemplicacion-impuestos-saludables.xml': ['FAU04'],
-  // Same two-tax FAU04 conflict; and quantity 1 × price 12000.00 is written as 120000.00 (BaseQuantity 10).
-  'debitnote-impuestos-salidables.xml': ['DAU04', 'DAV06'],
+  // Quantity 1 × price 12000.00 is written as 120000.00 (BaseQuantity 10).
+  'debitnote-impuestos-salidables.xml': ['DAV06'],
 };
 
 describe('checkDianRules on the toolbox samples', () => {
@@ -196,6 +212,15 @@ describe('checkDianRules on the toolbox samples', () => {
     const today = textAt(r.root, 'cbc:IssueDate') ?? '2024-01-01';
     const fired = [...new Set(checkDianRules(r.root, { today }).map((f) => f.rule))].sort();
     expect(fired).toEqual([...(SAMPLE_FINDINGS[file] ?? [])].sort());
+  });
+
+  it('impuestos saludables: FAU04 fires only for the ADV-only line 3 (200000.00) the sample leaves out', () => {
+    const r = readUbl(readFileSync(resolve(dir, 'ejemplicacion-impuestos-saludables.xml'), 'utf8'));
+    if (!r.ok) throw new Error(r.message);
+    const findings = checkDianRules(r.root, { today: textAt(r.root, 'cbc:IssueDate') ?? '' });
+    expect(findings.map((f) => [f.rule, f.detail])).toEqual([
+      ['FAU04', 'cbc:TaxExclusiveAmount 310000.00, suma de las bases imponibles de las líneas 510000.00'],
+    ]);
   });
 
   it('checks all 44 samples and the expectation list names only existing ones', () => {
