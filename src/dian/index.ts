@@ -22,6 +22,26 @@ export { cune, type CuneInput } from './codes/payroll.js';
 export { softwareSecurityCode, type SoftwareSecurityCodeInput } from './codes/security-code.js';
 /** The QR search URL per environment, and the text lines printed with the QR of invoices and support documents. */
 export { qrUrl, invoiceQrText, supportDocumentQrText, type InvoiceQrTextInput, type SupportDocumentQrTextInput } from './codes/qr.js';
+/** Which code a UBL document carries and the exact values its formula reads from the tree (errors as values). */
+export { documentCodeInputs } from './codes/from-tree.js';
+/** A document's code recomputed from its tree and compared with its `cbc:UUID` and `sts:SoftwareSecurityCode`. */
+export { computeDocumentCodes } from './codes/from-tree.js';
+/** Kinds, inputs, keys and outcomes of the codes computed from a tree. */
+export type {
+  DocumentCodeKind,
+  DocumentCodeScheme,
+  DocumentCodeInputs,
+  DocumentCodeInputsResult,
+  DocumentCodeKeys,
+  DocumentCodeProblem,
+  DocumentCodes,
+  DocumentCodesResult,
+  SecurityCodeCheck,
+} from './codes/from-tree.js';
+/** XML text → UBL tree (canonical prefixes, DIAN's limits); never throws, a bad file is a value with a Spanish message. */
+export { readUbl, type UblReadResult } from './ubl/read.js';
+/** The UBL document tree shared by the builder, the reader and everything that reads documents. */
+export type { UblNode } from './ubl/tree.js';
 /** A code with its pre-image; an amount (decimal text or exact decimal); the environment (`1` production, `2` habilitación). */
 export type { HashedCode, Amount, DianEnvironment } from './codes/inputs.js';
 /** SHA-384 of a text's UTF-8 bytes as lower-case hex, without Node built-ins. */

@@ -1,5 +1,6 @@
 import type { CliCommand } from '../../shared/cli/command.js';
+import { dianHashCommand } from './hash.js';
 import { dianValidateCommand, dianXsdCheckCommand, dianXsdInstallCommand } from './xsd.js';
 
 /** Every DIAN CLI command (`ecf dian …`); add a line per command file. */
-export const commands: CliCommand[] = [dianValidateCommand, dianXsdInstallCommand, dianXsdCheckCommand];
+export const commands: CliCommand[] = [dianValidateCommand, dianXsdInstallCommand, dianXsdCheckCommand, dianHashCommand];
