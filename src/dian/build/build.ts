@@ -16,10 +16,10 @@ import { UBL_MAP, isGroup, resolvePath, type CalcId, type MapGroup, type MapItem
 import { child, el, textAt, type UblNode } from '../ubl/tree.js';
 import { writeUbl } from '../ubl/write.js';
 import type { DianContext } from './context.js';
-import { codesFromTree, type DocumentCodes } from './codes.js';
+import { codesFromTree, type BuiltCodes } from './codes.js';
 
 export type DianBuildResult =
-  | { ok: true; xml: string; root: UblNode; codes: DocumentCodes; issueDate: string; issueTime: string }
+  | { ok: true; xml: string; root: UblNode; codes: BuiltCodes; issueDate: string; issueTime: string }
   | { ok: false; issues: Issue[] };
 
 type Json = Record<string, unknown>;
