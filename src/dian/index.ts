@@ -84,3 +84,17 @@ export type {
 export { DIAN_KINDS, DOCUMENT_TYPES, type DianKind, type DianKindId, type DocumentTypeRow } from './spec/kinds.js';
 /** The declarative description of the request bodies (fields with per-kind availability and requirement), and its lookups. */
 export { DIAN_FIELDS, fieldOn, fieldRequired, fieldsOn, type FieldDef, type FieldType } from './spec/fields.js';
+/** Validates a request body of a kind and builds its UBL document (codes computed from the built XML), with DIAN's rule findings. */
+export { buildDianXml, type BuildDianXmlOptions, type BuildDianXmlResult } from './build/document.js';
+/** The builder alone (a request already validated): request + context → UBL tree and XML. */
+export { buildDianDocument, type DianBuildResult } from './build/build.js';
+/** The codes written into a built document. */
+export type { BuiltCodes } from './build/codes.js';
+/** What the client does not send: the issuing company, the software, the numbering resolution, the environment and the clock. */
+export type { DianContext, DianCompany, DianSoftware, DianResolution } from './build/context.js';
+/** UBL → request body and context (the builder's mapping read backwards); reads DIAN's own samples too. */
+export { parseDianDocument, detectDianKind, type DianParseResult } from './parse/parse.js';
+/** Which request fields the XML carries for a kind, and which it does not (accepted, validated, not written). */
+export { writtenFields, unwrittenFields } from './spec/coverage.js';
+/** A UBL tree as XML text, children in the order of the XSD sequences. */
+export { writeUbl } from './ubl/write.js';
