@@ -7,7 +7,7 @@
  *
  * Pure: no I/O; the clock comes in through the context.
  */
-import { fromNumber, roundHalfEven, toFixed, toText, add, type Dec, ZERO } from '../../shared/money/decimal.js';
+import { fromNumber, parseDec, roundHalfEven, toFixed, toText, add, type Dec, ZERO } from '../../shared/money/decimal.js';
 import { formatWallClock } from '../../shared/time/fixed-offset.js';
 import type { Issue } from '../../shared/issues.js';
 import { BOGOTA_OFFSET, BOGOTA_OFFSET_MINUTES, COUNTRY_NAMES, TAX_NAMES, TRANSMISSION_NAMES } from '../spec/codes.js';
@@ -168,6 +168,7 @@ function applyGroup(g: MapGroup, scope: Scope, st: State): void {
 
 function applyRow(row: MapRow, scope: Scope, st: State): void {
   if (row.if !== undefined && get(scope.value, row.if) === undefined) return;
+  if (row.unless !== undefined && get(scope.value, row.unless) !== undefined) return;
   const [path, attribute] = resolvePath(row.at, st.kind).split('@') as [string, string | undefined];
   const from = row.from;
   let raw: unknown;
@@ -301,7 +302,8 @@ function describe(f: ValueFormat): string {
 
 /** The text of a value in a format, or null when the value does not fit it. */
 function format(raw: unknown, f: ValueFormat): string | null {
-  const dec = (): Dec | null => (typeof raw === 'bigint' ? (raw as Dec) : typeof raw === 'number' ? fromNumber(raw) : null);
+  const dec = (): Dec | null =>
+    typeof raw === 'bigint' ? (raw as Dec) : typeof raw === 'number' ? fromNumber(raw) : typeof raw === 'string' ? parseDec(raw) : null;
   switch (f) {
     case 'text':
       return typeof raw === 'string' ? raw : typeof raw === 'number' && Number.isFinite(raw) ? String(raw) : null;

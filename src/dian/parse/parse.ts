@@ -150,6 +150,7 @@ function convert(text: string, format: ValueFormat, def: FieldDef | undefined): 
 
 function readRow(row: MapRow, scope: Scope, st: State): void {
   if (row.copy) return;
+  if (row.unless !== undefined && getIn(scope.obj, row.unless) !== undefined) return;
   const from = row.from;
   if ('lit' in from || 'index' in from) return;
   const [path, attribute] = resolvePath(row.at, st.kind).split('@') as [string, string | undefined];
@@ -236,8 +237,9 @@ function readGroup(g: MapGroup, scope: Scope, st: State): void {
     if (!Array.isArray(list)) return;
     const joined = new Set<number>();
     for (const e of elements) {
+      // Joined by the key when the element states it; else (DIAN's samples do not) the next item in order.
       const key = textAt(e, g.joinOn.at);
-      const i = list.findIndex((it, n) => !joined.has(n) && String((it as Json)[g.joinOn!.field]) === key);
+      const i = list.findIndex((it, n) => !joined.has(n) && (key === undefined || String((it as Json)[g.joinOn!.field]) === key));
       if (i < 0) continue;
       joined.add(i);
       readElement(

@@ -74,6 +74,8 @@ export interface MapRow {
   if?: string;
   /** Written when the source has no value (and a value equal to it reads back as absent). */
   default?: string;
+  /** Not written (nor read back) when the request field at this path (relative to the scope) is present. */
+  unless?: string;
 }
 
 export interface MapGroup {
@@ -290,7 +292,8 @@ const LINE: readonly MapItem[] = [
     group: 'cac:PricingReference/cac:AlternativeConditionPrice',
     each: null,
     rows: [
-      { at: 'cbc:PriceAmount', from: field('price_amount'), format: 'amount', copy: true, if: 'reference_price_code' },
+      // A line with a reference price (a free sample) states the item's commercial value here, and a price of 0.
+      { at: 'cbc:PriceAmount', from: field('price_amount'), format: 'amount', if: 'reference_price_code' },
       { at: 'cbc:PriceTypeCode', from: field('reference_price_code') },
     ],
     has: 'cbc:PriceTypeCode',
@@ -335,7 +338,8 @@ const LINE: readonly MapItem[] = [
       { at: '@schemeName', from: field('identification_type_code'), format: 'integer' },
     ],
   },
-  { at: 'cac:Price/cbc:PriceAmount', from: field('price_amount'), format: 'amount' },
+  { at: 'cac:Price/cbc:PriceAmount', from: field('price_amount'), format: 'amount', unless: 'reference_price_code' },
+  { at: 'cac:Price/cbc:PriceAmount', from: { lit: '0' }, format: 'amount', if: 'reference_price_code' },
   { at: 'cac:Price/cbc:BaseQuantity', from: field('base_quantity'), format: 'decimal' },
   { at: 'cac:Price/cbc:BaseQuantity@unitCode', from: field('unit_measure_code'), copy: true },
 ];
