@@ -90,3 +90,33 @@ export function unwrittenFields(kind: DianKindId): string[] {
   walk(DIAN_FIELDS, '');
   return out;
 }
+
+/**
+ * The element (and `@attribute`) paths below the root, without positions, where the mapping writes a value taken
+ * from the request or the context (not literals, not computed values) for `kind`: the data the description
+ * covers (`Invoice/cac:InvoiceLine/cac:Price/cbc:PriceAmount`, `…/cbc:CompanyID@schemeID`). The value says
+ * whether the path only repeats a value another path carries (`copy`: written, never read back).
+ */
+export function dataPaths(kind: DianKindId): ReadonlyMap<string, 'data' | 'copy'> {
+  const k = DIAN_KINDS[kind];
+  const out = new Map<string, 'data' | 'copy'>();
+  const join = (a: string, b: string) => (b === '' ? a : `${a}/${b}`);
+  const walk = (items: readonly MapItem[], base: string) => {
+    for (const item of items) {
+      if (item.kinds && !item.kinds.includes(kind)) continue;
+      if (isGroup(item)) {
+        const g = join(base, resolvePath(item.group, k));
+        walk(item.rows, g);
+        if (item.sub) walk(item.sub.rows, join(g, resolvePath(item.sub.group, k)));
+        if (item.pairs) out.set(join(g, `${item.pairs.at}/Value`), 'data');
+        continue;
+      }
+      if (!('field' in item.from) && !('ctx' in item.from)) continue;
+      const [path, attribute] = resolvePath(item.at, k).split('@') as [string, string | undefined];
+      const key = join(base, path) + (attribute ? `@${attribute}` : '');
+      if (out.get(key) !== 'data') out.set(key, item.copy ? 'copy' : 'data');
+    }
+  };
+  walk(UBL_MAP, k.root);
+  return out;
+}
