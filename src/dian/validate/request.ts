@@ -49,6 +49,7 @@ export const DIAN_REQUEST_RULES = {
   'DIAN-SVC-DOCUMENT-TYPE': "`document_type_code` must be one of the endpoint's document types",
   'DIAN-SVC-CONTINGENCY-03': 'contingency document type 03 requires `additional_document_references`',
   'DIAN-SVC-PAYMENT-FORM': 'obsolete `payment_form` and `payment_forms` cannot both be given',
+  'DIAN-SVC-PER-UNIT-UNIT': 'a tax with `base_unit_measure` needs `unit_measure_code` (the XSD requires the unit of the base)',
   'DIAN-SVC-OBSOLETE': 'an obsolete field is accepted with a warning naming its replacement',
   'DIAN-SVC-DECIMALS': 'an amount with more than 2 decimals is accepted with a warning (the XML rounds half-to-even)',
 } as const;
@@ -325,6 +326,17 @@ function conditionalRules(c: Collector, body: Obj, options: DianValidationOption
     }
     if (c.kind === 'support-invoice' && signing !== undefined)
       periodRule(c, isObj(line) ? own(line, 'invoice_period') : undefined, `${p}.invoice_period`, signing);
+    if (isObj(line)) perUnitRule(c, list(line, 'tax_totals'), `${p}.tax_totals`);
+  });
+  perUnitRule(c, list(body, 'tax_totals'), 'tax_totals');
+}
+
+/** A per-unit tax states the unit of its base: `BaseUnitMeasure/@unitCode` is required by the XSD. */
+function perUnitRule(c: Collector, taxes: unknown[], path: string): void {
+  taxes.forEach((t, i) => {
+    if (isObj(t) && present(t, 'base_unit_measure') && !present(t, 'unit_measure_code')) {
+      c.add('required', `${path}.${i}.unit_measure_code`, 'es obligatorio cuando se informa `base_unit_measure`', 'error', 'DIAN-SVC-PER-UNIT-UNIT');
+    }
   });
 }
 

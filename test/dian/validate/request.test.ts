@@ -280,6 +280,18 @@ const conditional: Row[] = [
     expect: { path: 'credit_note_lines.0.item_sector_identification_type_code', ruleId: 'DIAN-SVC-SECTOR-ID' },
   },
   {
+    name: 'per-unit tax base without its unit (document level)',
+    kind: 'invoice',
+    edit: (b) => (b.tax_totals[0].base_unit_measure = 1),
+    expect: { path: 'tax_totals.0.unit_measure_code', code: 'required', ruleId: 'DIAN-SVC-PER-UNIT-UNIT' },
+  },
+  {
+    name: 'per-unit tax base without its unit (line level)',
+    kind: 'debit-note',
+    edit: (b) => (b.debit_note_lines[0].tax_totals[0].base_unit_measure = 250),
+    expect: { path: 'debit_note_lines.0.tax_totals.0.unit_measure_code', ruleId: 'DIAN-SVC-PER-UNIT-UNIT' },
+  },
+  {
     name: 'accreditation with SS-Recaudo',
     kind: 'debit-note',
     edit: (b) => (b.operation_type_code = 'SS-Recaudo'),
