@@ -24,6 +24,7 @@ const FORMAT_TYPES: Record<ValueFormat, readonly string[] | null> = {
   boolean: ['udt:IndicatorType'],
   date: ['udt:DateType'],
   time: ['udt:TimeType'],
+  code2: null,
 };
 
 interface Cursor {

@@ -290,6 +290,7 @@ export function defaultReferenceScheme(kind: DianKind, has: string | undefined):
 function describe(f: ValueFormat): string {
   return {
     text: 'un texto',
+    code2: 'un código',
     amount: 'un valor',
     decimal: 'una cantidad',
     percent: 'un porcentaje',
@@ -324,5 +325,7 @@ function format(raw: unknown, f: ValueFormat): string | null {
       return typeof raw === 'string' ? raw : null;
     case 'time':
       return typeof raw === 'string' ? `${raw}${BOGOTA_OFFSET}` : null;
+    case 'code2':
+      return typeof raw === 'number' && Number.isSafeInteger(raw) && raw >= 0 ? String(raw).padStart(2, '0') : typeof raw === 'string' ? raw : null;
   }
 }

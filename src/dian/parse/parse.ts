@@ -131,6 +131,7 @@ function convert(text: string, format: ValueFormat, def: FieldDef | undefined): 
       return d === null ? t : toNumber(d);
     }
     case 'integer':
+    case 'code2':
       return numeric && /^-?\d+$/.test(t) ? Number(t) : t;
     case 'boolean':
       return t === 'true' ? true : t === 'false' ? false : t;

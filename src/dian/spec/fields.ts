@@ -101,6 +101,17 @@ const taxEntry = (withRounding: boolean): FieldDef[] => [
   { key: 'base_unit_measure', type: 'number', doc: 'Cantidad base del tributo por unidad.' },
 ];
 
+/** The document-level withholdings: the spec types their `tax_code` as an integer (5 ReteIVA, 6 ReteRenta, 7 ReteICA). */
+const documentWithholdingEntry = (): FieldDef[] => [
+  {
+    key: 'tax_code',
+    type: 'integer',
+    required: true,
+    doc: 'Código de la retención (5 ReteIVA, 6 ReteRenta, 7 ReteICA), un entero: se escribe con dos dígitos.',
+  },
+  ...withholdingEntry.slice(1),
+];
+
 const withholdingEntry: FieldDef[] = [
   { key: 'tax_code', type: 'string', required: true, doc: 'Código de la retención (05 ReteIVA, 06 ReteRenta, 07 ReteICA).' },
   { key: 'percent', type: 'number', doc: 'Tarifa en porcentaje.' },
@@ -242,7 +253,7 @@ const line: FieldDef[] = [
       { key: 'name', type: 'string', required: true, doc: 'Nombre.' },
       { key: 'value', type: 'string', required: true, doc: 'Valor.' },
       { key: 'value_quantity', type: 'number', doc: 'Cantidad del bien.' },
-      { key: 'unit_measure_code', type: 'string', default: '94', doc: 'Unidad de la cantidad.' },
+      { key: 'unit_measure_code', type: 'integer', default: 94, doc: 'Unidad de la cantidad (un entero, como lo da el servicio).' },
     ],
   },
   { key: 'price_amount', type: 'number', required: true, doc: 'Valor del ítem.' },
@@ -396,7 +407,7 @@ export const DIAN_FIELDS: readonly FieldDef[] = [
     type: 'array',
     items: 'object',
     kinds: INVOICE_ROOT,
-    fields: withholdingEntry,
+    fields: documentWithholdingEntry(),
     doc: 'Retenciones del documento.',
   },
   {

@@ -142,8 +142,8 @@ export interface DianInvoiceRequest {
   }>;
   /** Retenciones del documento. */
   withholding_tax_totals?: Array<{
-    /** Código de la retención (05 ReteIVA, 06 ReteRenta, 07 ReteICA). */
-    tax_code: string;
+    /** Código de la retención (5 ReteIVA, 6 ReteRenta, 7 ReteICA), un entero: se escribe con dos dígitos. */
+    tax_code: number;
     /** Tarifa en porcentaje. */
     percent?: number;
     /** Valor retenido. */
@@ -303,8 +303,8 @@ export interface DianInvoiceRequest {
       value: string;
       /** Cantidad del bien. */
       value_quantity?: number;
-      /** Unidad de la cantidad. Default: `94`. */
-      unit_measure_code?: string;
+      /** Unidad de la cantidad (un entero, como lo da el servicio). Default: `94`. */
+      unit_measure_code?: number;
     }>;
     /** Valor del ítem. */
     price_amount: number;
@@ -451,8 +451,8 @@ export interface DianExportInvoiceRequest {
   }>;
   /** Retenciones del documento. */
   withholding_tax_totals?: Array<{
-    /** Código de la retención (05 ReteIVA, 06 ReteRenta, 07 ReteICA). */
-    tax_code: string;
+    /** Código de la retención (5 ReteIVA, 6 ReteRenta, 7 ReteICA), un entero: se escribe con dos dígitos. */
+    tax_code: number;
     /** Tarifa en porcentaje. */
     percent?: number;
     /** Valor retenido. */
@@ -676,8 +676,8 @@ export interface DianExportInvoiceRequest {
       value: string;
       /** Cantidad del bien. */
       value_quantity?: number;
-      /** Unidad de la cantidad. Default: `94`. */
-      unit_measure_code?: string;
+      /** Unidad de la cantidad (un entero, como lo da el servicio). Default: `94`. */
+      unit_measure_code?: number;
     }>;
     /** Valor del ítem. */
     price_amount: number;
@@ -842,8 +842,8 @@ export interface DianContingencyInvoiceRequest {
   }>;
   /** Retenciones del documento. */
   withholding_tax_totals?: Array<{
-    /** Código de la retención (05 ReteIVA, 06 ReteRenta, 07 ReteICA). */
-    tax_code: string;
+    /** Código de la retención (5 ReteIVA, 6 ReteRenta, 7 ReteICA), un entero: se escribe con dos dígitos. */
+    tax_code: number;
     /** Tarifa en porcentaje. */
     percent?: number;
     /** Valor retenido. */
@@ -1066,8 +1066,8 @@ export interface DianContingencyInvoiceRequest {
       value: string;
       /** Cantidad del bien. */
       value_quantity?: number;
-      /** Unidad de la cantidad. Default: `94`. */
-      unit_measure_code?: string;
+      /** Unidad de la cantidad (un entero, como lo da el servicio). Default: `94`. */
+      unit_measure_code?: number;
     }>;
     /** Valor del ítem. */
     price_amount: number;
@@ -1356,8 +1356,8 @@ export interface DianCreditNoteRequest {
       value: string;
       /** Cantidad del bien. */
       value_quantity?: number;
-      /** Unidad de la cantidad. Default: `94`. */
-      unit_measure_code?: string;
+      /** Unidad de la cantidad (un entero, como lo da el servicio). Default: `94`. */
+      unit_measure_code?: number;
     }>;
     /** Valor del ítem. */
     price_amount: number;
@@ -1702,8 +1702,8 @@ export interface DianDebitNoteRequest {
       value: string;
       /** Cantidad del bien. */
       value_quantity?: number;
-      /** Unidad de la cantidad. Default: `94`. */
-      unit_measure_code?: string;
+      /** Unidad de la cantidad (un entero, como lo da el servicio). Default: `94`. */
+      unit_measure_code?: number;
     }>;
     /** Valor del ítem. */
     price_amount: number;
@@ -1850,8 +1850,8 @@ export interface DianSupportInvoiceRequest {
   }>;
   /** Retenciones del documento. */
   withholding_tax_totals?: Array<{
-    /** Código de la retención (05 ReteIVA, 06 ReteRenta, 07 ReteICA). */
-    tax_code: string;
+    /** Código de la retención (5 ReteIVA, 6 ReteRenta, 7 ReteICA), un entero: se escribe con dos dígitos. */
+    tax_code: number;
     /** Tarifa en porcentaje. */
     percent?: number;
     /** Valor retenido. */
@@ -2041,8 +2041,8 @@ export interface DianSupportInvoiceRequest {
       value: string;
       /** Cantidad del bien. */
       value_quantity?: number;
-      /** Unidad de la cantidad. Default: `94`. */
-      unit_measure_code?: string;
+      /** Unidad de la cantidad (un entero, como lo da el servicio). Default: `94`. */
+      unit_measure_code?: number;
     }>;
     /** Valor del ítem. */
     price_amount: number;
@@ -2329,8 +2329,8 @@ export interface DianNoteSupportInvoiceRequest {
       value: string;
       /** Cantidad del bien. */
       value_quantity?: number;
-      /** Unidad de la cantidad. Default: `94`. */
-      unit_measure_code?: string;
+      /** Unidad de la cantidad (un entero, como lo da el servicio). Default: `94`. */
+      unit_measure_code?: number;
     }>;
     /** Valor del ítem. */
     price_amount: number;
@@ -2500,8 +2500,8 @@ export interface DianPosRequest {
   }>;
   /** Retenciones del documento. */
   withholding_tax_totals?: Array<{
-    /** Código de la retención (05 ReteIVA, 06 ReteRenta, 07 ReteICA). */
-    tax_code: string;
+    /** Código de la retención (5 ReteIVA, 6 ReteRenta, 7 ReteICA), un entero: se escribe con dos dígitos. */
+    tax_code: number;
     /** Tarifa en porcentaje. */
     percent?: number;
     /** Valor retenido. */
@@ -2753,8 +2753,8 @@ export interface DianPosRequest {
       value: string;
       /** Cantidad del bien. */
       value_quantity?: number;
-      /** Unidad de la cantidad. Default: `94`. */
-      unit_measure_code?: string;
+      /** Unidad de la cantidad (un entero, como lo da el servicio). Default: `94`. */
+      unit_measure_code?: number;
     }>;
     /** Valor del ítem. */
     price_amount: number;
@@ -3052,8 +3052,8 @@ export interface DianCreditNoteEquivalentRequest {
       value: string;
       /** Cantidad del bien. */
       value_quantity?: number;
-      /** Unidad de la cantidad. Default: `94`. */
-      unit_measure_code?: string;
+      /** Unidad de la cantidad (un entero, como lo da el servicio). Default: `94`. */
+      unit_measure_code?: number;
     }>;
     /** Valor del ítem. */
     price_amount: number;

@@ -25,7 +25,9 @@ export type ValueFormat =
   | 'boolean'
   | 'date'
   /** `HH:mm:ss` written with Bogotá's offset `-05:00`. */
-  | 'time';
+  | 'time'
+  /** A code of two digits or more: an integer is written zero-padded to 2 (`6` → `06`), a string as it is. */
+  | 'code2';
 
 /** Where a value comes from. */
 export type Source =
@@ -222,7 +224,7 @@ function taxTotals(group: string, each: string, withRounding: boolean): MapGroup
         { at: 'cbc:BaseUnitMeasure@unitCode', from: field('unit_measure_code'), if: 'base_unit_measure' },
         { at: 'cbc:PerUnitAmount', from: field('per_unit_amount'), format: 'amount' },
         { at: 'cac:TaxCategory/cbc:Percent', from: field('percent'), format: 'percent' },
-        { at: 'cac:TaxCategory/cac:TaxScheme/cbc:ID', from: field('tax_code') },
+        { at: 'cac:TaxCategory/cac:TaxScheme/cbc:ID', from: field('tax_code'), format: 'code2' },
         { at: 'cac:TaxCategory/cac:TaxScheme/cbc:Name', from: { calc: 'taxName' } },
       ],
     },

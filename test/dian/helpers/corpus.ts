@@ -88,7 +88,8 @@ export function generateRequest(kind: DianKindId, seed: number): Record<string, 
     // written (nothing to qualify), so the generator does not send one.
     if ('tax_amount' in out || 'value' in out) {
       const qualified = out.base_unit_measure !== undefined || out.value_quantity !== undefined;
-      if (qualified) out.unit_measure_code ??= pick(['94', 'KGM', 'LTR']);
+      // The spec types an item property's unit as an integer (default 94), a tax base's as a string.
+      if (qualified) out.unit_measure_code = 'value' in out ? pick([94, 58]) : pick(['94', 'KGM', 'LTR']);
       else delete out.unit_measure_code;
     }
     // A reference's algorithm equal to what the kind implies reads back as absent.
