@@ -34,7 +34,21 @@ const KNOWN: Record<string, string[]> = {
   './dgii': ['createDgiiClient'],
   './simulator': ['startSimulator'],
   './server': ['startServer', 'createRuntime', 'createApp', 'loadConfig'],
-  './dian': ['cufe', 'cude', 'cuds', 'eventCude', 'cune', 'softwareSecurityCode', 'qrUrl', 'invoiceQrText'],
+  './dian': [
+    'cufe',
+    'cude',
+    'cuds',
+    'eventCude',
+    'cune',
+    'softwareSecurityCode',
+    'qrUrl',
+    'invoiceQrText',
+    'buildDianXml',
+    'parseDianDocument',
+    'validateDianRequest',
+    'checkDianRules',
+    'computeDocumentCodes',
+  ],
   './package.json': ['name', 'version', 'exports'],
 };
 
