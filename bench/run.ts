@@ -167,6 +167,34 @@ if (sdk) {
   });
 }
 
+const dian = source('dian', 'dian.json');
+if (dian) {
+  const t = tag(dian);
+  summary.dian = {
+    build_10_lines_docs_per_second: dian.dian_build_10_lines?.docs_per_second,
+    build_xsd_10_lines_docs_per_second: dian.dian_build_xsd_10_lines_docs_per_second,
+    build_1000_lines_ms: dian.dian_build_1000_lines?.ms,
+    build_xsd_1000_lines_ms: dian.dian_build_xsd_1000_lines_ms,
+    ecf_build_31_10_lines_docs_per_second: dian.ecf_build_31_10_lines?.docs_per_second,
+    ecf_build_31_1000_lines_ms: dian.ecf_build_31_1000_lines?.ms,
+    ratio_ecf_over_dian_10_lines_throughput: dian.ratio_ecf_over_dian_10_lines_throughput,
+  };
+  rows.push({
+    area: `DIAN core${t}`,
+    benchmark: 'buildDianXml (rules on); + XSD, 10-line invoice',
+    figure: `${n(dian.dian_build_10_lines?.docs_per_second)} docs/s; ${n(dian.dian_build_xsd_10_lines_docs_per_second)} docs/s (e-CF 10-line 31: ${n(dian.ecf_build_31_10_lines?.docs_per_second)} docs/s, ${n(dian.ratio_ecf_over_dian_10_lines_throughput, '×')})`,
+    peak_rss_mb: mb(dian.process_peak_rss_mb),
+    memory: 'whole script',
+  });
+  rows.push({
+    area: `DIAN core${t}`,
+    benchmark: 'buildDianXml (rules on); + XSD, 1,000-line invoice',
+    figure: `${n(dian.dian_build_1000_lines?.ms, ' ms')}; ${n(dian.dian_build_xsd_1000_lines_ms, ' ms')} (e-CF 1,000-line 31: ${n(dian.ecf_build_31_1000_lines?.ms, ' ms')})`,
+    peak_rss_mb: mb(dian.process_peak_rss_mb),
+    memory: 'whole script',
+  });
+}
+
 const sign = source('sign', 'sign.json');
 if (sign) {
   summary.sign = { fast_path_over_floor_interleaved: sign.fast_path_over_floor_interleaved?.median, xml_crypto_over_fast_path: sign.xml_crypto_over_fast_path };

@@ -1,0 +1,84 @@
+/**
+ * DIAN core next to the e-CF core, in one process (one core): `buildDianXml` (validate + build + codes + DIAN's
+ * rules) of a 10-line invoice and of a 1,000-line one, the DIAN XSD validation of the same documents apart, and
+ * the e-CF `buildEcfXml` (validate + build) of a 10-line and a 1,000-line type 31. `npm run bench -- dian`.
+ * XSD dir from DIAN_XSD_DIR, else ../shared/dian-xsd.
+ */
+import { existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildDianXml } from '../src/dian/index.js';
+import { createDianSchemaValidator } from '../src/dian/xsd/index.js';
+import { buildEcfXml } from '../src/ecf/index.js';
+import { CONTEXT, minimalRequest } from '../test/dian/helpers/build-fixtures.js';
+import { context, doc31 } from './docs.js';
+import { measure, printTable, round, writeResults, type Measurement } from './lib.js';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const xsdDir = process.env.DIAN_XSD_DIR ? resolve(process.env.DIAN_XSD_DIR) : resolve(root, '../shared/dian-xsd');
+
+const dian10 = minimalRequest('invoice', 10);
+const dian1000 = minimalRequest('invoice', 1000);
+const buildDian = (req: Record<string, unknown>) => {
+  const r = buildDianXml('invoice', req, CONTEXT);
+  if (!r.ok) throw new Error(`bench DIAN document invalid: ${JSON.stringify(r.issues.slice(0, 3))}`);
+  return r;
+};
+const xml10 = buildDian(dian10).xml;
+const xml1000 = buildDian(dian1000).xml;
+if (buildDian(dian10).findings.length) throw new Error('the bench DIAN document draws rule findings');
+
+const ecf10 = doc31(10);
+const ecf1000 = doc31(1000);
+const c31 = context('31');
+buildEcfXml('31', ecf10, c31);
+buildEcfXml('31', ecf1000, c31);
+
+const rows: Measurement[] = [
+  measure('DIAN buildDianXml (rules on), 10-line invoice', () => buildDian(dian10)),
+  measure('DIAN buildDianXml (rules off), 10-line invoice', () => buildDianXml('invoice', dian10, CONTEXT, { rules: false })),
+  measure('e-CF buildEcfXml (validate + build), 10-line 31', () => buildEcfXml('31', ecf10, c31)),
+  measure('DIAN buildDianXml (rules on), 1,000-line invoice', () => buildDian(dian1000), { minMs: 3000, warmup: 3 }),
+  measure('e-CF buildEcfXml (validate + build), 1,000-line 31', () => buildEcfXml('31', ecf1000, c31), { minMs: 3000, warmup: 3 }),
+];
+
+let xsd: { ten: Measurement; thousand: Measurement } | null = null;
+if (existsSync(xsdDir)) {
+  const v = createDianSchemaValidator(xsdDir);
+  const check = (xml: string) => {
+    const r = v.validate(xml, 'Invoice', { unsigned: true });
+    if (r.violations.length) throw new Error(`bench DIAN document not XSD-valid: ${JSON.stringify(r.violations.slice(0, 2))}`);
+  };
+  check(xml10);
+  xsd = {
+    ten: measure('DIAN XSD validation (unsigned), 10-line invoice', () => check(xml10)),
+    thousand: measure('DIAN XSD validation (unsigned), 1,000-line invoice', () => check(xml1000), { minMs: 3000, warmup: 3 }),
+  };
+  rows.push(xsd.ten, xsd.thousand);
+} else console.log(`DIAN XSD directory not found (${xsdDir}): XSD validation not timed`);
+
+printTable('DIAN core vs e-CF core (one core)', rows);
+const [dianBuild10, dianNoRules10, ecfBuild10, dianBuild1000, ecfBuild1000] = rows as [Measurement, Measurement, Measurement, Measurement, Measurement];
+const buildValidate10 = xsd ? 1000 / (dianBuild10.ms_per_op + xsd.ten.ms_per_op) : null;
+const buildValidate1000 = xsd ? dianBuild1000.ms_per_op + xsd.thousand.ms_per_op : null;
+const ratio10 = round(ecfBuild10.ops_per_second / dianBuild10.ops_per_second, 2);
+const ratio1000 = round(dianBuild1000.ms_per_op / ecfBuild1000.ms_per_op, 2);
+console.log(
+  `\nDIAN 10-line invoice: build ${dianBuild10.ops_per_second} docs/s${buildValidate10 ? `, build + XSD ${round(buildValidate10, 1)} docs/s` : ''}; 1,000-line: build ${round(dianBuild1000.ms_per_op, 1)} ms${buildValidate1000 ? `, build + XSD ${round(buildValidate1000, 1)} ms` : ''}`,
+);
+console.log(`e-CF 10-line 31: ${ecfBuild10.ops_per_second} docs/s; 1,000-line 31: ${round(ecfBuild1000.ms_per_op, 1)} ms`);
+console.log(`ratio (e-CF / DIAN throughput, 10 lines): ${ratio10}×; (DIAN / e-CF time, 1,000 lines): ${ratio1000}×`);
+
+writeResults('dian.json', {
+  dian_build_10_lines: { docs_per_second: dianBuild10.ops_per_second, ms_per_doc: dianBuild10.ms_per_op, rules: true, peak_rss_mb: dianBuild10.peak_rss_mb },
+  dian_build_no_rules_10_lines: { docs_per_second: dianNoRules10.ops_per_second, ms_per_doc: dianNoRules10.ms_per_op },
+  dian_xsd_10_lines: xsd ? { docs_per_second: xsd.ten.ops_per_second, ms_per_doc: xsd.ten.ms_per_op } : null,
+  dian_build_xsd_10_lines_docs_per_second: buildValidate10 === null ? null : round(buildValidate10, 1),
+  dian_build_1000_lines: { ms: dianBuild1000.ms_per_op, peak_rss_mb: dianBuild1000.peak_rss_mb },
+  dian_xsd_1000_lines: xsd ? { ms: xsd.thousand.ms_per_op } : null,
+  dian_build_xsd_1000_lines_ms: buildValidate1000 === null ? null : round(buildValidate1000, 2),
+  ecf_build_31_10_lines: { docs_per_second: ecfBuild10.ops_per_second, ms_per_doc: ecfBuild10.ms_per_op },
+  ecf_build_31_1000_lines: { ms: ecfBuild1000.ms_per_op },
+  ratio_ecf_over_dian_10_lines_throughput: ratio10,
+  ratio_dian_over_ecf_1000_lines_time: ratio1000,
+});
