@@ -296,7 +296,8 @@ function totals(lines: Json[], spec: TotalsSpec = {}): { tax_totals: Json[]; wit
   const raw = inclusive - allowance + charge - prepaid;
   // Payable rounded to whole pesos; the difference is the rounding amount.
   const payable = Math.round(raw / 100) * 100;
-  const withholding = headerTaxes(lines, 'withholding_tax_totals', false);
+  // The spec types the document-level withholding code as an integer (5 ReteIVA, 6 ReteRenta, 7 ReteICA).
+  const withholding = headerTaxes(lines, 'withholding_tax_totals', false).map((w) => ({ ...w, tax_code: Number(w.tax_code) }));
   return {
     tax_totals: headerTaxes(lines, 'tax_totals', true),
     ...(withholding.length ? { withholding } : {}),
@@ -425,7 +426,7 @@ const REF_CUDS = `${'5d5d5d5d0001'.repeat(8)}`;
 const notes = (t: string) => [{ text: t }];
 const itemProps = [
   { name: 'Color', value: 'Rojo' },
-  { name: 'Peso neto', value: '2,3 kg', value_quantity: 2.3, unit_measure_code: 'KGM' },
+  { name: 'Peso neto', value: '2,3 kg', value_quantity: 2.3, unit_measure_code: 94 },
 ];
 
 /** Three lines: a discounted tool, an installation service with a charge, and plastic bags with the per-unit INPP. */
@@ -618,7 +619,7 @@ function maximal(kind: Kind): Json {
           notes: notes('Viaje del 14 de marzo'),
           additional_item_properties: [
             { name: 'Placa del vehículo', value: 'XYZ-123' },
-            { name: 'Carga transportada', value: '3,5 toneladas', value_quantity: 3500, unit_measure_code: 'KGM' },
+            { name: 'Carga transportada', value: '3,5 toneladas', value_quantity: 3500, unit_measure_code: 94 },
           ],
           vendor_code: 'SERV-TRA',
           ...periodLine(DATE, 1),
@@ -710,7 +711,7 @@ function maximal(kind: Kind): Json {
               taxes: [{ code: '01', percent: 19 }],
               extra: {
                 notes: notes('15 días de mora'),
-                additional_item_properties: [{ name: 'Días de mora', value: '15 días', value_quantity: 15, unit_measure_code: 'DAY' }],
+                additional_item_properties: [{ name: 'Días de mora', value: '15 días', value_quantity: 15, unit_measure_code: 94 }],
               },
             }),
             line({
@@ -736,7 +737,7 @@ function maximal(kind: Kind): Json {
                   notes: notes('Viaje cancelado'),
                   additional_item_properties: [
                     { name: 'Placa del vehículo', value: 'XYZ-123' },
-                    { name: 'Carga no transportada', value: '1 tonelada', value_quantity: 1000, unit_measure_code: 'KGM' },
+                    { name: 'Carga no transportada', value: '1 tonelada', value_quantity: 1000, unit_measure_code: 94 },
                   ],
                   invoice_period: { start_date: DATE, form_generation_transmission_code: 1 },
                   information_content_provider_party: { identification_number: 900555321, identification_type_code: 31 },
