@@ -7,12 +7,13 @@
  *
  * Pure: no I/O; the clock comes in through the context.
  */
-import { fromNumber, parseDec, roundHalfEven, toFixed, toText, add, type Dec, ZERO } from '../../shared/money/decimal.js';
+import { fromNumber, numberText, parseDec, roundHalfEven, toFixed, toText, add, type Dec, ZERO } from '../../shared/money/decimal.js';
 import { formatWallClock } from '../../shared/time/fixed-offset.js';
 import type { Issue } from '../../shared/issues.js';
 import { BOGOTA_OFFSET, BOGOTA_OFFSET_MINUTES, COUNTRY_NAMES, TAX_NAMES, TRANSMISSION_NAMES } from '../spec/codes.js';
 import { DIAN_KINDS, DOCUMENT_TYPES, type DianKind, type DianKindId, type DocumentTypeRow } from '../spec/kinds.js';
-import { UBL_MAP, isGroup, resolvePath, type CalcId, type MapGroup, type MapItem, type MapRow, type ValueFormat } from '../spec/ubl-map.js';
+import type { CalcId, MapGroup, ValueFormat } from '../spec/ubl-map.js';
+import { planFor, type PlanGroup, type PlanItem, type PlanRow } from '../spec/plan.js';
 import { child, el, textAt, type UblNode } from '../ubl/tree.js';
 import { writeUbl } from '../ubl/write.js';
 import type { DianContext } from './context.js';
@@ -69,7 +70,7 @@ export function buildDianDocument(kindId: DianKindId, request: Json, ctx: DianCo
   }
   const st: State = { kind, type, req: request, ctx, issueDate, issueTime, issues, deferred: [] };
   const root = el(kind.root);
-  apply(UBL_MAP, { node: root, value: request, path: '', index: 1, items: [request] }, st);
+  apply(planFor(kind.id), { node: root, value: request, path: '', index: 1, items: [request] }, st);
   if (issues.length > 0) return { ok: false, issues };
 
   const codes = codesFromTree(root, type, ctx);
@@ -80,28 +81,26 @@ export function buildDianDocument(kindId: DianKindId, request: Json, ctx: DianCo
   return { ok: true, xml: writeUbl(root), root, codes: codes.value, issueDate, issueTime };
 }
 
-function apply(items: readonly MapItem[], scope: Scope, st: State): void {
+function apply(items: readonly PlanItem[], scope: Scope, st: State): void {
   for (const item of items) {
-    if (item.kinds && !item.kinds.includes(st.kind.id)) continue;
-    if (isGroup(item)) applyGroup(item, scope, st);
+    if (item.kind === 'group') applyGroup(item, scope, st);
     else applyRow(item, scope, st);
   }
 }
 
-function get(value: unknown, path: string): unknown {
+function get(value: unknown, keys: readonly string[]): unknown {
   let cur = value;
-  for (const k of path.split('.')) {
+  for (const k of keys) {
     if (cur === null || typeof cur !== 'object' || Array.isArray(cur)) return undefined;
     cur = Object.hasOwn(cur, k) ? (cur as Json)[k] : undefined;
   }
   return cur;
 }
 
-/** The node at `path` below `from`, creating each missing step (an existing child of that name is reused). */
-function ensure(from: UblNode, path: string): UblNode {
+/** The node at `steps` below `from`, creating each missing step (an existing child of that name is reused). */
+function ensure(from: UblNode, steps: readonly string[]): UblNode {
   let cur = from;
-  for (const step of path.split('/')) {
-    if (step === '') continue;
+  for (const step of steps) {
     let next = child(cur, step);
     if (!next) {
       next = el(step);
@@ -112,27 +111,40 @@ function ensure(from: UblNode, path: string): UblNode {
   return cur;
 }
 
-function applyGroup(g: MapGroup, scope: Scope, st: State): void {
-  const path = resolvePath(g.group, st.kind);
-  const cut = path.lastIndexOf('/');
-  const shared = cut < 0 ? '' : path.slice(0, cut);
-  const name = cut < 0 ? path : path.slice(cut + 1);
-  const eachPath = g.each === null ? null : resolvePath(g.each, st.kind);
-  const raw = eachPath === null ? scope.value : get(scope.value, eachPath);
+/** The node at `steps` below `from` when it exists (no creation). */
+function peek(from: UblNode, steps: readonly string[]): UblNode | undefined {
+  let cur: UblNode | undefined = from;
+  for (const s of steps) cur = child(cur, s);
+  return cur;
+}
+
+interface Entry {
+  v: unknown;
+  path: string;
+}
+
+function applyGroup(g: PlanGroup, scope: Scope, st: State): void {
+  const raw = g.each === null ? scope.value : get(scope.value, g.each);
   if (raw === undefined || raw === null) return;
   let list: unknown[];
-  if (eachPath === null) list = [raw];
-  else if (g.split !== undefined && typeof raw === 'string') list = raw.split(g.split);
+  if (g.each === null) list = [raw];
+  else if (g.group.split !== undefined && typeof raw === 'string') list = raw.split(g.group.split);
   else list = Array.isArray(raw) ? raw : [raw];
-  const base = eachPath === null ? scope.path : scope.path === '' ? eachPath : `${scope.path}.${eachPath}`;
-  const entries = list.map((v, i) => ({ v, i, path: Array.isArray(raw) ? `${base}.${i}` : base }));
-  const kept = g.if ? entries.filter((e) => get(e.v, g.if!) !== undefined) : entries;
+  const base = g.eachKey === null ? scope.path : scope.path === '' ? g.eachKey : `${scope.path}.${g.eachKey}`;
+  const isArray = Array.isArray(raw);
+  const kept: Entry[] = [];
+  for (let i = 0; i < list.length; i++) {
+    const v = list[i];
+    if (g.ifPath && get(v, g.ifPath) === undefined) continue;
+    kept.push({ v, path: isArray ? `${base}.${i}` : base });
+  }
   if (kept.length === 0) return;
 
   // Grouped elements (one per distinct value of `groupBy`), each with one `sub` child per item.
-  const buckets: (typeof kept)[] = [];
+  let buckets: Entry[][];
   if (g.groupBy) {
-    const byKey = new Map<string, typeof kept>();
+    buckets = [];
+    const byKey = new Map<string, Entry[]>();
     for (const e of kept) {
       const key = String(get(e.v, g.groupBy));
       const b = byKey.get(key);
@@ -143,47 +155,52 @@ function applyGroup(g: MapGroup, scope: Scope, st: State): void {
         buckets.push(nb);
       }
     }
-  } else for (const e of kept) buckets.push([e]);
+  } else buckets = kept.map((e) => [e]);
 
-  const parent = ensure(scope.node, shared);
-  for (const [n, bucket] of buckets.entries()) {
+  const parent = ensure(scope.node, g.shared);
+  for (let n = 0; n < buckets.length; n++) {
+    const bucket = buckets[n]!;
     const first = bucket[0]!;
-    const node = el(name);
+    const node = el(g.name);
     parent.children.push(node);
-    const s: Scope = { node, value: first.v, path: first.path, index: n + 1, items: bucket.map((e) => e.v), group: g };
-    apply(g.rows, s, st);
-    if (g.pairs) {
-      const at = ensure(node, g.pairs.at);
-      for (const [label, f] of g.pairs.list) {
+    const s: Scope = { node, value: first.v, path: first.path, index: n + 1, items: bucket.length === 1 ? [first.v] : bucket.map((e) => e.v), group: g.group };
+    apply(g.items, s, st);
+    if (g.pairs && g.pairsAt) {
+      const at = ensure(node, g.pairsAt);
+      for (const [label, f] of g.pairs) {
         const v = get(first.v, f);
         if (v === undefined || v === null) continue;
         at.children.push(el('Name', label), el('Value', String(v)));
       }
     }
     if (g.sub) {
-      for (const e of bucket) applyGroup({ ...g.sub, each: null }, { node, value: e.v, path: e.path, index: 1, items: [e.v] }, st);
+      const sub = g.sub;
+      for (const e of bucket) {
+        const subNode = el(sub.name);
+        ensure(node, sub.shared).children.push(subNode);
+        apply(sub.items, { node: subNode, value: e.v, path: e.path, index: 1, items: [e.v], group: sub.group }, st);
+      }
     }
   }
 }
 
-function applyRow(row: MapRow, scope: Scope, st: State): void {
-  if (row.if !== undefined && get(scope.value, row.if) === undefined) return;
-  if (row.unless !== undefined && get(scope.value, row.unless) !== undefined) return;
-  const [path, attribute] = resolvePath(row.at, st.kind).split('@') as [string, string | undefined];
+function applyRow(p: PlanRow, scope: Scope, st: State): void {
+  const row = p.row;
+  if (p.ifPath && get(scope.value, p.ifPath) === undefined) return;
+  if (p.unlessPath && get(scope.value, p.unlessPath) !== undefined) return;
   const from = row.from;
   let raw: unknown;
   let where = scope.path;
-  if ('field' in from) {
-    raw = get(scope.value, from.field);
-    where = scope.path === '' ? from.field : `${scope.path}.${from.field}`;
-  } else if ('ctx' in from) raw = get(st.ctx, from.ctx);
+  if (p.field) {
+    raw = get(scope.value, p.field);
+    where = scope.path === '' ? (from as { field: string }).field : `${scope.path}.${(from as { field: string }).field}`;
+  } else if (p.ctx) raw = get(st.ctx, p.ctx);
   else if ('lit' in from) raw = from.lit;
   else if ('index' in from) raw = String(scope.index);
-  else {
-    const target = path === '' ? scope.node : ensurePeek(scope.node, path);
-    raw = calc(from.calc, scope, st, target);
+  else if ('calc' in from) {
+    raw = calc(from.calc, scope, st, p.steps.length === 0 ? scope.node : peek(scope.node, p.parentSteps));
     if (raw === DEFERRED) {
-      const node = ensure(scope.node, path);
+      const node = ensure(scope.node, p.steps);
       node.text = '';
       st.deferred.push({ node, calc: from.calc as 'uuid' | 'securityCode' | 'qrCode' });
       return;
@@ -196,7 +213,8 @@ function applyRow(row: MapRow, scope: Scope, st: State): void {
     st.issues.push({ code: 'invalid_type', path: where, message: `Valor no válido para ${describe(row.format ?? 'text')}.`, severity: 'error' });
     return;
   }
-  const node = ensure(scope.node, path);
+  const node = ensure(scope.node, p.steps);
+  const attribute = p.attribute;
   if (attribute) {
     const i = node.attrs.findIndex(([k]) => k === attribute);
     if (i >= 0) node.attrs[i] = [attribute, text];
@@ -207,15 +225,10 @@ function applyRow(row: MapRow, scope: Scope, st: State): void {
   if (row.format === 'amount' && !node.attrs.some(([k]) => k === 'currencyID')) node.attrs.push(['currencyID', String(st.req.currency_type_code ?? 'COP')]);
 }
 
-/** The parent (already built) of the element at `path`, for calculations that read their siblings. */
-function ensurePeek(from: UblNode, path: string): UblNode | undefined {
-  const steps = path.split('/').filter((s) => s !== '');
-  let cur: UblNode | undefined = from;
-  for (const s of steps.slice(0, -1)) cur = child(cur, s);
-  return cur;
-}
-
 const DEFERRED = Symbol('deferred');
+const TAX_AMOUNT = ['tax_amount'];
+const PAID_AMOUNT = ['paid_amount'];
+const ALGORITHM = ['algorithm'];
 
 function calc(id: CalcId, scope: Scope, st: State, parent: UblNode | undefined): unknown {
   const req = st.req;
@@ -247,7 +260,8 @@ function calc(id: CalcId, scope: Scope, st: State, parent: UblNode | undefined):
     case 'taxTotalAmount': {
       let total: Dec = ZERO;
       for (const it of scope.items) {
-        const d = typeof get(it, 'tax_amount') === 'number' ? fromNumber(get(it, 'tax_amount') as number) : null;
+        const v = get(it, TAX_AMOUNT);
+        const d = typeof v === 'number' ? fromNumber(v) : null;
         if (d === null) return undefined;
         total = add(total, roundHalfEven(d, 2));
       }
@@ -258,7 +272,8 @@ function calc(id: CalcId, scope: Scope, st: State, parent: UblNode | undefined):
       if (!Array.isArray(list) || list.length === 0) return undefined;
       let total: Dec = ZERO;
       for (const p of list) {
-        const d = typeof get(p, 'paid_amount') === 'number' ? fromNumber(get(p, 'paid_amount') as number) : null;
+        const v = get(p, PAID_AMOUNT);
+        const d = typeof v === 'number' ? fromNumber(v) : null;
         if (d === null) return undefined;
         total = add(total, roundHalfEven(d, 2));
       }
@@ -271,7 +286,7 @@ function calc(id: CalcId, scope: Scope, st: State, parent: UblNode | undefined):
     case 'uuidScheme':
       return st.type.uuidScheme;
     case 'referenceScheme':
-      return get(scope.value, 'algorithm') ?? defaultReferenceScheme(st.kind, scope.group?.has);
+      return get(scope.value, ALGORITHM) ?? defaultReferenceScheme(st.kind, scope.group?.has);
     case 'item':
       return scope.value;
     case 'currency':
@@ -301,20 +316,32 @@ function describe(f: ValueFormat): string {
   }[f];
 }
 
+/** A plain decimal text with at most 2 decimals: integer part, then the decimals. */
+const TWO_DECIMALS = /^(-?\d+)(?:\.(\d{1,2}))?$/;
+
+/** An amount as an exact decimal: a JSON number, decimal text, or already a decimal. */
+function toDec(raw: unknown): Dec | null {
+  return typeof raw === 'bigint' ? (raw as Dec) : typeof raw === 'number' ? fromNumber(raw) : typeof raw === 'string' ? parseDec(raw) : null;
+}
+
 /** The text of a value in a format, or null when the value does not fit it. */
 function format(raw: unknown, f: ValueFormat): string | null {
-  const dec = (): Dec | null =>
-    typeof raw === 'bigint' ? (raw as Dec) : typeof raw === 'number' ? fromNumber(raw) : typeof raw === 'string' ? parseDec(raw) : null;
   switch (f) {
     case 'text':
       return typeof raw === 'string' ? raw : typeof raw === 'number' && Number.isFinite(raw) ? String(raw) : null;
     case 'amount':
     case 'percent': {
-      const d = dec();
+      // Fast path, exact: a JSON number whose shortest text has at most 2 decimals needs only padding.
+      if (typeof raw === 'number') {
+        const t = numberText(raw);
+        const m = t === null ? null : TWO_DECIMALS.exec(t);
+        if (m) return m[2] === undefined ? `${m[1]}.00` : m[2].length === 1 ? `${t}0` : t;
+      }
+      const d = toDec(raw);
       return d === null ? null : toFixed(roundHalfEven(d, 2), 2);
     }
     case 'decimal': {
-      const d = dec();
+      const d = toDec(raw);
       return d === null ? null : toText(d, 2, 8);
     }
     case 'integer':

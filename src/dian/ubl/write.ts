@@ -16,45 +16,60 @@ import type { UblNode } from './tree.js';
 
 const ROOT_PREFIXES = ['cac', 'cbc', 'ds', 'ext', 'sts', 'xades', 'xades141', 'xsi'] as const;
 
-const escText = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-const escAttr = (s: string) => escText(s).replace(/"/g, '&quot;').replace(/\t/g, '&#9;').replace(/\n/g, '&#10;').replace(/\r/g, '&#13;');
+const TEXT_SPECIAL = /[&<>]/;
+const ATTR_SPECIAL = /[&<>"\t\n\r]/;
+const escText = (s: string) => (TEXT_SPECIAL.test(s) ? s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;') : s);
+const escAttr = (s: string) =>
+  ATTR_SPECIAL.test(s) ? escText(s).replace(/"/g, '&quot;').replace(/\t/g, '&#9;').replace(/\n/g, '&#10;').replace(/\r/g, '&#13;') : s;
+
+/** Position of each child name in its parent's order list, built once per parent name. */
+const RANKS = new Map<string, ReadonlyMap<string, number>>();
+function ranksOf(parent: string): ReadonlyMap<string, number> | undefined {
+  let r = RANKS.get(parent);
+  if (r === undefined) {
+    const order = UBL_ORDER[parent];
+    if (!order) return undefined;
+    r = new Map(order.map((name, i) => [name, i]));
+    RANKS.set(parent, r);
+  }
+  return r;
+}
 
 /** Writes a document whose root is `root` (named by its local name: `Invoice`, `CreditNote`, …). */
 export function writeUbl(root: UblNode): string {
   const ns = ROOT_NAMESPACES[root.name];
   const decl: [string, string][] = ns ? [['xmlns', ns]] : [];
   for (const p of ROOT_PREFIXES) decl.push([`xmlns:${p}`, NS[p]]);
-  const out: string[] = ['<?xml version="1.0" encoding="UTF-8" standalone="no"?>'];
-  writeNode({ ...root, attrs: [...decl, ...root.attrs.filter(([k]) => k !== 'xmlns' && !k.startsWith('xmlns:'))] }, out);
-  return out.join('');
+  return `<?xml version="1.0" encoding="UTF-8" standalone="no"?>${writeNode({ ...root, attrs: [...decl, ...root.attrs.filter(([k]) => k !== 'xmlns' && !k.startsWith('xmlns:'))] })}`;
 }
 
 /** The children of `node` in schema order (a stable sort by position in the parent's order list). */
 export function orderedChildren(node: UblNode): UblNode[] {
-  const order = UBL_ORDER[node.name];
-  if (!order || node.children.length < 2) return node.children;
-  const rank = (n: UblNode) => {
-    const i = order.indexOf(n.name);
-    return i < 0 ? order.length : i;
-  };
-  return node.children
-    .map((c, i) => [c, rank(c), i] as const)
+  const kids = node.children;
+  if (kids.length < 2) return kids;
+  const ranks = ranksOf(node.name);
+  if (!ranks) return kids;
+  const last = ranks.size;
+  // Most nodes are built in order already: check before sorting.
+  let sorted = true;
+  for (let i = 1; i < kids.length && sorted; i++) sorted = (ranks.get(kids[i - 1]!.name) ?? last) <= (ranks.get(kids[i]!.name) ?? last);
+  if (sorted) return kids;
+  return kids
+    .map((c, i) => [c, ranks.get(c.name) ?? last, i] as const)
     .sort((a, b) => a[1] - b[1] || a[2] - b[2])
     .map(([c]) => c);
 }
 
-function writeNode(node: UblNode, out: string[]): void {
-  out.push('<', node.name);
-  for (const [k, v] of node.attrs) out.push(' ', k, '="', escAttr(v), '"');
+// String concatenation, not an array joined at the end: V8 builds ropes, and this is the writer's hot path.
+function writeNode(node: UblNode): string {
+  let out = `<${node.name}`;
+  const attrs = node.attrs;
+  for (let i = 0; i < attrs.length; i++) out += ` ${attrs[i]![0]}="${escAttr(attrs[i]![1])}"`;
+  // An empty element is written with an end tag: `<ext:ExtensionContent></ext:ExtensionContent>` is the form
+  // signers look for, and both forms are the same infoset.
+  out += '>';
+  if (node.text !== undefined) out += escText(node.text);
   const kids = orderedChildren(node);
-  if (kids.length === 0 && (node.text === undefined || node.text === '')) {
-    // An empty element is written with an end tag: `<ext:ExtensionContent></ext:ExtensionContent>` is the form
-    // signers look for, and both forms are the same infoset.
-    out.push('></', node.name, '>');
-    return;
-  }
-  out.push('>');
-  if (node.text !== undefined) out.push(escText(node.text));
-  for (const c of kids) writeNode(c, out);
-  out.push('</', node.name, '>');
+  for (let i = 0; i < kids.length; i++) out += writeNode(kids[i]!);
+  return `${out}</${node.name}>`;
 }

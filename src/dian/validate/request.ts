@@ -119,10 +119,21 @@ class Collector {
   }
 }
 
+/** Each field list's definitions by key, built once per list (the description is static). */
+const BY_KEY = new WeakMap<readonly FieldDef[], ReadonlyMap<string, FieldDef>>();
+function byKeyOf(fields: readonly FieldDef[]): ReadonlyMap<string, FieldDef> {
+  let m = BY_KEY.get(fields);
+  if (!m) {
+    m = new Map(fields.map((f) => [f.key, f]));
+    BY_KEY.set(fields, m);
+  }
+  return m;
+}
+
 /** Validates `fields` of one object; returns the normalized copy (known fields only). */
 function walkObject(c: Collector, fields: readonly FieldDef[], value: Obj, path: string, top: boolean): Obj {
   const out: Obj = {};
-  const byKey = new Map(fields.map((f) => [f.key, f]));
+  const byKey = byKeyOf(fields);
   for (const key of Object.keys(value)) {
     const def = byKey.get(key);
     const p = join(path, key);
@@ -145,15 +156,18 @@ function walkObject(c: Collector, fields: readonly FieldDef[], value: Obj, path:
   return out;
 }
 
+/** Records a value of the wrong JSON type (module level: no closure per value on this hot path). */
+function wrongType(c: Collector, def: FieldDef, path: string): undefined {
+  c.add('invalid_type', path, `debe ser ${TYPE_TEXT[def.type]}`, 'error', undefined, { expected: def.type });
+  return undefined;
+}
+
 function walkValue(c: Collector, def: FieldDef, v: unknown, path: string): unknown {
-  const wrongType = () => {
-    c.add('invalid_type', path, `debe ser ${TYPE_TEXT[def.type]}`, 'error', undefined, { expected: def.type });
-    return undefined;
-  };
   switch (def.type) {
     case 'string': {
-      if (typeof v !== 'string') return wrongType();
-      if (def.maxLength !== undefined && [...v].length > def.maxLength) {
+      if (typeof v !== 'string') return wrongType(c, def, path);
+      // Code points, not UTF-16 units; counted only when the units could exceed the limit.
+      if (def.maxLength !== undefined && v.length > def.maxLength && [...v].length > def.maxLength) {
         c.add('max_length', path, `admite como máximo ${def.maxLength} caracteres`, 'error', undefined, { maxLength: def.maxLength });
       }
       checkPattern(c, def, v, path);
@@ -161,12 +175,12 @@ function walkValue(c: Collector, def: FieldDef, v: unknown, path: string): unkno
       return v;
     }
     case 'integer': {
-      if (typeof v !== 'number' || !Number.isSafeInteger(v)) return wrongType();
+      if (typeof v !== 'number' || !Number.isSafeInteger(v)) return wrongType(c, def, path);
       checkEnum(c, def, String(v), path);
       return v;
     }
     case 'number': {
-      if (typeof v !== 'number' || !Number.isFinite(v)) return wrongType();
+      if (typeof v !== 'number' || !Number.isFinite(v)) return wrongType(c, def, path);
       const text = numberText(v);
       if (text === null || decimalsOf(text) > 2) {
         c.add('decimals', path, 'tiene más de 2 decimales: el XML lo redondea a 2 decimales (mitad al par)', 'warning', 'DIAN-SVC-DECIMALS', { value: v });
@@ -174,9 +188,9 @@ function walkValue(c: Collector, def: FieldDef, v: unknown, path: string): unkno
       return v;
     }
     case 'boolean':
-      return typeof v === 'boolean' ? v : wrongType();
+      return typeof v === 'boolean' ? v : wrongType(c, def, path);
     case 'date': {
-      if (typeof v !== 'string') return wrongType();
+      if (typeof v !== 'string') return wrongType(c, def, path);
       if (!isCalendarDate(v)) {
         c.add('date', path, 'debe ser una fecha real con formato YYYY-MM-DD');
         return undefined;
@@ -184,7 +198,7 @@ function walkValue(c: Collector, def: FieldDef, v: unknown, path: string): unkno
       return v;
     }
     case 'time': {
-      if (typeof v !== 'string') return wrongType();
+      if (typeof v !== 'string') return wrongType(c, def, path);
       if (!TIME_RE.test(v)) {
         c.add('pattern', path, 'debe ser una hora con formato HH:mm:ss (24 horas)');
         return undefined;
@@ -192,12 +206,12 @@ function walkValue(c: Collector, def: FieldDef, v: unknown, path: string): unkno
       return v;
     }
     case 'object': {
-      if (!isObj(v)) return wrongType();
+      if (!isObj(v)) return wrongType(c, def, path);
       if (def.open) return { ...v };
       return walkObject(c, def.fields ?? [], v, path, false);
     }
     case 'array': {
-      if (!Array.isArray(v)) return wrongType();
+      if (!Array.isArray(v)) return wrongType(c, def, path);
       if (def.maxItems !== undefined && v.length > def.maxItems) {
         c.add('too_many', path, `admite como máximo ${def.maxItems} elemento(s)`, 'error', undefined, { maxItems: def.maxItems });
       }
