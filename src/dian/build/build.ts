@@ -318,6 +318,8 @@ function describe(f: ValueFormat): string {
 
 /** A plain decimal text with at most 2 decimals: integer part, then the decimals. */
 const TWO_DECIMALS = /^(-?\d+)(?:\.(\d{1,2}))?$/;
+/** The same with up to 8 decimals (quantities and rates are written exactly, with at least 2 decimals). */
+const UP_TO_EIGHT = /^(-?\d+)(?:\.(\d{1,8}))?$/;
 
 /** An amount as an exact decimal: a JSON number, decimal text, or already a decimal. */
 function toDec(raw: unknown): Dec | null {
@@ -341,6 +343,12 @@ function format(raw: unknown, f: ValueFormat): string | null {
       return d === null ? null : toFixed(roundHalfEven(d, 2), 2);
     }
     case 'decimal': {
+      // Fast path, exact: a JSON number's shortest text, padded to 2 decimals, when it has at most 8.
+      if (typeof raw === 'number') {
+        const t = numberText(raw);
+        const m = t === null ? null : UP_TO_EIGHT.exec(t);
+        if (m) return m[2] === undefined ? `${m[1]}.00` : m[2].length === 1 ? `${t}0` : t;
+      }
       const d = toDec(raw);
       return d === null ? null : toText(d, 2, 8);
     }
