@@ -130,10 +130,21 @@ export function toFixed(a: Dec, decimals = 2): string {
   return (neg ? '-' : '') + int + (decimals > 0 ? `.${frac}` : '');
 }
 
+/** `(\.\d{min}\d*?)0+$`, compiled once per `min`. */
+const TRAILING = new Map<number, RegExp>();
+function trailingZeros(min: number): RegExp {
+  let r = TRAILING.get(min);
+  if (!r) {
+    r = new RegExp(`(\\.\\d{${min}}\\d*?)0+$`);
+    TRAILING.set(min, r);
+  }
+  return r;
+}
+
 /** Plain text with at least `min` and at most `max` decimals, trailing zeros beyond `min` removed. */
 export function toText(a: Dec, min: number, max: number): string {
   let s = toFixed(a, max);
-  if (max > min) s = s.replace(new RegExp(`(\\.\\d{${min}}\\d*?)0+$`), '$1');
+  if (max > min) s = s.replace(trailingZeros(min), '$1');
   return s.endsWith('.') ? s.slice(0, -1) : s;
 }
 
