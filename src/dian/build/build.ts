@@ -60,6 +60,9 @@ export function buildDianDocument(kindId: DianKindId, request: Json, ctx: DianCo
     return fail('document_type_code', `El tipo de documento ${typeCode} no corresponde a ${kind.name} (admitidos: ${kind.typeCodes.join(', ')}).`);
   }
   if (kind.invoiceControl && !ctx.resolution) return fail('resolution_number', 'Falta la resolución de numeración en el contexto del emisor.');
+  if (ctx.company.nit !== undefined && String(request.identification_number) !== ctx.company.nit) {
+    return fail('identification_number', `El NIT ${String(request.identification_number)} no es el del emisor configurado (${ctx.company.nit}).`);
+  }
   let issueDate = typeof request.date === 'string' ? request.date : undefined;
   let issueTime = typeof request.time === 'string' ? request.time : undefined;
   if (issueDate === undefined || issueTime === undefined) {

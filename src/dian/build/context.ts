@@ -5,8 +5,10 @@
  * (the company profile uses the customer's names).
  */
 
-/** The issuing company's profile (its NIT is the request's `identification_number`). */
+/** The issuing company's profile (the NIT written is the request's `identification_number`). */
 export interface DianCompany {
+  /** The company's NIT without check digit; when given, the request's `identification_number` must be it. */
+  nit?: string;
   /** Check digit of the NIT. */
   dv: string;
   /** Registered name. */

@@ -55,7 +55,7 @@ const SHAPES: Record<'company' | 'software' | 'resolution', { required: string[]
       'address',
       'country_code',
     ],
-    optional: ['trade_name', 'merchant_registration', 'municipality_code', 'phone', 'email'],
+    optional: ['nit', 'trade_name', 'merchant_registration', 'municipality_code', 'phone', 'email'],
   },
   software: { required: ['id', 'pin', 'provider_nit', 'provider_dv'], optional: [] },
   resolution: { required: ['from', 'to', 'start_date', 'end_date'], optional: ['prefix', 'technical_key'] },

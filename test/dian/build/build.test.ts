@@ -126,6 +126,15 @@ describe('buildDianDocument', () => {
     expect(buildDianDocument('invoice', req, CONTEXT)).toMatchObject({ ok: false, issues: [{ path: 'date' }] });
   });
 
+  it("refuses a request whose issuer NIT is not the configured company's, when the profile states it", () => {
+    const withNit = { ...CONTEXT, company: { ...CONTEXT.company, nit: '900508908' } };
+    expect(buildDianDocument('invoice', minimalRequest('invoice'), withNit)).toMatchObject({ ok: true });
+    expect(buildDianDocument('invoice', { ...minimalRequest('invoice'), identification_number: 800197268 }, withNit)).toMatchObject({
+      ok: false,
+      issues: [{ path: 'identification_number', message: expect.stringContaining('900508908') }],
+    });
+  });
+
   it('refuses a type code of another kind and a CUFE without technical key, as values', () => {
     expect(buildDianDocument('invoice', { ...minimalRequest('invoice'), document_type_code: '91' }, CONTEXT)).toMatchObject({
       ok: false,
