@@ -2,7 +2,8 @@
  * Generates the DIAN product's committed files from the DIAN XSD set and the hand-written description
  * (src/dian/spec/): `src/dian/spec/ubl-order.gen.ts`, the element order the writer follows, after checking every
  * path of the mapping against the XSDs; and the outputs of the request description (scripts/dian/render-fields.ts:
- * JSON Schemas, TypeScript types, the field reference).
+ * JSON Schemas, TypeScript types, the field reference); and the place names of DIAN's code lists
+ * (scripts/dian/codelists → src/dian/spec/places.gen.ts).
  *
  * Usage: tsx scripts/dian/gen.ts [--check] [--xsd-dir DIR]   (DIR defaults to DIAN_XSD_DIR or ../shared/dian-xsd)
  * With --check nothing is written; the command fails when a committed file differs from what it would write.
@@ -13,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { readUblSchema } from './ubl-schema.js';
 import { deriveUblOrder, renderUblOrder } from './ubl-order.js';
 import { dianFieldOutputs } from './render-fields.js';
+import { renderPlaces } from './places.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const args = process.argv.slice(2);
@@ -31,7 +33,11 @@ if (problems.length > 0) {
   process.exit(1);
 }
 
-const outputs: { path: string; text: string }[] = [{ path: 'src/dian/spec/ubl-order.gen.ts', text: renderUblOrder(order) }, ...dianFieldOutputs()];
+const outputs: { path: string; text: string }[] = [
+  { path: 'src/dian/spec/ubl-order.gen.ts', text: renderUblOrder(order) },
+  { path: 'src/dian/spec/places.gen.ts', text: renderPlaces(resolve(root, 'scripts/dian/codelists')) },
+  ...dianFieldOutputs(),
+];
 
 const stale: string[] = [];
 for (const o of outputs) {
