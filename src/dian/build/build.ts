@@ -10,7 +10,8 @@
 import { fromNumber, numberText, parseDec, roundHalfEven, toFixed, toText, add, type Dec, ZERO } from '../../shared/money/decimal.js';
 import { formatWallClock } from '../../shared/time/fixed-offset.js';
 import type { Issue } from '../../shared/issues.js';
-import { BOGOTA_OFFSET, BOGOTA_OFFSET_MINUTES, COUNTRY_NAMES, TAX_NAMES, TRANSMISSION_NAMES } from '../spec/codes.js';
+import { BOGOTA_OFFSET, BOGOTA_OFFSET_MINUTES, TAX_NAMES, TRANSMISSION_NAMES } from '../spec/codes.js';
+import { COUNTRIES, DEPARTMENTS, MUNICIPALITIES } from '../spec/places.gen.js';
 import { DIAN_KINDS, DOCUMENT_TYPES, type DianKind, type DianKindId, type DocumentTypeRow } from '../spec/kinds.js';
 import type { CalcId, MapGroup, ValueFormat } from '../spec/ubl-map.js';
 import { planFor, type PlanGroup, type PlanItem, type PlanRow } from '../spec/plan.js';
@@ -253,10 +254,15 @@ function calc(id: CalcId, scope: Scope, st: State, parent: UblNode | undefined):
     case 'taxName':
       return TAX_NAMES[textAt(parent, 'cbc:ID') ?? ''];
     case 'countryName':
-      return COUNTRY_NAMES[textAt(parent, 'cbc:IdentificationCode') ?? ''];
-    case 'departmentCode': {
+      return COUNTRIES[textAt(parent, 'cbc:IdentificationCode') ?? ''];
+    case 'departmentCode':
+    case 'cityName':
+    case 'departmentName': {
+      // The parent is the address: its DANE municipality code, in Colombia, gives the department and the names.
       const m = textAt(parent, 'cbc:ID');
-      return textAt(parent, 'cac:Country/cbc:IdentificationCode') === 'CO' && m && /^\d{5}$/.test(m) ? m.slice(0, 2) : undefined;
+      if (textAt(parent, 'cac:Country/cbc:IdentificationCode') !== 'CO' || !m || !/^\d{5}$/.test(m)) return undefined;
+      if (id === 'departmentCode') return m.slice(0, 2);
+      return id === 'cityName' ? MUNICIPALITIES[m] : DEPARTMENTS[m.slice(0, 2)];
     }
     case 'transmissionName':
       return TRANSMISSION_NAMES[textAt(parent, 'cbc:DescriptionCode') ?? ''];

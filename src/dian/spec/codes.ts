@@ -30,9 +30,6 @@ export const TAX_NAMES: Readonly<Record<string, string>> = {
   ZZ: 'No aplica',
 };
 
-/** Country names written in `cac:Country/cbc:Name` (languageID `es`); other countries are written by code only. */
-export const COUNTRY_NAMES: Readonly<Record<string, string>> = { CO: 'Colombia' };
-
 /** Support-document line `InvoicePeriod/DescriptionCode` → its description. */
 export const TRANSMISSION_NAMES: Readonly<Record<string, string>> = { '1': 'Por operación', '2': 'Acumulado semanal' };
 

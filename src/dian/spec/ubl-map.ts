@@ -61,7 +61,9 @@ export type CalcId =
   | 'transmissionName'
   | 'currency'
   | 'countryName'
-  | 'departmentCode';
+  | 'departmentCode'
+  | 'cityName'
+  | 'departmentName';
 
 export interface MapRow {
   /** Path relative to the scope, `/`-separated; `@name` at the end for an attribute; `''` the scope element itself. */
@@ -166,6 +168,9 @@ function address(at: string, src: (f: string) => Source, copy?: true): MapItem[]
     { at: `${at}/cac:AddressLine/cbc:Line`, from: src('address'), ...c },
     { at: `${at}/cac:Country/cbc:IdentificationCode`, from: src('country_code'), ...c },
     { at: `${at}/cbc:CountrySubentityCode`, from: { calc: 'departmentCode' } },
+    // Names from DIAN's code lists (src/dian/spec/places.gen.ts), for an address in Colombia.
+    { at: `${at}/cbc:CityName`, from: { calc: 'cityName' } },
+    { at: `${at}/cbc:CountrySubentity`, from: { calc: 'departmentName' } },
     { at: `${at}/cac:Country/cbc:Name`, from: { calc: 'countryName' } },
     { at: `${at}/cac:Country/cbc:Name@languageID`, from: { lit: 'es' } },
   ];

@@ -50,6 +50,20 @@ describe('buildDianDocument', () => {
     );
   });
 
+  it("names places from DIAN's code lists: city, department and country of a Colombian address, the country elsewhere", () => {
+    const r = build('invoice');
+    expect(r.xml).toContain(
+      '<cac:Address><cbc:ID>05001</cbc:ID><cbc:CityName>Medellín</cbc:CityName><cbc:CountrySubentity>Antioquia</cbc:CountrySubentity><cbc:CountrySubentityCode>05</cbc:CountrySubentityCode>',
+    );
+    const req = minimalRequest('export-invoice');
+    req.customer = { ...(req.customer as object), country_code: 'US', municipality_code: undefined };
+    const x = buildDianDocument('export-invoice', JSON.parse(JSON.stringify(req)), CONTEXT);
+    if (!x.ok) throw new Error(JSON.stringify(x.issues));
+    const customer = x.xml.slice(x.xml.indexOf('<cac:AccountingCustomerParty>'));
+    expect(customer).toContain('<cac:Country><cbc:IdentificationCode>US</cbc:IdentificationCode><cbc:Name languageID="es">Estados Unidos</cbc:Name>');
+    expect(customer.slice(0, customer.indexOf('</cac:PhysicalLocation>'))).not.toContain('CityName');
+  });
+
   it('gives the same bytes for the same input', () => {
     for (const kind of DIAN_KIND_IDS) expect(build(kind).xml).toBe(build(kind).xml);
   });
