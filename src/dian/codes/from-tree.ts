@@ -7,11 +7,11 @@
  * Pure: no I/O. Never throws for a bad document or a missing key: the outcome is a value with a Spanish message
  * naming the element path.
  */
-import { type Dec, parseDec, sum, toText } from '../../shared/money/decimal.js';
-import { all, at, attr, childrenNamed, textAt, type UblNode } from '../ubl/tree.js';
+import { type Dec, decimalsOf, parseDec, SCALE, sum, toText } from '../../shared/money/decimal.js';
+import { allSteps, at, attr, pathSteps, textAt, textAtSteps, type UblNode } from '../ubl/tree.js';
 import { eventCude, type EventCudeInput } from './event.js';
 import type { DianEnvironment, HashedCode } from './inputs.js';
-import { cude, cufe, cuds, type CudsInput, type InvoiceCodeFields } from './invoice.js';
+import { cudeOf, cudsOf, cufeOf, type CudsInput, type InvoiceCodeFields } from './invoice.js';
 import { qrUrl } from './qr.js';
 import { softwareSecurityCode } from './security-code.js';
 
@@ -153,35 +153,76 @@ export function documentCodeInputs(root: UblNode): DocumentCodeInputsResult {
   }
 }
 
+// The readers of `read` (module level: no closures made per document). `r` is the root's path (`/Invoice`).
+
+/** A path below the root as written in messages, and split once into its steps. */
+interface TreePath {
+  readonly text: string;
+  readonly steps: readonly string[];
+}
+const treePath = (text: string): TreePath => ({ text, steps: pathSteps(text) });
+
+const P = {
+  invoiceTypeCode: treePath('cbc:InvoiceTypeCode'),
+  creditNoteTypeCode: treePath('cbc:CreditNoteTypeCode'),
+  profileExecutionId: treePath('cbc:ProfileExecutionID'),
+  id: treePath('cbc:ID'),
+  issueDate: treePath('cbc:IssueDate'),
+  issueTime: treePath('cbc:IssueTime'),
+  sender: treePath('cac:SenderParty/cac:PartyTaxScheme/cbc:CompanyID'),
+  receiver: treePath('cac:ReceiverParty/cac:PartyTaxScheme/cbc:CompanyID'),
+  responseCode: treePath('cac:DocumentResponse/cac:Response/cbc:ResponseCode'),
+  referenceId: treePath('cac:DocumentResponse/cac:DocumentReference/cbc:ID'),
+  referenceTypeCode: treePath('cac:DocumentResponse/cac:DocumentReference/cbc:DocumentTypeCode'),
+  supplier: treePath('cac:AccountingSupplierParty/cac:Party/cac:PartyTaxScheme/cbc:CompanyID'),
+  customer: treePath('cac:AccountingCustomerParty/cac:Party/cac:PartyTaxScheme/cbc:CompanyID'),
+  legalLineExtension: treePath('cac:LegalMonetaryTotal/cbc:LineExtensionAmount'),
+  legalPayable: treePath('cac:LegalMonetaryTotal/cbc:PayableAmount'),
+  requestedLineExtension: treePath('cac:RequestedMonetaryTotal/cbc:LineExtensionAmount'),
+  requestedPayable: treePath('cac:RequestedMonetaryTotal/cbc:PayableAmount'),
+} as const;
+
+/** The trimmed text at `path`; a Missing naming `what` when absent or empty. */
+function need(root: UblNode, r: string, tp: TreePath, what: string): string {
+  const path = tp.text;
+  const v = textAtSteps(root, tp.steps);
+  if (v === undefined || v === '') throw new Missing(`Falta ${what} (${r}/${path}).`, `${r}/${path}`);
+  return v;
+}
+
+function needDate(root: UblNode, r: string, tp: TreePath): string {
+  const path = tp.text;
+  const v = need(root, r, tp, 'la fecha de emisión');
+  if (!DATE.test(v)) throw new Missing(`La fecha "${v}" no tiene la forma aaaa-MM-dd (${r}/${path}).`, `${r}/${path}`);
+  return v;
+}
+
+function needTime(root: UblNode, r: string, tp: TreePath): string {
+  const path = tp.text;
+  const v = need(root, r, tp, 'la hora de emisión');
+  if (!TIME.test(v)) throw new Missing(`La hora "${v}" no tiene la forma HH:mm:ss con su desfase, p. ej. 10:53:10-05:00 (${r}/${path}).`, `${r}/${path}`);
+  return v;
+}
+
+function needAmount(root: UblNode, r: string, tp: TreePath, what: string): string {
+  return checkedAmount(need(root, r, tp, what), r, tp.text);
+}
+
+const DIAN_EXTENSIONS = pathSteps('ext:UBLExtensions/ext:UBLExtension/ext:ExtensionContent/sts:DianExtensions');
+const TAX_SCHEME_IDS = pathSteps('cac:TaxSubtotal/cac:TaxCategory/cac:TaxScheme/cbc:ID');
+
 function read(root: UblNode): DocumentCodeInputs {
   const r = `/${root.name}`;
-  const text = (path: string, what: string): string => {
-    const v = textAt(root, path);
-    if (v === undefined || v === '') throw new Missing(`Falta ${what} (${r}/${path}).`, `${r}/${path}`);
-    return v;
-  };
-  const date = (path: string): string => {
-    const v = text(path, 'la fecha de emisión');
-    if (!DATE.test(v)) throw new Missing(`La fecha "${v}" no tiene la forma aaaa-MM-dd (${r}/${path}).`, `${r}/${path}`);
-    return v;
-  };
-  const time = (path: string): string => {
-    const v = text(path, 'la hora de emisión');
-    if (!TIME.test(v)) throw new Missing(`La hora "${v}" no tiene la forma HH:mm:ss con su desfase, p. ej. 10:53:10-05:00 (${r}/${path}).`, `${r}/${path}`);
-    return v;
-  };
-  const amount = (path: string, what: string): string => checkedAmount(text(path, what), `${r}/${path}`);
-
   const kind = kindOf(root, r);
-  const typeCode = kind.typeCodePath ? text(kind.typeCodePath, 'el código de tipo de documento') : null;
-  const codeKind = typeCode === null ? kind.fixed! : kindOfTypeCode(root.name, typeCode, `${r}/${kind.typeCodePath}`);
-  const written = text('cbc:ProfileExecutionID', 'el ambiente');
+  const typeCode = kind.typeCodePath ? need(root, r, kind.typeCodePath, 'el código de tipo de documento') : null;
+  const codeKind = typeCode === null ? kind.fixed! : kindOfTypeCode(root.name, typeCode, `${r}/${kind.typeCodePath!.text}`);
+  const written = need(root, r, P.profileExecutionId, 'el ambiente');
   if (written !== '1' && written !== '2') {
     throw new Missing(`El ambiente "${written}" no es 1 (producción) ni 2 (habilitación) (${r}/cbc:ProfileExecutionID).`, `${r}/cbc:ProfileExecutionID`);
   }
   const environment: DianEnvironment = written;
   const uuid = at(root, 'cbc:UUID');
-  const dian = all(root, 'ext:UBLExtensions/ext:UBLExtension/ext:ExtensionContent/sts:DianExtensions')[0];
+  const dian = allSteps(root, DIAN_EXTENSIONS)[0];
   const common: DocumentCodeCommon = {
     root: root.name,
     typeCode,
@@ -192,49 +233,93 @@ function read(root: UblNode): DocumentCodeInputs {
     softwareId: textAt(dian, 'sts:SoftwareProvider/sts:SoftwareID') || null,
     declaredSecurityCode: textAt(dian, 'sts:SoftwareSecurityCode') || null,
   };
-  const head = { id: text('cbc:ID', 'el número del documento'), issueDate: date('cbc:IssueDate'), issueTime: time('cbc:IssueTime') };
+  const id = need(root, r, P.id, 'el número del documento');
+  const issueDate = needDate(root, r, P.issueDate);
+  const issueTime = needTime(root, r, P.issueTime);
+  // Object literals written out, not spread: a spread followed by more properties is a slow path in V8.
 
   if (codeKind === 'eventCude') {
-    const ref = 'cac:DocumentResponse/cac:DocumentReference';
-    return {
-      ...common,
-      kind: codeKind,
-      fields: {
-        ...head,
-        senderCompanyId: text('cac:SenderParty/cac:PartyTaxScheme/cbc:CompanyID', 'el NIT del emisor del evento'),
-        receiverCompanyId: text('cac:ReceiverParty/cac:PartyTaxScheme/cbc:CompanyID', 'el NIT del receptor del evento'),
-        responseCode: text('cac:DocumentResponse/cac:Response/cbc:ResponseCode', 'el código del evento'),
-        documentReferenceId: text(`${ref}/cbc:ID`, 'el número del documento referenciado'),
-        documentReferenceTypeCode: text(`${ref}/cbc:DocumentTypeCode`, 'el tipo del documento referenciado'),
-      },
+    const fields: Omit<EventCudeInput, 'softwarePin'> = {
+      id,
+      issueDate,
+      issueTime,
+      senderCompanyId: need(root, r, P.sender, 'el NIT del emisor del evento'),
+      receiverCompanyId: need(root, r, P.receiver, 'el NIT del receptor del evento'),
+      responseCode: need(root, r, P.responseCode, 'el código del evento'),
+      documentReferenceId: need(root, r, P.referenceId, 'el número del documento referenciado'),
+      documentReferenceTypeCode: need(root, r, P.referenceTypeCode, 'el tipo del documento referenciado'),
     };
+    return withCommon(common, codeKind, fields);
   }
 
-  const totals = root.name === 'DebitNote' ? 'cac:RequestedMonetaryTotal' : 'cac:LegalMonetaryTotal';
+  const debit = root.name === 'DebitNote';
   const taxes = taxAmounts(root, r);
-  const base = {
-    ...head,
-    lineExtensionAmount: amount(`${totals}/cbc:LineExtensionAmount`, 'el valor bruto'),
-    ivaTaxAmount: taxes.get('01') ?? null,
-    payableAmount: amount(`${totals}/cbc:PayableAmount`, 'el valor a pagar'),
-    supplierCompanyId: text('cac:AccountingSupplierParty/cac:Party/cac:PartyTaxScheme/cbc:CompanyID', 'el NIT del emisor'),
-    customerCompanyId: text('cac:AccountingCustomerParty/cac:Party/cac:PartyTaxScheme/cbc:CompanyID', 'el documento del adquirente'),
+  const lineExtensionAmount = needAmount(root, r, debit ? P.requestedLineExtension : P.legalLineExtension, 'el valor bruto');
+  const ivaTaxAmount = taxes.get('01') ?? null;
+  const payableAmount = needAmount(root, r, debit ? P.requestedPayable : P.legalPayable, 'el valor a pagar');
+  const supplierCompanyId = need(root, r, P.supplier, 'el NIT del emisor');
+  const customerCompanyId = need(root, r, P.customer, 'el documento del adquirente');
+  if (codeKind === 'cuds') {
+    const fields: Omit<CudsInput, 'softwarePin'> = {
+      id,
+      issueDate,
+      issueTime,
+      lineExtensionAmount,
+      ivaTaxAmount,
+      payableAmount,
+      supplierCompanyId,
+      customerCompanyId,
+      environment,
+    };
+    return withCommon(common, codeKind, fields);
+  }
+  const fields: InvoiceCodeFields = {
+    id,
+    issueDate,
+    issueTime,
+    lineExtensionAmount,
+    ivaTaxAmount,
+    payableAmount,
+    supplierCompanyId,
+    customerCompanyId,
     environment,
+    incTaxAmount: taxes.get('04') ?? null,
+    icaTaxAmount: taxes.get('03') ?? null,
   };
-  if (codeKind === 'cuds') return { ...common, kind: codeKind, fields: base };
-  return { ...common, kind: codeKind, fields: { ...base, incTaxAmount: taxes.get('04') ?? null, icaTaxAmount: taxes.get('03') ?? null } };
+  return withCommon(common, codeKind, fields);
 }
 
-function kindOf(root: UblNode, r: string): { typeCodePath?: string; fixed?: DocumentCodeKind } {
+/** `{ ...common, kind, fields }`, written out (the keys in the same order). */
+function withCommon<I extends DocumentCodeInputs>(common: DocumentCodeCommon, kind: I['kind'], fields: I['fields']): I {
+  return {
+    root: common.root,
+    typeCode: common.typeCode,
+    scheme: common.scheme,
+    declaredScheme: common.declaredScheme,
+    declared: common.declared,
+    environment: common.environment,
+    softwareId: common.softwareId,
+    declaredSecurityCode: common.declaredSecurityCode,
+    kind,
+    fields,
+  } as I;
+}
+
+const INVOICE_KIND = { typeCodePath: P.invoiceTypeCode };
+const CREDIT_NOTE_KIND = { typeCodePath: P.creditNoteTypeCode };
+const DEBIT_NOTE_KIND = { fixed: 'cude' } as const;
+const EVENT_KIND = { fixed: 'eventCude' } as const;
+
+function kindOf(root: UblNode, r: string): { typeCodePath?: TreePath; fixed?: DocumentCodeKind } {
   switch (root.name) {
     case 'Invoice':
-      return { typeCodePath: 'cbc:InvoiceTypeCode' };
+      return INVOICE_KIND;
     case 'CreditNote':
-      return { typeCodePath: 'cbc:CreditNoteTypeCode' };
+      return CREDIT_NOTE_KIND;
     case 'DebitNote':
-      return { fixed: 'cude' };
+      return DEBIT_NOTE_KIND;
     case 'ApplicationResponse':
-      return { fixed: 'eventCude' };
+      return EVENT_KIND;
     case 'NominaIndividual':
     case 'NominaIndividualDeAjuste':
       throw new Missing(`${root.name} es un documento de nómina: su código es el CUNE, que no se calcula desde un árbol UBL (${r}).`, r);
@@ -243,47 +328,59 @@ function kindOf(root: UblNode, r: string): { typeCodePath?: string; fixed?: Docu
   }
 }
 
+const INVOICE_CODES: Readonly<Record<string, DocumentCodeKind>> = { '01': 'cufe', '02': 'cufe', '04': 'cufe', '03': 'cude', '20': 'cude', '05': 'cuds' };
+const CREDIT_NOTE_CODES: Readonly<Record<string, DocumentCodeKind>> = { '91': 'cude', '94': 'cude', '95': 'cuds' };
+
 function kindOfTypeCode(rootName: string, code: string, path: string): DocumentCodeKind {
-  const table: Record<string, DocumentCodeKind> =
-    rootName === 'Invoice'
-      ? { '01': 'cufe', '02': 'cufe', '04': 'cufe', '03': 'cude', '20': 'cude', '05': 'cuds' }
-      : { '91': 'cude', '94': 'cude', '95': 'cuds' };
-  const kind = table[code];
+  const table = rootName === 'Invoice' ? INVOICE_CODES : CREDIT_NOTE_CODES;
+  const kind = Object.hasOwn(table, code) ? table[code] : undefined;
   if (!kind) {
     throw new Missing(`El tipo de documento "${code}" no es uno de ${Object.keys(table).join(', ')} para ${rootName} (${path}).`, path);
   }
   return kind;
 }
 
-function checkedAmount(v: string, path: string): string {
-  if (v.startsWith('-')) throw new Missing(`El valor "${v}" es negativo; los valores de un código son totales no negativos (${path}).`, path);
-  if (!DECIMAL.test(v) || parseDec(v) === null) throw new Missing(`El valor "${v}" no es un número decimal con punto, p. ej. 1500000.00 (${path}).`, path);
+/** `v` when it is non-negative decimal text `parseDec` reads (at most SCALE decimals); a Missing at `${r}/${path}` otherwise. */
+function checkedAmount(v: string, r: string, path: string): string {
+  if (v.startsWith('-')) throw new Missing(`El valor "${v}" es negativo; los valores de un código son totales no negativos (${r}/${path}).`, `${r}/${path}`);
+  // DECIMAL passed, parseDec fails only on more than SCALE decimals.
+  if (!DECIMAL.test(v) || decimalsOf(v) > SCALE)
+    throw new Missing(`El valor "${v}" no es un número decimal con punto, p. ej. 1500000.00 (${r}/${path}).`, `${r}/${path}`);
   return v;
 }
 
 /** Document-level tax amounts by scheme id, as decimal text (one TaxTotal: as written; several: their exact sum). */
 function taxAmounts(root: UblNode, r: string): Map<string, string> {
   const found = new Map<string, string[]>();
-  childrenNamed(root, 'cac:TaxTotal').forEach((total, i) => {
-    const path = `${r}/cac:TaxTotal[${i + 1}]`;
-    const schemes = new Set(all(total, 'cac:TaxSubtotal/cac:TaxCategory/cac:TaxScheme/cbc:ID').map((n) => (n.text ?? '').trim()));
+  let i = 0;
+  for (const total of root.children) {
+    if (total.name !== 'cac:TaxTotal') continue;
+    const path = `${r}/cac:TaxTotal[${++i}]`;
+    const schemes = new Set<string>();
+    for (const n of allSteps(total, TAX_SCHEME_IDS)) schemes.add((n.text ?? '').trim());
     if (schemes.size === 0) {
       throw new Missing(`Falta el tributo del total de impuestos (${path}/cac:TaxSubtotal/cac:TaxCategory/cac:TaxScheme/cbc:ID).`, `${path}/cac:TaxSubtotal`);
     }
     if (schemes.size > 1) {
       throw new Missing(`El total de impuestos mezcla los tributos ${[...schemes].join(', ')}; debe haber un cac:TaxTotal por tributo (${path}).`, path);
     }
-    const scheme = [...schemes][0]!;
-    if (scheme !== '01' && scheme !== '04' && scheme !== '03') return;
+    const scheme = schemes.values().next().value as string;
+    if (scheme !== '01' && scheme !== '04' && scheme !== '03') continue;
     const t = textAt(total, 'cbc:TaxAmount');
     if (t === undefined || t === '') throw new Missing(`Falta el valor del impuesto ${scheme} (${path}/cbc:TaxAmount).`, `${path}/cbc:TaxAmount`);
-    const list = found.get(scheme) ?? [];
-    list.push(checkedAmount(t, `${path}/cbc:TaxAmount`));
-    found.set(scheme, list);
-  });
+    const list = found.get(scheme);
+    const checked = checkedAmount(t, path, 'cbc:TaxAmount');
+    if (list) list.push(checked);
+    else found.set(scheme, [checked]);
+  }
   const out = new Map<string, string>();
-  for (const [scheme, list] of found) out.set(scheme, list.length === 1 ? list[0]! : toText(sum(list.map((t) => parseDec(t) as Dec)), 2, 8));
+  for (const [scheme, list] of found) out.set(scheme, list.length === 1 ? list[0]! : toText(sum(list.map(decOfChecked)), 2, 8));
   return out;
+}
+
+/** The exact decimal of a text {@link checkedAmount} accepted. */
+function decOfChecked(t: string): Dec {
+  return parseDec(t) as Dec;
 }
 
 /**
@@ -316,11 +413,31 @@ export function computeDocumentCodes(root: UblNode, keys: DocumentCodeKeys = {})
     code = hashOf(inputs, technicalKey, pin);
     if (pin && softwareId) {
       const s = softwareSecurityCode({ softwareId, softwarePin: pin, number: inputs.fields.id });
-      security = { ...s, declared: inputs.declaredSecurityCode, matches: s.hash === inputs.declaredSecurityCode };
+      security = { hash: s.hash, preimage: s.preimage, declared: inputs.declaredSecurityCode, matches: s.hash === inputs.declaredSecurityCode };
     }
   } catch (e) {
     // Every value was checked while reading; what is left is a key with surrounding whitespace inside it.
     return { ok: false, message: `No se pudo calcular el código: ${(e as Error).message}`, path: '(claves)' };
+  }
+  const url = qrUrl(code.hash, inputs.environment);
+  const matches = code.hash === inputs.declared;
+  const schemeMatches = inputs.declaredScheme === inputs.scheme;
+  // Two literals rather than a conditional spread (a slow path in V8); the keys in the same order.
+  if (security) {
+    return {
+      ok: true,
+      kind: inputs.kind,
+      scheme: inputs.scheme,
+      hash: code.hash,
+      preimage: code.preimage,
+      declared: inputs.declared,
+      matches,
+      declaredScheme: inputs.declaredScheme,
+      schemeMatches,
+      securityCode: security,
+      qrUrl: url,
+      inputs,
+    };
   }
   return {
     ok: true,
@@ -329,11 +446,10 @@ export function computeDocumentCodes(root: UblNode, keys: DocumentCodeKeys = {})
     hash: code.hash,
     preimage: code.preimage,
     declared: inputs.declared,
-    matches: code.hash === inputs.declared,
+    matches,
     declaredScheme: inputs.declaredScheme,
-    schemeMatches: inputs.declaredScheme === inputs.scheme,
-    ...(security ? { securityCode: security } : {}),
-    qrUrl: qrUrl(code.hash, inputs.environment),
+    schemeMatches,
+    qrUrl: url,
     inputs,
   };
 }
@@ -341,11 +457,11 @@ export function computeDocumentCodes(root: UblNode, keys: DocumentCodeKeys = {})
 function hashOf(inputs: DocumentCodeInputs, technicalKey: string | undefined, pin: string | undefined): HashedCode {
   switch (inputs.kind) {
     case 'cufe':
-      return cufe({ ...inputs.fields, technicalKey: technicalKey! });
+      return cufeOf(inputs.fields, technicalKey!);
     case 'cude':
-      return cude({ ...inputs.fields, softwarePin: pin! });
+      return cudeOf(inputs.fields, pin!);
     case 'cuds':
-      return cuds({ ...inputs.fields, softwarePin: pin! });
+      return cudsOf(inputs.fields, pin!);
     case 'eventCude':
       return eventCude({ ...inputs.fields, softwarePin: pin! });
   }

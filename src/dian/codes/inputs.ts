@@ -61,7 +61,24 @@ export function exactAmount(value: unknown, fn: string, field: string): Dec {
  * separator (dian-protocol.md §3.1, §12): `1.999` → `1.99`, `10` → `10.00`.
  */
 export function hashAmount(value: unknown, fn: string, field: string): string {
+  // Decimal text (the amounts read from a document) is truncated as text: the same digits as the exact path.
+  if (typeof value === 'string' && DECIMAL.test(value)) return truncatedDecimalText(value);
   return truncatedText(exactAmount(value, fn, field));
+}
+
+/**
+ * `truncatedText(exactAmount(text))` of non-negative decimal text (`DECIMAL`), done on the digits: leading zeros
+ * of the integer part dropped (one kept), the decimals cut or padded to two. `0012.3456` → `12.34`, `7` → `7.00`.
+ */
+export function truncatedDecimalText(text: string): string {
+  const dot = text.indexOf('.');
+  const intEnd = dot < 0 ? text.length : dot;
+  let start = 0;
+  while (start < intEnd - 1 && text.charCodeAt(start) === 48) start++;
+  const int = start === 0 && intEnd === text.length ? text : text.slice(start, intEnd);
+  if (dot < 0) return `${int}.00`;
+  const decimals = text.length - dot - 1;
+  return decimals >= 2 ? `${int}.${text.slice(dot + 1, dot + 3)}` : `${int}.${text.slice(dot + 1)}0`;
 }
 
 /** An exact decimal truncated to 2 decimals, as text. */

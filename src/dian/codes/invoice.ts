@@ -54,7 +54,7 @@ export interface CudsInput extends Omit<InvoiceCodeFields, 'incTaxAmount' | 'ica
 }
 
 /** ID + IssueDate + IssueTime + LineExtensionAmount: the head every invoice-like pre-image starts with. */
-function head(fn: string, x: InvoiceCodeFields | CudsInput): string {
+function head(fn: string, x: InvoiceCodeFields | Omit<CudsInput, 'softwarePin'>): string {
   return (
     hashText(x.id, fn, 'id') +
     hashDate(x.issueDate, fn, 'issueDate') +
@@ -91,7 +91,12 @@ function invoicePreimage(fn: string, x: InvoiceCodeFields, key: string): string 
  *   technicalKey: '693ff6f2a553c3646a063436fd4dd9ded0311471', environment: '1' }).hash //=> '8bb918b1…d9b4'
  */
 export function cufe(input: CufeInput): HashedCode {
-  const preimage = invoicePreimage('cufe', input, hashText(input.technicalKey, 'cufe', 'technicalKey'));
+  return cufeOf(input, input.technicalKey);
+}
+
+/** {@link cufe} with the technical key apart from the document values (no merged input object to build). */
+export function cufeOf(fields: InvoiceCodeFields, technicalKey: string): HashedCode {
+  const preimage = invoicePreimage('cufe', fields, hashText(technicalKey, 'cufe', 'technicalKey'));
   return { hash: sha384Hex(preimage), preimage };
 }
 
@@ -102,7 +107,12 @@ export function cufe(input: CufeInput): HashedCode {
  * @throws EcfError `invalid_argument` for a missing, negative or non-decimal amount, or a malformed field
  */
 export function cude(input: CudeInput): HashedCode {
-  const preimage = invoicePreimage('cude', input, hashText(input.softwarePin, 'cude', 'softwarePin'));
+  return cudeOf(input, input.softwarePin);
+}
+
+/** {@link cude} with the PIN apart from the document values (no merged input object to build). */
+export function cudeOf(fields: InvoiceCodeFields, softwarePin: string): HashedCode {
+  const preimage = invoicePreimage('cude', fields, hashText(softwarePin, 'cude', 'softwarePin'));
   return { hash: sha384Hex(preimage), preimage };
 }
 
@@ -114,6 +124,11 @@ export function cude(input: CudeInput): HashedCode {
  * @throws EcfError `invalid_argument` for a missing, negative or non-decimal amount, or a malformed field
  */
 export function cuds(input: CudsInput): HashedCode {
+  return cudsOf(input, input.softwarePin);
+}
+
+/** {@link cuds} with the PIN apart from the document values (no merged input object to build). */
+export function cudsOf(input: Omit<CudsInput, 'softwarePin'>, softwarePin: string): HashedCode {
   const fn = 'cuds';
   const preimage =
     head(fn, input) +
@@ -121,7 +136,7 @@ export function cuds(input: CudsInput): HashedCode {
     hashAmount(input.payableAmount, fn, 'payableAmount') +
     hashText(input.supplierCompanyId, fn, 'supplierCompanyId') +
     hashText(input.customerCompanyId, fn, 'customerCompanyId') +
-    hashText(input.softwarePin, fn, 'softwarePin') +
+    hashText(softwarePin, fn, 'softwarePin') +
     hashEnvironment(input.environment, fn);
   return { hash: sha384Hex(preimage), preimage };
 }

@@ -6,8 +6,8 @@
  *
  * Pure: no I/O, no clock.
  */
-import { parseDec, type Dec } from '../../shared/money/decimal.js';
-import { childrenNamed, textAt, type UblNode } from '../ubl/tree.js';
+import { parseDec, SCALE, type Dec } from '../../shared/money/decimal.js';
+import { child, childrenNamed, textAt, type UblNode } from '../ubl/tree.js';
 import type { DianDocumentKind } from './kind.js';
 
 export interface DianRuleContext {
@@ -21,6 +21,12 @@ export interface DianRuleContext {
   readonly lineName: string;
   /** `cbc:InvoicedQuantity`, `cbc:CreditedQuantity` or `cbc:DebitedQuantity`. */
   readonly quantityName: string;
+  /** The document's lines (the root's children named `lineName`), in order: read once for every rule. */
+  readonly lines: readonly UblNode[];
+  /** The root's first `totalName` child, or undefined. */
+  readonly total: UblNode | undefined;
+  /** {@link dayNumber} of `today`; null when it is not a valid date. */
+  readonly todayDay: number | null;
 }
 
 /** One place a rule fails: the element path and, optionally, a Spanish detail with the values compared. */
@@ -29,20 +35,79 @@ export interface DianRuleHit {
   readonly detail?: string;
 }
 
+const CREDIT_NAMES = { totalName: 'cac:LegalMonetaryTotal', lineName: 'cac:CreditNoteLine', quantityName: 'cbc:CreditedQuantity' } as const;
+const DEBIT_NAMES = { totalName: 'cac:RequestedMonetaryTotal', lineName: 'cac:DebitNoteLine', quantityName: 'cbc:DebitedQuantity' } as const;
+const INVOICE_NAMES = { totalName: 'cac:LegalMonetaryTotal', lineName: 'cac:InvoiceLine', quantityName: 'cbc:InvoicedQuantity' } as const;
+
 export function contextOf(root: UblNode, kind: DianDocumentKind, today: string): DianRuleContext {
-  const names =
-    root.name === 'CreditNote'
-      ? { totalName: 'cac:LegalMonetaryTotal', lineName: 'cac:CreditNoteLine', quantityName: 'cbc:CreditedQuantity' }
-      : root.name === 'DebitNote'
-        ? { totalName: 'cac:RequestedMonetaryTotal', lineName: 'cac:DebitNoteLine', quantityName: 'cbc:DebitedQuantity' }
-        : { totalName: 'cac:LegalMonetaryTotal', lineName: 'cac:InvoiceLine', quantityName: 'cbc:InvoicedQuantity' };
-  return { root, kind, today: dayNumber(today) === null ? undefined : today, ...names };
+  const names = root.name === 'CreditNote' ? CREDIT_NAMES : root.name === 'DebitNote' ? DEBIT_NAMES : INVOICE_NAMES;
+  const todayDay = dayNumber(today);
+  return {
+    root,
+    kind,
+    today: todayDay === null ? undefined : today,
+    totalName: names.totalName,
+    lineName: names.lineName,
+    quantityName: names.quantityName,
+    lines: childrenNamed(root, names.lineName),
+    total: child(root, names.totalName),
+    todayDay,
+  };
 }
 
 /** The amount at `path` below `node` as an exact decimal; null when absent or not plain decimal text. */
 export function amount(node: UblNode | undefined, path: string): Dec | null {
   const t = textAt(node, path);
-  return t === undefined ? null : parseDec(t);
+  return t === undefined ? null : decOf(t);
+}
+
+/** The text of `node` (trimmed) as an exact decimal; null when the node is absent, has no text or not plain decimal text. */
+export function amountOf(node: UblNode | undefined): Dec | null {
+  const t = node?.text;
+  return t === undefined ? null : decOf(t.trim());
+}
+
+/** Decimal digits below which the integer value of a text (scaled to SCALE decimals) is exact as a double. */
+const FAST_INT_DIGITS = 15 - SCALE;
+const POW10 = [1, 10, 100, 1000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000];
+
+/**
+ * `parseDec` of shared/money/decimal.ts, the same result for every text, without a regular expression or a
+ * decimal string for the short texts of document amounts: a text of at most 7 integer digits and 8 decimals is
+ * below 10^15 once scaled, so its double is exact and becomes the bigint directly. Longer texts go to `parseDec`.
+ */
+export function decOf(text: string): Dec | null {
+  const n = text.length;
+  let i = 0;
+  if (n === 0) return null;
+  const sign = text.charCodeAt(0);
+  if (sign === 45 || sign === 43) i = 1; // '-' or '+'
+  const intStart = i;
+  let value = 0;
+  while (i < n) {
+    const c = text.charCodeAt(i) - 48;
+    if (c < 0 || c > 9) break;
+    value = value * 10 + c;
+    i++;
+  }
+  const intDigits = i - intStart;
+  if (intDigits === 0) return null;
+  let fracDigits = 0;
+  if (i < n) {
+    if (text.charCodeAt(i) !== 46) return null; // '.'
+    i++;
+    while (i < n) {
+      const c = text.charCodeAt(i) - 48;
+      if (c < 0 || c > 9) return null;
+      value = value * 10 + c;
+      fracDigits++;
+      i++;
+    }
+    if (fracDigits === 0 || fracDigits > SCALE) return null;
+  }
+  if (intDigits > FAST_INT_DIGITS) return parseDec(text);
+  const scaled = value * POW10[SCALE - fracDigits]!;
+  return BigInt(sign === 45 ? -scaled : scaled) as Dec;
 }
 
 /** A path below the root: `/Invoice/cac:LegalMonetaryTotal/cbc:PayableAmount`. */
@@ -74,17 +139,32 @@ export function sameRounded(a: Dec, b: Dec): boolean {
   return roundUnits(a) === roundUnits(b);
 }
 
-/** Days since 1970-01-01 of a `yyyy-MM-dd` date, or null when the text is not a valid calendar date. */
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** The value of the ASCII digits of `text` from `from` to `to` (exclusive); -1 when one is not a digit. */
+function digitsAt(text: string, from: number, to: number): number {
+  let v = 0;
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i) - 48;
+    if (c < 0 || c > 9) return -1;
+    v = v * 10 + c;
+  }
+  return v;
+}
+
+/**
+ * Days since 1970-01-01 of a `yyyy-MM-dd` date, or null when the text is not a valid calendar date (proleptic
+ * Gregorian). Years 0000 to 0099 are null: `Date.UTC` reads them as 1900 to 1999, and this function always has.
+ */
 export function dayNumber(date: string | undefined): number | null {
-  const m = date === undefined ? null : /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
-  if (!m) return null;
-  const y = Number(m[1]);
-  const mo = Number(m[2]);
-  const d = Number(m[3]);
-  const ms = Date.UTC(y, mo - 1, d);
-  const back = new Date(ms);
-  if (back.getUTCFullYear() !== y || back.getUTCMonth() !== mo - 1 || back.getUTCDate() !== d) return null;
-  return ms / 86_400_000;
+  if (date === undefined || date.length !== 10 || date.charCodeAt(4) !== 45 || date.charCodeAt(7) !== 45) return null;
+  const y = digitsAt(date, 0, 4);
+  const mo = digitsAt(date, 5, 7);
+  const d = digitsAt(date, 8, 10);
+  if (y < 100 || mo < 1 || mo > 12 || d < 1) return null;
+  const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
+  if (d > (mo === 2 && leap ? 29 : MONTH_DAYS[mo - 1]!)) return null;
+  return Date.UTC(y, mo - 1, d) / 86_400_000;
 }
 
 /**

@@ -11,9 +11,9 @@
  *
  * Pure: no I/O, no clock.
  */
-import { add, cmp, mul, div, parseDec, sub, sum, toText, type Dec } from '../../shared/money/decimal.js';
-import { all, at, child, childrenNamed, textAt, type UblNode } from '../ubl/tree.js';
-import { amount, bogotaDate, dayNumber, indexed, pathOf, sameRounded, type DianRuleContext, type DianRuleHit } from './context.js';
+import { add, cmp, mul, div, parseDec, sub, toText, type Dec } from '../../shared/money/decimal.js';
+import { allSteps, atSteps, child, pathSteps, textAt, textAtSteps, type UblNode } from '../ubl/tree.js';
+import { amountOf, bogotaDate, dayNumber, pathOf, sameRounded, type DianRuleContext, type DianRuleHit } from './context.js';
 import { RULE_PREFIX, type DianDocumentKind } from './kind.js';
 
 /** `Rechazo` rejects the document; `Notificación` is informative and never blocks it. */
@@ -67,35 +67,245 @@ const ROUNDED_OURS = `${ROUNDED}; the tolerance is ours, taken from FAU04`;
 
 const show = (a: Dec): string => toText(a, 2, 8);
 
-/** The UBLExtension holding sts:DianExtensions, with its 1-based path, or undefined. */
-function dianExtensions(ctx: DianRuleContext): { node: UblNode; path: string } | undefined {
-  const exts = indexed(child(ctx.root, 'ext:UBLExtensions'), 'ext:UBLExtension');
-  for (const e of exts) {
-    const node = at(e.node, 'ext:ExtensionContent/sts:DianExtensions');
-    if (node) return { node, path: pathOf(ctx, 'ext:UBLExtensions', e.step, 'ext:ExtensionContent', 'sts:DianExtensions') };
+// The paths the checks read, split once (module level: no path is split, no closure made, per document).
+const PRICE_AMOUNT = pathSteps('cac:Price/cbc:PriceAmount');
+const TAX_SCHEME_ID = pathSteps('cac:TaxCategory/cac:TaxScheme/cbc:ID');
+const HEADER_TAX_SCHEME_IDS = pathSteps('cac:TaxTotal/cac:TaxSubtotal/cac:TaxCategory/cac:TaxScheme/cbc:ID');
+const PERCENT = pathSteps('cac:TaxCategory/cbc:Percent');
+const DIAN_EXTENSIONS_IN_EXTENSION = pathSteps('ext:ExtensionContent/sts:DianExtensions');
+const AUTHORIZED_INVOICES = pathSteps('sts:InvoiceControl/sts:AuthorizedInvoices');
+const AUTHORIZED_PREFIX = pathSteps('sts:InvoiceControl/sts:AuthorizedInvoices/sts:Prefix');
+const PERIOD_START = pathSteps('sts:InvoiceControl/sts:AuthorizationPeriod/cbc:StartDate');
+const PERIOD_END = pathSteps('sts:InvoiceControl/sts:AuthorizationPeriod/cbc:EndDate');
+const SIGNING_TIME = pathSteps(
+  'ext:UBLExtensions/ext:UBLExtension/ext:ExtensionContent/ds:Signature/ds:Object/xades:QualifyingProperties/xades:SignedProperties/xades:SignedSignatureProperties/xades:SigningTime',
+);
+const ALL_DIAN_EXTENSIONS = pathSteps('ext:UBLExtensions/ext:UBLExtension/ext:ExtensionContent/sts:DianExtensions');
+const ALL_SIGNATURES = pathSteps('ext:UBLExtensions/ext:UBLExtension/ext:ExtensionContent/ds:Signature');
+const DIGITS = /^\d+$/;
+const TRAILING_DIGITS = /\d+$/;
+
+/** `name[i]` with a 1-based index: the path step of the i-th (0-based) element of that name. */
+const step = (name: string, i: number): string => `${name}[${i + 1}]`;
+
+/** The sts:DianExtensions of the first UBLExtension holding one, or undefined. */
+function dianExtensions(ctx: DianRuleContext): UblNode | undefined {
+  const exts = child(ctx.root, 'ext:UBLExtensions');
+  if (!exts) return undefined;
+  for (const e of exts.children) {
+    if (e.name !== 'ext:UBLExtension') continue;
+    const node = atSteps(e, DIAN_EXTENSIONS_IN_EXTENSION);
+    if (node) return node;
   }
   return undefined;
 }
 
-function lineQuantity(ctx: DianRuleContext, line: UblNode): Dec | null {
-  return amount(line, ctx.quantityName);
-}
-
-/** Sum of line amounts at `path` below each line; null when a line lacks a numeric value there. */
-function sumLines(ctx: DianRuleContext, path: string): Dec | null {
-  const values: Dec[] = [];
-  for (const line of childrenNamed(ctx.root, ctx.lineName)) {
-    const v = amount(line, path);
+/** Sum of the lines' amounts in child `name`; null when a line lacks a numeric value there (or there are no lines). */
+function sumLines(ctx: DianRuleContext, name: string): Dec | null {
+  if (ctx.lines.length === 0) return null;
+  let total = 0n;
+  for (const line of ctx.lines) {
+    const v = amountOf(child(line, name));
     if (v === null) return null;
-    values.push(v);
+    total += v;
   }
-  return values.length === 0 ? null : sum(values);
+  return total as Dec;
 }
 
 function totalsRule(ctx: DianRuleContext, element: string, expected: Dec | null, what: string): DianRuleHit[] {
-  const declared = amount(child(ctx.root, ctx.totalName), element);
+  const declared = amountOf(child(ctx.total, element));
   if (declared === null || expected === null || sameRounded(declared, expected)) return [];
   return [{ path: pathOf(ctx, ctx.totalName, element), detail: `${element} ${show(declared)}, ${what} ${show(expected)}` }];
+}
+
+/** FAU04: each line's taxable base is its largest TaxSubtotal/TaxableAmount; their sum against TaxExclusiveAmount. */
+function checkTaxBases(ctx: DianRuleContext): DianRuleHit[] {
+  let sum = 0n;
+  for (const line of ctx.lines) {
+    // A line taxed by IVA and ICUI/ADV/ICL on the same base counts that base once (DIAN's samples do):
+    // the line's base is its largest TaxableAmount.
+    let base: Dec | null = null;
+    for (const tt of line.children) {
+      if (tt.name !== 'cac:TaxTotal') continue;
+      for (const st of tt.children) {
+        if (st.name !== 'cac:TaxSubtotal') continue;
+        const taxable = child(st, 'cbc:TaxableAmount');
+        if (!taxable) continue; // per-unit taxes (IBUA, ICL, INPP, bags) have no base
+        const v = amountOf(taxable);
+        if (v === null) return [];
+        if (base === null || cmp(v, base) > 0) base = v;
+      }
+    }
+    if (base !== null) sum += base;
+  }
+  return totalsRule(ctx, 'cbc:TaxExclusiveAmount', sum as Dec, 'suma de las bases imponibles de las líneas');
+}
+
+/** The totals FAU14 adds to TaxInclusiveAmount, with their sign. */
+const PAYABLE_TERMS: readonly (readonly [string, 1 | -1])[] = [
+  ['cbc:AllowanceTotalAmount', -1],
+  ['cbc:ChargeTotalAmount', 1],
+  ['cbc:PrepaidAmount', -1],
+  ['cbc:PayableRoundingAmount', 1],
+];
+
+/** FAU14: PayableAmount against TaxInclusiveAmount − allowances + charges − prepaid + rounding. */
+function checkPayable(ctx: DianRuleContext): DianRuleHit[] {
+  const total = ctx.total;
+  const inclusive = amountOf(child(total, 'cbc:TaxInclusiveAmount'));
+  if (inclusive === null) return [];
+  let expected = inclusive;
+  for (const [name, sign] of PAYABLE_TERMS) {
+    const node = child(total, name);
+    if (!node) continue;
+    const v = amountOf(node);
+    if (v === null) return [];
+    expected = sign > 0 ? add(expected, v) : sub(expected, v);
+  }
+  return totalsRule(ctx, 'cbc:PayableAmount', expected, 'valor calculado');
+}
+
+/** FAV06: each line's LineExtensionAmount against price × quantity − line discounts + line charges. */
+function checkLineAmounts(ctx: DianRuleContext): DianRuleHit[] {
+  const hits: DianRuleHit[] = [];
+  const lines = ctx.lines;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const declared = amountOf(child(line, 'cbc:LineExtensionAmount'));
+    const price = amountOf(atSteps(line, PRICE_AMOUNT));
+    const qty = amountOf(child(line, ctx.quantityName));
+    if (declared === null || price === null || qty === null) continue;
+    // Price × quantity, as the protocol states it; not ÷ BaseQuantity: DIAN's samples repeat the invoiced
+    // quantity in BaseQuantity (Transporte de Carga: 10 × 200000.00 = 2000000.00 with BaseQuantity 10).
+    let expected = mul(price, qty);
+    let readable = true;
+    for (const ac of line.children) {
+      if (ac.name !== 'cac:AllowanceCharge') continue;
+      const v = amountOf(child(ac, 'cbc:Amount'));
+      const ind = textAt(ac, 'cbc:ChargeIndicator');
+      if (v === null || (ind !== 'true' && ind !== 'false')) readable = false;
+      else expected = ind === 'true' ? add(expected, v) : sub(expected, v);
+    }
+    if (!readable || sameRounded(declared, expected)) continue;
+    hits.push({
+      path: pathOf(ctx, step(ctx.lineName, i), 'cbc:LineExtensionAmount'),
+      detail: `LineExtensionAmount ${show(declared)}, valor calculado ${show(expected)}`,
+    });
+  }
+  return hits;
+}
+
+/** FAQ07: a header discount larger than its base. */
+function checkDiscountBase(ctx: DianRuleContext): DianRuleHit[] {
+  const hits: DianRuleHit[] = [];
+  let i = 0;
+  for (const node of ctx.root.children) {
+    if (node.name !== 'cac:AllowanceCharge') continue;
+    const index = i++;
+    if (textAt(node, 'cbc:ChargeIndicator') !== 'false') continue;
+    const v = amountOf(child(node, 'cbc:Amount'));
+    const base = amountOf(child(node, 'cbc:BaseAmount'));
+    if (v === null || base === null || cmp(v, base) <= 0) continue;
+    hits.push({ path: pathOf(ctx, step('cac:AllowanceCharge', index), 'cbc:Amount'), detail: `Amount ${show(v)}, BaseAmount ${show(base)}` });
+  }
+  return hits;
+}
+
+/** FAQ09: a header allowance or charge whose base exceeds TaxInclusiveAmount. */
+function checkChargeBase(ctx: DianRuleContext): DianRuleHit[] {
+  const total = amountOf(child(ctx.total, 'cbc:TaxInclusiveAmount'));
+  if (total === null) return [];
+  const hits: DianRuleHit[] = [];
+  let i = 0;
+  for (const node of ctx.root.children) {
+    if (node.name !== 'cac:AllowanceCharge') continue;
+    const index = i++;
+    const base = amountOf(child(node, 'cbc:BaseAmount'));
+    if (base === null || cmp(base, total) <= 0) continue;
+    hits.push({
+      path: pathOf(ctx, step('cac:AllowanceCharge', index), 'cbc:BaseAmount'),
+      detail: `BaseAmount ${show(base)}, TaxInclusiveAmount ${show(total)}`,
+    });
+  }
+  return hits;
+}
+
+/** FAS01b: a tax scheme used in a line with no header TaxTotal of that scheme. */
+function checkHeaderTaxes(ctx: DianRuleContext): DianRuleHit[] {
+  const header = new Set<string | undefined>();
+  for (const n of allSteps(ctx.root, HEADER_TAX_SCHEME_IDS)) header.add(n.text?.trim());
+  let reported: Set<string> | undefined;
+  const hits: DianRuleHit[] = [];
+  const lines = ctx.lines;
+  for (let l = 0; l < lines.length; l++) {
+    let t = 0;
+    for (const tt of lines[l]!.children) {
+      if (tt.name !== 'cac:TaxTotal') continue;
+      const ti = t++;
+      let s = 0;
+      for (const st of tt.children) {
+        if (st.name !== 'cac:TaxSubtotal') continue;
+        const si = s++;
+        const scheme = textAtSteps(st, TAX_SCHEME_ID);
+        if (scheme === undefined || scheme === '' || header.has(scheme) || reported?.has(scheme)) continue;
+        (reported ??= new Set()).add(scheme);
+        hits.push({
+          path: pathOf(ctx, step(ctx.lineName, l), step('cac:TaxTotal', ti), step('cac:TaxSubtotal', si), 'cac:TaxCategory/cac:TaxScheme/cbc:ID'),
+          detail: `tributo ${scheme} sin TaxTotal de cabecera`,
+        });
+      }
+    }
+  }
+  return hits;
+}
+
+/** True when `declared` equals one of `expected` after rounding. */
+function matchesOne(declared: Dec, expected: readonly Dec[]): boolean {
+  for (const e of expected) if (sameRounded(declared, e)) return true;
+  return false;
+}
+
+/** FAX07: each line TaxSubtotal's TaxAmount against base × percent, or per-unit amount × measure or quantity. */
+function checkLineTaxes(ctx: DianRuleContext): DianRuleHit[] {
+  const hits: DianRuleHit[] = [];
+  const lines = ctx.lines;
+  for (let l = 0; l < lines.length; l++) {
+    const line = lines[l]!;
+    let t = 0;
+    for (const tt of line.children) {
+      if (tt.name !== 'cac:TaxTotal') continue;
+      const ti = t++;
+      let s = 0;
+      for (const st of tt.children) {
+        if (st.name !== 'cac:TaxSubtotal') continue;
+        const si = s++;
+        const declared = amountOf(child(st, 'cbc:TaxAmount'));
+        if (declared === null) continue;
+        const expected: Dec[] = [];
+        const perNode = child(st, 'cbc:PerUnitAmount');
+        if (perNode) {
+          const per = amountOf(perNode);
+          if (per === null) continue;
+          const measure = amountOf(child(st, 'cbc:BaseUnitMeasure'));
+          const scheme = textAtSteps(st, TAX_SCHEME_ID) ?? '';
+          if (measure !== null) expected.push(PER_HUNDRED_SCHEMES.has(scheme) ? div(mul(per, measure), HUNDRED) : mul(per, measure));
+          const qty = amountOf(child(line, ctx.quantityName));
+          if (qty !== null) expected.push(mul(per, qty));
+        } else {
+          const base = amountOf(child(st, 'cbc:TaxableAmount'));
+          const percent = amountOf(atSteps(st, PERCENT));
+          if (base === null || percent === null) continue;
+          expected.push(div(mul(base, percent), HUNDRED));
+        }
+        if (expected.length === 0 || matchesOne(declared, expected)) continue;
+        hits.push({
+          path: pathOf(ctx, step(ctx.lineName, l), step('cac:TaxTotal', ti), step('cac:TaxSubtotal', si), 'cbc:TaxAmount'),
+          detail: `TaxAmount ${show(declared)}, valor calculado ${expected.map(show).join(' o ')}`,
+        });
+      }
+    }
+  }
+  return hits;
 }
 
 /** IBUA (scheme 34) is given per 100 ml: PerUnitAmount × BaseUnitMeasure ÷ 100 (protocol §12, table 13.2.2). */
@@ -132,22 +342,7 @@ export const DIAN_RULES: readonly DianRule[] = Object.freeze(
         tolerance: ROUNDED,
         confidence: 'S',
         source: 'dian-protocol.md §11.1 (vixark/SimpleOps#4; gosocket help for DSAU04); the once-per-line base is read from the toolbox samples',
-        check: (ctx) => {
-          const bases: Dec[] = [];
-          for (const line of childrenNamed(ctx.root, ctx.lineName)) {
-            // A line taxed by IVA and ICUI/ADV/ICL on the same base counts that base once (DIAN's samples do):
-            // the line's base is its largest TaxableAmount.
-            let base: Dec | null = null;
-            for (const st of all(line, 'cac:TaxTotal/cac:TaxSubtotal')) {
-              if (!child(st, 'cbc:TaxableAmount')) continue; // per-unit taxes (IBUA, ICL, INPP, bags) have no base
-              const v = amount(st, 'cbc:TaxableAmount');
-              if (v === null) return [];
-              if (base === null || cmp(v, base) > 0) base = v;
-            }
-            if (base !== null) bases.push(base);
-          }
-          return totalsRule(ctx, 'cbc:TaxExclusiveAmount', sum(bases), 'suma de las bases imponibles de las líneas');
-        },
+        check: checkTaxBases,
       },
       {
         id: 'FAU14',
@@ -162,24 +357,7 @@ export const DIAN_RULES: readonly DianRule[] = Object.freeze(
         tolerance: ROUNDED_OURS,
         confidence: 'C',
         source: 'dian-protocol.md §11.1 (facho, a PHP error classifier); dian-service.md "422 from the tax authority"',
-        check: (ctx) => {
-          const total = child(ctx.root, ctx.totalName);
-          const inclusive = amount(total, 'cbc:TaxInclusiveAmount');
-          if (inclusive === null) return [];
-          let expected = inclusive;
-          for (const [name, sign] of [
-            ['cbc:AllowanceTotalAmount', -1],
-            ['cbc:ChargeTotalAmount', 1],
-            ['cbc:PrepaidAmount', -1],
-            ['cbc:PayableRoundingAmount', 1],
-          ] as const) {
-            if (!child(total, name)) continue;
-            const v = amount(total, name);
-            if (v === null) return [];
-            expected = sign > 0 ? add(expected, v) : sub(expected, v);
-          }
-          return totalsRule(ctx, 'cbc:PayableAmount', expected, 'valor calculado');
-        },
+        check: checkPayable,
       },
       {
         id: 'FAV06',
@@ -194,31 +372,7 @@ export const DIAN_RULES: readonly DianRule[] = Object.freeze(
         tolerance: ROUNDED_OURS,
         confidence: 'S',
         source: 'dian-protocol.md §11.2 ("FAV06: line extension = price × quantity − discounts")',
-        check: (ctx) => {
-          const hits: DianRuleHit[] = [];
-          for (const { node: line, step } of indexed(ctx.root, ctx.lineName)) {
-            const declared = amount(line, 'cbc:LineExtensionAmount');
-            const price = amount(line, 'cac:Price/cbc:PriceAmount');
-            const qty = lineQuantity(ctx, line);
-            if (declared === null || price === null || qty === null) continue;
-            // Price × quantity, as the protocol states it; not ÷ BaseQuantity: DIAN's samples repeat the invoiced
-            // quantity in BaseQuantity (Transporte de Carga: 10 × 200000.00 = 2000000.00 with BaseQuantity 10).
-            let expected = mul(price, qty);
-            let readable = true;
-            for (const ac of childrenNamed(line, 'cac:AllowanceCharge')) {
-              const v = amount(ac, 'cbc:Amount');
-              const ind = textAt(ac, 'cbc:ChargeIndicator');
-              if (v === null || (ind !== 'true' && ind !== 'false')) readable = false;
-              else expected = ind === 'true' ? add(expected, v) : sub(expected, v);
-            }
-            if (!readable || sameRounded(declared, expected)) continue;
-            hits.push({
-              path: pathOf(ctx, step, 'cbc:LineExtensionAmount'),
-              detail: `LineExtensionAmount ${show(declared)}, valor calculado ${show(expected)}`,
-            });
-          }
-          return hits;
-        },
+        check: checkLineAmounts,
       },
       {
         id: 'FAQ07',
@@ -232,17 +386,7 @@ export const DIAN_RULES: readonly DianRule[] = Object.freeze(
         tolerance: 'exact (a strict comparison; no rounding)',
         confidence: 'S',
         source: 'dian-service.md "422 from the tax authority"; dian-protocol.md §11.1 (v1.9 text NOT FOUND)',
-        check: (ctx) => {
-          const hits: DianRuleHit[] = [];
-          for (const { node, step } of indexed(ctx.root, 'cac:AllowanceCharge')) {
-            if (textAt(node, 'cbc:ChargeIndicator') !== 'false') continue;
-            const v = amount(node, 'cbc:Amount');
-            const base = amount(node, 'cbc:BaseAmount');
-            if (v === null || base === null || cmp(v, base) <= 0) continue;
-            hits.push({ path: pathOf(ctx, step, 'cbc:Amount'), detail: `Amount ${show(v)}, BaseAmount ${show(base)}` });
-          }
-          return hits;
-        },
+        check: checkDiscountBase,
       },
       {
         id: 'FAQ09',
@@ -256,17 +400,7 @@ export const DIAN_RULES: readonly DianRule[] = Object.freeze(
         tolerance: 'exact (a strict comparison; no rounding)',
         confidence: 'S',
         source: 'dian-service.md "422 from the tax authority"; the code exists in the 2019 schematron (dian-protocol.md §11.1)',
-        check: (ctx) => {
-          const total = amount(child(ctx.root, ctx.totalName), 'cbc:TaxInclusiveAmount');
-          if (total === null) return [];
-          const hits: DianRuleHit[] = [];
-          for (const { node, step } of indexed(ctx.root, 'cac:AllowanceCharge')) {
-            const base = amount(node, 'cbc:BaseAmount');
-            if (base === null || cmp(base, total) <= 0) continue;
-            hits.push({ path: pathOf(ctx, step, 'cbc:BaseAmount'), detail: `BaseAmount ${show(base)}, TaxInclusiveAmount ${show(total)}` });
-          }
-          return hits;
-        },
+        check: checkChargeBase,
       },
       {
         id: 'FAS01b',
@@ -280,23 +414,7 @@ export const DIAN_RULES: readonly DianRule[] = Object.freeze(
         tolerance: '—',
         confidence: 'S',
         source: 'dian-protocol.md §11.2 (vixark/SimpleOps#4)',
-        check: (ctx) => {
-          const header = new Set(all(ctx.root, 'cac:TaxTotal/cac:TaxSubtotal/cac:TaxCategory/cac:TaxScheme/cbc:ID').map((n) => n.text?.trim()));
-          const reported = new Set<string>();
-          const hits: DianRuleHit[] = [];
-          for (const { node: line, step } of indexed(ctx.root, ctx.lineName))
-            for (const tt of indexed(line, 'cac:TaxTotal'))
-              for (const st of indexed(tt.node, 'cac:TaxSubtotal')) {
-                const scheme = textAt(st.node, 'cac:TaxCategory/cac:TaxScheme/cbc:ID');
-                if (scheme === undefined || scheme === '' || header.has(scheme) || reported.has(scheme)) continue;
-                reported.add(scheme);
-                hits.push({
-                  path: pathOf(ctx, step, tt.step, st.step, 'cac:TaxCategory/cac:TaxScheme/cbc:ID'),
-                  detail: `tributo ${scheme} sin TaxTotal de cabecera`,
-                });
-              }
-          return hits;
-        },
+        check: checkHeaderTaxes,
       },
       {
         id: 'FAX07',
@@ -311,36 +429,7 @@ export const DIAN_RULES: readonly DianRule[] = Object.freeze(
         tolerance: ROUNDED_OURS,
         confidence: 'S',
         source: 'dian-protocol.md §11.2 (megapractical KB) and §12 (IBUA per 100 ml)',
-        check: (ctx) => {
-          const hits: DianRuleHit[] = [];
-          for (const { node: line, step } of indexed(ctx.root, ctx.lineName))
-            for (const tt of indexed(line, 'cac:TaxTotal'))
-              for (const st of indexed(tt.node, 'cac:TaxSubtotal')) {
-                const declared = amount(st.node, 'cbc:TaxAmount');
-                if (declared === null) continue;
-                const expected: Dec[] = [];
-                if (child(st.node, 'cbc:PerUnitAmount')) {
-                  const per = amount(st.node, 'cbc:PerUnitAmount');
-                  if (per === null) continue;
-                  const measure = amount(st.node, 'cbc:BaseUnitMeasure');
-                  const scheme = textAt(st.node, 'cac:TaxCategory/cac:TaxScheme/cbc:ID') ?? '';
-                  if (measure !== null) expected.push(PER_HUNDRED_SCHEMES.has(scheme) ? div(mul(per, measure), HUNDRED) : mul(per, measure));
-                  const qty = lineQuantity(ctx, line);
-                  if (qty !== null) expected.push(mul(per, qty));
-                } else {
-                  const base = amount(st.node, 'cbc:TaxableAmount');
-                  const percent = amount(st.node, 'cac:TaxCategory/cbc:Percent');
-                  if (base === null || percent === null) continue;
-                  expected.push(div(mul(base, percent), HUNDRED));
-                }
-                if (expected.length === 0 || expected.some((e) => sameRounded(declared, e))) continue;
-                hits.push({
-                  path: pathOf(ctx, step, tt.step, st.step, 'cbc:TaxAmount'),
-                  detail: `TaxAmount ${show(declared)}, valor calculado ${expected.map(show).join(' o ')}`,
-                });
-              }
-          return hits;
-        },
+        check: checkLineTaxes,
       },
       {
         id: 'FAD05b',
@@ -410,12 +499,7 @@ export const DIAN_RULES: readonly DianRule[] = Object.freeze(
         tolerance: '—',
         confidence: 'S',
         source: 'dian-protocol.md §11.2 ("FAB10a: prefix")',
-        check: (ctx) => {
-          const id = textAt(ctx.root, 'cbc:ID');
-          const prefix = textAt(dianExtensions(ctx)?.node, 'sts:InvoiceControl/sts:AuthorizedInvoices/sts:Prefix');
-          if (id === undefined || prefix === undefined || id.startsWith(prefix)) return [];
-          return [{ path: pathOf(ctx, 'cbc:ID'), detail: `ID ${id}, prefijo ${prefix}` }];
-        },
+        check: checkPrefix,
       },
       {
         id: 'FAD09c',
@@ -429,12 +513,7 @@ export const DIAN_RULES: readonly DianRule[] = Object.freeze(
         tolerance: 'calendar days, Bogotá',
         confidence: 'S',
         source: 'dian-service.md "422 from the tax authority" and Limits; dian-protocol.md §11.1 (legacy)',
-        check: (ctx) => {
-          const issue = dayNumber(textAt(ctx.root, 'cbc:IssueDate'));
-          const today = dayNumber(ctx.today);
-          if (issue === null || today === null || today - issue <= 5) return [];
-          return [{ path: pathOf(ctx, 'cbc:IssueDate'), detail: `IssueDate ${textAt(ctx.root, 'cbc:IssueDate')}, hoy ${ctx.today}` }];
-        },
+        check: checkIssueWindow,
       },
       {
         id: 'FAD09e',
@@ -448,17 +527,7 @@ export const DIAN_RULES: readonly DianRule[] = Object.freeze(
         tolerance: 'calendar day, Bogotá (UTC−05:00)',
         confidence: 'S',
         source: 'dian-protocol.md §10 and §11.1 (felcowiki, co-anchors)',
-        check: (ctx) => {
-          const issue = textAt(ctx.root, 'cbc:IssueDate');
-          const signing = all(
-            ctx.root,
-            'ext:UBLExtensions/ext:UBLExtension/ext:ExtensionContent/ds:Signature/ds:Object/xades:QualifyingProperties/xades:SignedProperties/xades:SignedSignatureProperties/xades:SigningTime',
-          )[0]?.text?.trim();
-          if (issue === undefined || signing === undefined || dayNumber(issue) === null) return [];
-          const date = bogotaDate(signing);
-          if (date === null || date === issue) return [];
-          return [{ path: pathOf(ctx, 'cbc:IssueDate'), detail: `IssueDate ${issue}, fecha de firma ${date}` }];
-        },
+        check: checkSigningDate,
       },
       {
         id: 'CAE02',
@@ -489,10 +558,7 @@ export const DIAN_RULES: readonly DianRule[] = Object.freeze(
         tolerance: '—',
         confidence: 'V',
         source: 'dian-protocol.md §1.3 (2019 schematron [AA03]; which of AA03/AA04 is which is our reading)',
-        check: (ctx) => {
-          const n = all(ctx.root, 'ext:UBLExtensions/ext:UBLExtension/ext:ExtensionContent/sts:DianExtensions').length;
-          return n === 1 ? [] : [{ path: pathOf(ctx, 'ext:UBLExtensions'), detail: `${n} grupos sts:DianExtensions` }];
-        },
+        check: checkOneDianExtensions,
       },
       {
         id: 'AA04',
@@ -506,10 +572,7 @@ export const DIAN_RULES: readonly DianRule[] = Object.freeze(
         tolerance: '—',
         confidence: 'V',
         source: 'dian-protocol.md §1.3 (2019 schematron [AA04]; which of AA03/AA04 is which is our reading)',
-        check: (ctx) => {
-          const n = all(ctx.root, 'ext:UBLExtensions/ext:UBLExtension/ext:ExtensionContent/ds:Signature').length;
-          return n <= 1 ? [] : [{ path: pathOf(ctx, 'ext:UBLExtensions'), detail: `${n} firmas ds:Signature` }];
-        },
+        check: checkOneSignature,
       },
     ] satisfies DianRule[]
   ).map((r) =>
@@ -519,12 +582,12 @@ export const DIAN_RULES: readonly DianRule[] = Object.freeze(
 
 function rangeCheck(ctx: DianRuleContext, side: 'below' | 'above'): DianRuleHit[] {
   const id = textAt(ctx.root, 'cbc:ID');
-  const range = at(dianExtensions(ctx)?.node, 'sts:InvoiceControl/sts:AuthorizedInvoices');
+  const range = atSteps(dianExtensions(ctx), AUTHORIZED_INVOICES);
   const prefix = textAt(range, 'sts:Prefix') ?? '';
   const bound = textAt(range, side === 'below' ? 'sts:From' : 'sts:To');
-  if (id === undefined || bound === undefined || !/^\d+$/.test(bound)) return [];
-  const digits = id.startsWith(prefix) ? id.slice(prefix.length) : (/\d+$/.exec(id)?.[0] ?? '');
-  if (!/^\d+$/.test(digits)) return [];
+  if (id === undefined || bound === undefined || !DIGITS.test(bound)) return [];
+  const digits = id.startsWith(prefix) ? id.slice(prefix.length) : (TRAILING_DIGITS.exec(id)?.[0] ?? '');
+  if (!DIGITS.test(digits)) return [];
   const n = BigInt(digits);
   const b = BigInt(bound);
   if (side === 'below' ? n >= b : n <= b) return [];
@@ -533,10 +596,48 @@ function rangeCheck(ctx: DianRuleContext, side: 'below' | 'above'): DianRuleHit[
 
 function periodCheck(ctx: DianRuleContext, end: 'cbc:StartDate' | 'cbc:EndDate'): DianRuleHit[] {
   const issueText = textAt(ctx.root, 'cbc:IssueDate');
-  const boundText = textAt(dianExtensions(ctx)?.node, `sts:InvoiceControl/sts:AuthorizationPeriod/${end}`);
+  const boundText = textAtSteps(dianExtensions(ctx), end === 'cbc:StartDate' ? PERIOD_START : PERIOD_END);
   const issue = dayNumber(issueText);
   const bound = dayNumber(boundText);
   if (issue === null || bound === null) return [];
   if (end === 'cbc:StartDate' ? issue >= bound : issue <= bound) return [];
   return [{ path: pathOf(ctx, 'cbc:IssueDate'), detail: `IssueDate ${issueText}, ${end === 'cbc:StartDate' ? 'inicio' : 'fin'} ${boundText}` }];
+}
+
+/** FAB10a: ID starts with the authorised prefix. */
+function checkPrefix(ctx: DianRuleContext): DianRuleHit[] {
+  const id = textAt(ctx.root, 'cbc:ID');
+  const prefix = textAtSteps(dianExtensions(ctx), AUTHORIZED_PREFIX);
+  if (id === undefined || prefix === undefined || id.startsWith(prefix)) return [];
+  return [{ path: pathOf(ctx, 'cbc:ID'), detail: `ID ${id}, prefijo ${prefix}` }];
+}
+
+/** FAD09c: IssueDate at most 5 days before today. */
+function checkIssueWindow(ctx: DianRuleContext): DianRuleHit[] {
+  const issue = dayNumber(textAt(ctx.root, 'cbc:IssueDate'));
+  const today = ctx.todayDay;
+  if (issue === null || today === null || today - issue <= 5) return [];
+  return [{ path: pathOf(ctx, 'cbc:IssueDate'), detail: `IssueDate ${textAt(ctx.root, 'cbc:IssueDate')}, hoy ${ctx.today}` }];
+}
+
+/** FAD09e: IssueDate is the Bogotá date of the signature's SigningTime. */
+function checkSigningDate(ctx: DianRuleContext): DianRuleHit[] {
+  const issue = textAt(ctx.root, 'cbc:IssueDate');
+  const signing = allSteps(ctx.root, SIGNING_TIME)[0]?.text?.trim();
+  if (issue === undefined || signing === undefined || dayNumber(issue) === null) return [];
+  const date = bogotaDate(signing);
+  if (date === null || date === issue) return [];
+  return [{ path: pathOf(ctx, 'cbc:IssueDate'), detail: `IssueDate ${issue}, fecha de firma ${date}` }];
+}
+
+/** AA03: exactly one sts:DianExtensions. */
+function checkOneDianExtensions(ctx: DianRuleContext): DianRuleHit[] {
+  const n = allSteps(ctx.root, ALL_DIAN_EXTENSIONS).length;
+  return n === 1 ? [] : [{ path: pathOf(ctx, 'ext:UBLExtensions'), detail: `${n} grupos sts:DianExtensions` }];
+}
+
+/** AA04: at most one ds:Signature. */
+function checkOneSignature(ctx: DianRuleContext): DianRuleHit[] {
+  const n = allSteps(ctx.root, ALL_SIGNATURES).length;
+  return n <= 1 ? [] : [{ path: pathOf(ctx, 'ext:UBLExtensions'), detail: `${n} firmas ds:Signature` }];
 }

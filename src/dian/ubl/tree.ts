@@ -30,22 +30,46 @@ export function el(name: string, text?: string, attrs: [string, string][] = []):
 /** The first child named `name`, or undefined. */
 export function child(node: UblNode | undefined, name: string): UblNode | undefined {
   if (!node) return undefined;
-  for (const c of node.children) if (c.name === name) return c;
+  const cs = node.children;
+  for (let i = 0; i < cs.length; i++) if (cs[i]!.name === name) return cs[i];
   return undefined;
 }
 
 /** Every child named `name`, in document order. */
 export function childrenNamed(node: UblNode | undefined, name: string): UblNode[] {
-  if (!node) return [];
-  return node.children.filter((c) => c.name === name);
+  const out: UblNode[] = [];
+  if (!node) return out;
+  const cs = node.children;
+  for (let i = 0; i < cs.length; i++) if (cs[i]!.name === name) out.push(cs[i]!);
+  return out;
+}
+
+/** Split paths by text (the steps without empty ones), so a path is split once, not on every call. */
+const STEPS = new Map<string, readonly string[]>();
+/** Paths come from code, not data; the bound only keeps a caller that builds paths from data from growing the cache. */
+const MAX_CACHED_PATHS = 4096;
+
+/** The non-empty `/`-separated steps of `path`, split once per distinct path. */
+export function pathSteps(path: string): readonly string[] {
+  let steps = STEPS.get(path);
+  if (steps === undefined) {
+    steps = Object.freeze(path.split('/').filter((s) => s !== ''));
+    if (STEPS.size < MAX_CACHED_PATHS) STEPS.set(path, steps);
+  }
+  return steps;
 }
 
 /** The node at a `/`-separated path of child names below `node` (first match at each step), or undefined. */
 export function at(node: UblNode | undefined, path: string): UblNode | undefined {
+  if (path.indexOf('/') < 0) return path === '' ? node : child(node, path);
+  return atSteps(node, pathSteps(path));
+}
+
+/** {@link at} with the path already split into its steps (see {@link pathSteps}). */
+export function atSteps(node: UblNode | undefined, steps: readonly string[]): UblNode | undefined {
   let cur = node;
-  for (const step of path.split('/')) {
-    if (step === '') continue;
-    cur = child(cur, step);
+  for (let i = 0; i < steps.length; i++) {
+    cur = child(cur, steps[i]!);
     if (!cur) return undefined;
   }
   return cur;
@@ -53,11 +77,19 @@ export function at(node: UblNode | undefined, path: string): UblNode | undefined
 
 /** Every node matching a `/`-separated path below `node` (all matches at each step), in document order. */
 export function all(node: UblNode | undefined, path: string): UblNode[] {
+  return allSteps(node, pathSteps(path));
+}
+
+/** {@link all} with the path already split into its steps (see {@link pathSteps}). */
+export function allSteps(node: UblNode | undefined, steps: readonly string[]): UblNode[] {
   let cur: UblNode[] = node ? [node] : [];
-  for (const step of path.split('/')) {
-    if (step === '') continue;
+  for (let s = 0; s < steps.length; s++) {
+    const step = steps[s]!;
     const next: UblNode[] = [];
-    for (const n of cur) for (const c of n.children) if (c.name === step) next.push(c);
+    for (let i = 0; i < cur.length; i++) {
+      const cs = cur[i]!.children;
+      for (let j = 0; j < cs.length; j++) if (cs[j]!.name === step) next.push(cs[j]!);
+    }
     cur = next;
   }
   return cur;
@@ -69,9 +101,16 @@ export function textAt(node: UblNode | undefined, path: string): string | undefi
   return t === undefined ? undefined : t.trim();
 }
 
+/** {@link textAt} with the path already split into its steps. */
+export function textAtSteps(node: UblNode | undefined, steps: readonly string[]): string | undefined {
+  const t = atSteps(node, steps)?.text;
+  return t === undefined ? undefined : t.trim();
+}
+
 /** The value of attribute `name` on `node`, or undefined. */
 export function attr(node: UblNode | undefined, name: string): string | undefined {
   if (!node) return undefined;
-  for (const [k, v] of node.attrs) if (k === name) return v;
+  const as = node.attrs;
+  for (let i = 0; i < as.length; i++) if (as[i]![0] === name) return as[i]![1];
   return undefined;
 }

@@ -110,6 +110,8 @@ function daysBetween(a: string, b: string): number {
 
 class Collector {
   readonly issues: Issue[] = [];
+  /** The keys and indices from the body down to the value being walked; its path is built only for an issue. */
+  readonly steps: (string | number)[] = [];
   constructor(readonly kind: DianKindId) {}
   add(code: IssueCode, path: string, message: string, severity: Issue['severity'] = 'error', ruleId?: string, params?: Record<string, unknown>): void {
     const issue: Issue = { code, path, message, severity };
@@ -117,122 +119,193 @@ class Collector {
     if (params) issue.params = params;
     this.issues.push(issue);
   }
-}
-
-/** Each field list's definitions by key, built once per list (the description is static). */
-const BY_KEY = new WeakMap<readonly FieldDef[], ReadonlyMap<string, FieldDef>>();
-function byKeyOf(fields: readonly FieldDef[]): ReadonlyMap<string, FieldDef> {
-  let m = BY_KEY.get(fields);
-  if (!m) {
-    m = new Map(fields.map((f) => [f.key, f]));
-    BY_KEY.set(fields, m);
+  /** The dotted path of the value being walked (`invoice_lines.0.tax_totals.1.percent`). */
+  path(): string {
+    let p = '';
+    for (const s of this.steps) p = join(p, s);
+    return p;
   }
-  return m;
+  /** The path of `key` below the value being walked. */
+  pathTo(key: string): string {
+    return join(this.path(), key);
+  }
 }
 
-/** Validates `fields` of one object; returns the normalized copy (known fields only). */
-function walkObject(c: Collector, fields: readonly FieldDef[], value: Obj, path: string, top: boolean): Obj {
+/** A field of an object as walked on one kind: its definition, whether it is required there, and what can stand for it. */
+interface PlannedField {
+  readonly def: FieldDef;
+  readonly required: boolean;
+  /** Obsolete top-level keys accepted in its place (DIAN_SUPERSEDED); checked only at the top. */
+  readonly alternates: readonly string[];
+}
+
+/** How one field list is walked on one kind, built once per list and kind (the description is static). */
+interface FieldPlan {
+  /** Every definition by key, on the kind or not (a key not on the kind is `not_allowed`, not unknown). */
+  readonly byKey: ReadonlyMap<string, FieldDef>;
+  /** The fields that exist on the kind, in definition order (the order issues are reported in). */
+  readonly fields: readonly PlannedField[];
+}
+
+const PLANS = new WeakMap<readonly FieldDef[], Partial<Record<DianKindId, FieldPlan>>>();
+const NO_FIELDS: readonly FieldDef[] = [];
+const NO_ALTERNATES: readonly string[] = [];
+
+function planOf(fields: readonly FieldDef[], kind: DianKindId): FieldPlan {
+  let byKind = PLANS.get(fields);
+  if (!byKind) {
+    byKind = {};
+    PLANS.set(fields, byKind);
+  }
+  let plan = byKind[kind];
+  if (!plan) {
+    const planned: PlannedField[] = [];
+    for (const def of fields) {
+      if (!fieldOn(def, kind)) continue;
+      const alternates = Object.entries(DIAN_SUPERSEDED)
+        .filter(([, now]) => now === def.key)
+        .map(([old]) => old);
+      planned.push({ def, required: fieldRequired(def, kind), alternates: alternates.length ? alternates : NO_ALTERNATES });
+    }
+    plan = { byKey: new Map(fields.map((f) => [f.key, f])), fields: planned };
+    byKind[kind] = plan;
+  }
+  return plan;
+}
+
+/** True when `value` has one of `keys` (own, not undefined). */
+function hasAny(value: Obj, keys: readonly string[]): boolean {
+  for (const k of keys) if (own(value, k) !== undefined) return true;
+  return false;
+}
+
+/** Validates `fields` of one object (at the collector's current path); returns the normalized copy (known fields only). */
+function walkObject(c: Collector, fields: readonly FieldDef[], value: Obj, top: boolean): Obj {
   const out: Obj = {};
-  const byKey = byKeyOf(fields);
+  const plan = planOf(fields, c.kind);
   for (const key of Object.keys(value)) {
-    const def = byKey.get(key);
-    const p = join(path, key);
-    if (!def) c.add('unknown_field', p, 'campo desconocido', 'error', undefined, { field: key });
-    else if (!fieldOn(def, c.kind)) c.add('not_allowed', p, `no se admite en ${DIAN_KINDS[c.kind].name}`, 'error', undefined, { field: key, kind: c.kind });
+    const def = plan.byKey.get(key);
+    if (!def) c.add('unknown_field', c.pathTo(key), 'campo desconocido', 'error', undefined, { field: key });
+    else if (!fieldOn(def, c.kind))
+      c.add('not_allowed', c.pathTo(key), `no se admite en ${DIAN_KINDS[c.kind].name}`, 'error', undefined, { field: key, kind: c.kind });
   }
-  for (const def of fields) {
-    if (!fieldOn(def, c.kind)) continue;
-    const p = join(path, def.key);
+  for (const f of plan.fields) {
+    const def = f.def;
     const v = own(value, def.key);
     if (v === undefined) {
-      const alternate = top ? Object.entries(DIAN_SUPERSEDED).find(([old, now]) => now === def.key && own(value, old) !== undefined) : undefined;
-      if (fieldRequired(def, c.kind) && !alternate) c.add('required', p, 'es obligatorio');
+      if (f.required && !(top && hasAny(value, f.alternates))) c.add('required', c.pathTo(def.key), 'es obligatorio');
       continue;
     }
-    if (def.obsolete) c.add('rule', p, `campo obsoleto: ${def.obsolete}`, 'warning', 'DIAN-SVC-OBSOLETE');
-    const normalized = walkValue(c, def, v, p);
+    c.steps.push(def.key);
+    if (def.obsolete) c.add('rule', c.path(), `campo obsoleto: ${def.obsolete}`, 'warning', 'DIAN-SVC-OBSOLETE');
+    const normalized = walkValue(c, def, v);
+    c.steps.pop();
     if (normalized !== undefined) out[def.key] = normalized;
   }
   return out;
 }
 
 /** Records a value of the wrong JSON type (module level: no closure per value on this hot path). */
-function wrongType(c: Collector, def: FieldDef, path: string): undefined {
-  c.add('invalid_type', path, `debe ser ${TYPE_TEXT[def.type]}`, 'error', undefined, { expected: def.type });
+function wrongType(c: Collector, def: FieldDef): undefined {
+  c.add('invalid_type', c.path(), `debe ser ${TYPE_TEXT[def.type]}`, 'error', undefined, { expected: def.type });
   return undefined;
 }
 
-function walkValue(c: Collector, def: FieldDef, v: unknown, path: string): unknown {
+/** The definition of an array's items: the array's own, typed as its items, without the array-only properties. */
+const ITEM_DEFS = new WeakMap<FieldDef, FieldDef>();
+function itemDefOf(def: FieldDef): FieldDef {
+  let item = ITEM_DEFS.get(def);
+  if (!item) {
+    item = { ...def, type: def.items ?? 'string', obsolete: undefined, maxItems: undefined };
+    ITEM_DEFS.set(def, item);
+  }
+  return item;
+}
+
+/** Validates one value of `def` at the collector's current path; returns its normalized form (undefined: dropped). */
+function walkValue(c: Collector, def: FieldDef, v: unknown): unknown {
   switch (def.type) {
     case 'string': {
-      if (typeof v !== 'string') return wrongType(c, def, path);
+      if (typeof v !== 'string') return wrongType(c, def);
       // Code points, not UTF-16 units; counted only when the units could exceed the limit.
       if (def.maxLength !== undefined && v.length > def.maxLength && [...v].length > def.maxLength) {
-        c.add('max_length', path, `admite como máximo ${def.maxLength} caracteres`, 'error', undefined, { maxLength: def.maxLength });
+        c.add('max_length', c.path(), `admite como máximo ${def.maxLength} caracteres`, 'error', undefined, { maxLength: def.maxLength });
       }
-      checkPattern(c, def, v, path);
-      checkEnum(c, def, v, path);
+      checkPattern(c, def, v);
+      checkEnum(c, def, v);
       return v;
     }
     case 'integer': {
-      if (typeof v !== 'number' || !Number.isSafeInteger(v)) return wrongType(c, def, path);
-      checkEnum(c, def, String(v), path);
+      if (typeof v !== 'number' || !Number.isSafeInteger(v)) return wrongType(c, def);
+      if (def.enum) checkEnum(c, def, String(v));
       return v;
     }
     case 'number': {
-      if (typeof v !== 'number' || !Number.isFinite(v)) return wrongType(c, def, path);
+      if (typeof v !== 'number' || !Number.isFinite(v)) return wrongType(c, def);
+      // An integer below 1e21 prints without exponent or decimals: no text to look at.
+      if (Number.isInteger(v) && v < 1e21 && v > -1e21) return v;
       const text = numberText(v);
       if (text === null || decimalsOf(text) > 2) {
-        c.add('decimals', path, 'tiene más de 2 decimales: el XML lo redondea a 2 decimales (mitad al par)', 'warning', 'DIAN-SVC-DECIMALS', { value: v });
+        c.add('decimals', c.path(), 'tiene más de 2 decimales: el XML lo redondea a 2 decimales (mitad al par)', 'warning', 'DIAN-SVC-DECIMALS', {
+          value: v,
+        });
       }
       return v;
     }
     case 'boolean':
-      return typeof v === 'boolean' ? v : wrongType(c, def, path);
+      return typeof v === 'boolean' ? v : wrongType(c, def);
     case 'date': {
-      if (typeof v !== 'string') return wrongType(c, def, path);
+      if (typeof v !== 'string') return wrongType(c, def);
       if (!isCalendarDate(v)) {
-        c.add('date', path, 'debe ser una fecha real con formato YYYY-MM-DD');
+        c.add('date', c.path(), 'debe ser una fecha real con formato YYYY-MM-DD');
         return undefined;
       }
       return v;
     }
     case 'time': {
-      if (typeof v !== 'string') return wrongType(c, def, path);
+      if (typeof v !== 'string') return wrongType(c, def);
       if (!TIME_RE.test(v)) {
-        c.add('pattern', path, 'debe ser una hora con formato HH:mm:ss (24 horas)');
+        c.add('pattern', c.path(), 'debe ser una hora con formato HH:mm:ss (24 horas)');
         return undefined;
       }
       return v;
     }
     case 'object': {
-      if (!isObj(v)) return wrongType(c, def, path);
+      if (!isObj(v)) return wrongType(c, def);
       if (def.open) return { ...v };
-      return walkObject(c, def.fields ?? [], v, path, false);
+      return walkObject(c, def.fields ?? NO_FIELDS, v, false);
     }
     case 'array': {
-      if (!Array.isArray(v)) return wrongType(c, def, path);
+      if (!Array.isArray(v)) return wrongType(c, def);
       if (def.maxItems !== undefined && v.length > def.maxItems) {
-        c.add('too_many', path, `admite como máximo ${def.maxItems} elemento(s)`, 'error', undefined, { maxItems: def.maxItems });
+        c.add('too_many', c.path(), `admite como máximo ${def.maxItems} elemento(s)`, 'error', undefined, { maxItems: def.maxItems });
       }
-      const itemDef: FieldDef = { ...def, type: def.items ?? 'string', obsolete: undefined, maxItems: undefined };
-      return v.map((item, i) => walkValue(c, itemDef, item, join(path, i)));
+      const itemDef = itemDefOf(def);
+      // As `v.map`: same length, holes of a sparse array stay holes.
+      const out: unknown[] = new Array(v.length);
+      for (let i = 0; i < v.length; i++) {
+        if (!(i in v)) continue;
+        c.steps.push(i);
+        out[i] = walkValue(c, itemDef, v[i]);
+        c.steps.pop();
+      }
+      return out;
     }
     default:
       return undefined;
   }
 }
 
-function checkPattern(c: Collector, def: FieldDef, v: string, path: string): void {
+function checkPattern(c: Collector, def: FieldDef, v: string): void {
   if (!def.pattern) return;
   const re = patternOf(def.pattern);
   if (re && !re.test(v)) {
-    c.add('pattern', path, def.patternText ? `formato inválido: ${def.patternText}` : 'formato inválido', 'error', undefined, { pattern: def.pattern });
+    c.add('pattern', c.path(), def.patternText ? `formato inválido: ${def.patternText}` : 'formato inválido', 'error', undefined, { pattern: def.pattern });
   }
 }
 
-function checkEnum(c: Collector, def: FieldDef, v: string, path: string): void {
-  if (def.enum && !def.enum.includes(v)) c.add('enum', path, `debe ser uno de: ${def.enum.join(', ')}`, 'error', undefined, { allowed: def.enum });
+function checkEnum(c: Collector, def: FieldDef, v: string): void {
+  if (def.enum && !def.enum.includes(v)) c.add('enum', c.path(), `debe ser uno de: ${def.enum.join(', ')}`, 'error', undefined, { allowed: def.enum });
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -248,6 +321,16 @@ const list = (o: unknown, k: string): unknown[] => {
   const v = isObj(o) ? own(o, k) : undefined;
   return Array.isArray(v) ? v : [];
 };
+
+/** The top-level lists whose items have both `amount` and `concept` (DIAN-SVC-REF-AMOUNT-CONCEPT), found once. */
+const AMOUNT_CONCEPT_LISTS: readonly FieldDef[] = DIAN_FIELDS.filter((def) => {
+  if (def.type !== 'array') return false;
+  const keys = new Set((def.fields ?? []).map((f) => f.key));
+  return keys.has('amount') && keys.has('concept');
+});
+
+/** Top-level definitions by key. */
+const TOP_BY_KEY: ReadonlyMap<string, FieldDef> = new Map(DIAN_FIELDS.map((f) => [f.key, f]));
 
 function conditionalRules(c: Collector, body: Obj, options: DianValidationOptions): void {
   const kind = DIAN_KINDS[c.kind];
@@ -309,25 +392,28 @@ function conditionalRules(c: Collector, body: Obj, options: DianValidationOption
   }
 
   // References: amount ⇔ concept, wherever an item has both fields (data-driven).
-  for (const def of DIAN_FIELDS) {
-    if (def.type !== 'array' || !fieldOn(def, c.kind)) continue;
-    const keys = new Set((def.fields ?? []).map((f) => f.key));
-    if (!keys.has('amount') || !keys.has('concept')) continue;
-    list(body, def.key).forEach((ref, i) => {
+  for (const def of AMOUNT_CONCEPT_LISTS) {
+    if (!fieldOn(def, c.kind)) continue;
+    const refs = list(body, def.key);
+    for (let i = 0; i < refs.length; i++) {
+      if (!(i in refs)) continue; // as forEach: a hole is no reference
+      const ref = refs[i];
       const hasAmount = present(ref, 'amount');
       const hasConcept = present(ref, 'concept');
       if (hasAmount && !hasConcept)
         c.add('required', `${def.key}.${i}.concept`, 'es obligatorio cuando se informa `amount`', 'error', 'DIAN-SVC-REF-AMOUNT-CONCEPT');
       if (hasConcept && !hasAmount)
         c.add('required', `${def.key}.${i}.amount`, 'es obligatorio cuando se informa `concept`', 'error', 'DIAN-SVC-REF-AMOUNT-CONCEPT');
-    });
+    }
   }
 
   // Lines.
   const lines = list(body, kind.linesField);
   const sector = operation === '11' || operation === '12';
   const signing = signingDate(body, options);
-  lines.forEach((line, i) => {
+  for (let i = 0; i < lines.length; i++) {
+    if (!(i in lines)) continue; // as forEach: a hole is no line
+    const line = lines[i];
     const p = `${kind.linesField}.${i}`;
     if (sector && isObj(line) && !present(line, 'item_sector_identification_type_code')) {
       c.add(
@@ -341,21 +427,22 @@ function conditionalRules(c: Collector, body: Obj, options: DianValidationOption
     if (c.kind === 'support-invoice' && signing !== undefined)
       periodRule(c, isObj(line) ? own(line, 'invoice_period') : undefined, `${p}.invoice_period`, signing);
     if (isObj(line)) perUnitRule(c, list(line, 'tax_totals'), `${p}.tax_totals`);
-  });
+  }
   perUnitRule(c, list(body, 'tax_totals'), 'tax_totals');
 }
 
 /** A per-unit tax states the unit of its base: `BaseUnitMeasure/@unitCode` is required by the XSD. */
 function perUnitRule(c: Collector, taxes: unknown[], path: string): void {
-  taxes.forEach((t, i) => {
+  for (let i = 0; i < taxes.length; i++) {
+    const t = taxes[i];
     if (isObj(t) && present(t, 'base_unit_measure') && !present(t, 'unit_measure_code')) {
       c.add('required', `${path}.${i}.unit_measure_code`, 'es obligatorio cuando se informa `base_unit_measure`', 'error', 'DIAN-SVC-PER-UNIT-UNIT');
     }
-  });
+  }
 }
 
 function fieldOnTop(key: string, kind: DianKindId): boolean {
-  const def = DIAN_FIELDS.find((f) => f.key === key);
+  const def = TOP_BY_KEY.get(key);
   return def !== undefined && fieldOn(def, kind);
 }
 
@@ -417,14 +504,19 @@ export function validateDianRequest(kind: DianKindId, body: unknown, options: Di
     c.add('invalid_type', '', 'el cuerpo de la solicitud debe ser un objeto JSON');
     return { issues: c.issues };
   }
-  const out = walkObject(c, DIAN_FIELDS, body, '', true);
+  const out = walkObject(c, DIAN_FIELDS, body, true);
   conditionalRules(c, body, options);
   for (const [old, now] of Object.entries(DIAN_SUPERSEDED)) {
     if (out[old] !== undefined && out[now] === undefined) out[now] = [out[old]];
     delete out[old];
   }
-  if (c.issues.some((i) => i.severity === 'error')) return { issues: c.issues };
+  if (hasError(c.issues)) return { issues: c.issues };
   return { issues: c.issues, value: out as unknown as DianRequest };
+}
+
+function hasError(issues: readonly Issue[]): boolean {
+  for (const i of issues) if (i.severity === 'error') return true;
+  return false;
 }
 
 /** The service's 422 body for its own validations (dian-service.md), `statusCode` 13; warnings are left out. */
