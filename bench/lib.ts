@@ -69,10 +69,12 @@ function memorySampler(): { sample(now: number): void; figures(): MemoryFigures 
 }
 
 /** Runs `fn` for at least `minMs` after a warm-up and returns the mean time per call (and sampled memory). */
-export function measure(name: string, fn: () => unknown, { minMs = 1500, warmup = 20 } = {}): Measurement {
+export function measure(name: string, fn: () => unknown, { minMs = 1500, warmup = 20, warmupMs = 0 } = {}): Measurement {
   if (QUICK) minMs = Math.min(minMs, 150);
   const mem = memorySampler();
-  for (let i = 0; i < warmup; i++) {
+  // At least `warmup` calls, and calls for at least `warmupMs` (so the JIT has settled before timing).
+  const warmStart = performance.now();
+  for (let i = 0; i < warmup || performance.now() - warmStart < warmupMs; i++) {
     fn();
     mem.sample(performance.now());
   }

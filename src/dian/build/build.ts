@@ -101,13 +101,37 @@ function get(value: unknown, keys: readonly string[]): unknown {
   return cur;
 }
 
+/**
+ * Elements start with one shared, frozen empty attribute list and get their own on the first attribute: most UBL
+ * elements have none, and fewer allocations per node keep a large document from making V8 pretenure the
+ * builder's allocations (which then slows every later small document).
+ */
+const NO_ATTRS: [string, string][] = Object.freeze([]) as unknown as [string, string][];
+const bare = (name: string): UblNode => ({ name, attrs: NO_ATTRS, text: undefined, children: [] });
+
+function attrIndex(node: UblNode, name: string): number {
+  const a = node.attrs;
+  for (let i = 0; i < a.length; i++) if (a[i]![0] === name) return i;
+  return -1;
+}
+
+function setAttr(node: UblNode, name: string, value: string): void {
+  if (node.attrs === NO_ATTRS) {
+    node.attrs = [[name, value]];
+    return;
+  }
+  const i = attrIndex(node, name);
+  if (i >= 0) node.attrs[i] = [name, value];
+  else node.attrs.push([name, value]);
+}
+
 /** The node at `steps` below `from`, creating each missing step (an existing child of that name is reused). */
 function ensure(from: UblNode, steps: readonly string[]): UblNode {
   let cur = from;
   for (const step of steps) {
     let next = child(cur, step);
     if (!next) {
-      next = el(step);
+      next = bare(step);
       cur.children.push(next);
     }
     cur = next;
@@ -165,7 +189,7 @@ function applyGroup(g: PlanGroup, scope: Scope, st: State): void {
   for (let n = 0; n < buckets.length; n++) {
     const bucket = buckets[n]!;
     const first = bucket[0]!;
-    const node = el(g.name);
+    const node = bare(g.name);
     parent.children.push(node);
     const s: Scope = { node, value: first.v, path: first.path, index: n + 1, items: bucket.length === 1 ? [first.v] : bucket.map((e) => e.v), group: g.group };
     apply(g.items, s, st);
@@ -180,7 +204,7 @@ function applyGroup(g: PlanGroup, scope: Scope, st: State): void {
     if (g.sub) {
       const sub = g.sub;
       for (const e of bucket) {
-        const subNode = el(sub.name);
+        const subNode = bare(sub.name);
         ensure(node, sub.shared).children.push(subNode);
         apply(sub.items, { node: subNode, value: e.v, path: e.path, index: 1, items: [e.v], group: sub.group }, st);
       }
@@ -192,41 +216,47 @@ function applyRow(p: PlanRow, scope: Scope, st: State): void {
   const row = p.row;
   if (p.ifPath && get(scope.value, p.ifPath) === undefined) return;
   if (p.unlessPath && get(scope.value, p.unlessPath) !== undefined) return;
-  const from = row.from;
   let raw: unknown;
-  let where = scope.path;
-  if (p.field) {
-    raw = get(scope.value, p.field);
-    where = scope.path === '' ? (from as { field: string }).field : `${scope.path}.${(from as { field: string }).field}`;
-  } else if (p.ctx) raw = get(st.ctx, p.ctx);
-  else if ('lit' in from) raw = from.lit;
-  else if ('index' in from) raw = String(scope.index);
-  else if ('calc' in from) {
-    raw = calc(from.calc, scope, st, p.steps.length === 0 ? scope.node : peek(scope.node, p.parentSteps));
-    if (raw === DEFERRED) {
-      const node = ensure(scope.node, p.steps);
-      node.text = '';
-      st.deferred.push({ node, calc: from.calc as 'uuid' | 'securityCode' | 'qrCode' });
-      return;
+  switch (p.source) {
+    case 'field':
+      raw = get(scope.value, p.field!);
+      break;
+    case 'ctx':
+      raw = get(st.ctx, p.ctx!);
+      break;
+    case 'lit':
+      raw = (row.from as { lit: string }).lit;
+      break;
+    case 'index':
+      raw = String(scope.index);
+      break;
+    case 'calc': {
+      const id = (row.from as { calc: CalcId }).calc;
+      raw = calc(id, scope, st, p.steps.length === 0 ? scope.node : peek(scope.node, p.parentSteps));
+      if (raw === DEFERRED) {
+        const node = ensure(scope.node, p.steps);
+        node.text = '';
+        st.deferred.push({ node, calc: id as 'uuid' | 'securityCode' | 'qrCode' });
+        return;
+      }
     }
   }
   if ((raw === undefined || raw === null) && row.default !== undefined) raw = row.default;
   if (raw === undefined || raw === null) return;
   const text = format(raw, row.format ?? 'text');
   if (text === null) {
+    const where = p.fieldKey === undefined ? scope.path : scope.path === '' ? p.fieldKey : `${scope.path}.${p.fieldKey}`;
     st.issues.push({ code: 'invalid_type', path: where, message: `Valor no válido para ${describe(row.format ?? 'text')}.`, severity: 'error' });
     return;
   }
   const node = ensure(scope.node, p.steps);
   const attribute = p.attribute;
   if (attribute) {
-    const i = node.attrs.findIndex(([k]) => k === attribute);
-    if (i >= 0) node.attrs[i] = [attribute, text];
-    else node.attrs.push([attribute, text]);
+    setAttr(node, attribute, text);
     return;
   }
   node.text = text;
-  if (row.format === 'amount' && !node.attrs.some(([k]) => k === 'currencyID')) node.attrs.push(['currencyID', String(st.req.currency_type_code ?? 'COP')]);
+  if (row.format === 'amount' && attrIndex(node, 'currencyID') < 0) setAttr(node, 'currencyID', String(st.req.currency_type_code ?? 'COP'));
 }
 
 const DEFERRED = Symbol('deferred');

@@ -19,6 +19,10 @@ export interface PlanRow {
   readonly ctx?: readonly string[];
   readonly ifPath?: readonly string[];
   readonly unlessPath?: readonly string[];
+  /** The source's kind, decided once. */
+  readonly source: 'field' | 'ctx' | 'lit' | 'index' | 'calc';
+  /** The field's dotted path (for issue paths). */
+  readonly fieldKey?: string;
 }
 
 export interface PlanGroup {
@@ -72,6 +76,8 @@ export function planFor(kindId: DianKindId): readonly PlanItem[] {
       ctx: 'ctx' in from ? keys(from.ctx) : undefined,
       ifPath: keys(row.if),
       unlessPath: keys(row.unless),
+      source: 'field' in from ? 'field' : 'ctx' in from ? 'ctx' : 'lit' in from ? 'lit' : 'index' in from ? 'index' : 'calc',
+      fieldKey: 'field' in from ? from.field : undefined,
     };
   };
   const compileGroup = (g: MapGroup): PlanGroup => {

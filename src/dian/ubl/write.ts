@@ -40,7 +40,10 @@ export function writeUbl(root: UblNode): string {
   const ns = ROOT_NAMESPACES[root.name];
   const decl: [string, string][] = ns ? [['xmlns', ns]] : [];
   for (const p of ROOT_PREFIXES) decl.push([`xmlns:${p}`, NS[p]]);
-  return `<?xml version="1.0" encoding="UTF-8" standalone="no"?>${writeNode({ ...root, attrs: [...decl, ...root.attrs.filter(([k]) => k !== 'xmlns' && !k.startsWith('xmlns:'))] })}`;
+  const attrs = [...decl, ...root.attrs.filter(([k]) => k !== 'xmlns' && !k.startsWith('xmlns:'))];
+  const top: UblNode =
+    root.text === undefined ? { name: root.name, attrs, children: root.children } : { name: root.name, attrs, text: root.text, children: root.children };
+  return `<?xml version="1.0" encoding="UTF-8" standalone="no"?>${writeNode(top)}`;
 }
 
 /** The children of `node` in schema order (a stable sort by position in the parent's order list). */
