@@ -107,7 +107,14 @@ function get(value: unknown, keys: readonly string[]): unknown {
  * builder's allocations (which then slows every later small document).
  */
 const NO_ATTRS: [string, string][] = Object.freeze([]) as unknown as [string, string][];
-const bare = (name: string): UblNode => ({ name, attrs: NO_ATTRS, text: undefined, children: [] });
+/** Likewise for children: a leaf (most elements) never allocates its list. */
+const NO_CHILDREN: UblNode[] = Object.freeze([]) as unknown as UblNode[];
+const bare = (name: string): UblNode => ({ name, attrs: NO_ATTRS, text: undefined, children: NO_CHILDREN });
+
+function addChild(parent: UblNode, node: UblNode): void {
+  if (parent.children === NO_CHILDREN) parent.children = [node];
+  else parent.children.push(node);
+}
 
 function attrIndex(node: UblNode, name: string): number {
   const a = node.attrs;
@@ -132,7 +139,7 @@ function ensure(from: UblNode, steps: readonly string[]): UblNode {
     let next = child(cur, step);
     if (!next) {
       next = bare(step);
-      cur.children.push(next);
+      addChild(cur, next);
     }
     cur = next;
   }
@@ -190,7 +197,7 @@ function applyGroup(g: PlanGroup, scope: Scope, st: State): void {
     const bucket = buckets[n]!;
     const first = bucket[0]!;
     const node = bare(g.name);
-    parent.children.push(node);
+    addChild(parent, node);
     const s: Scope = { node, value: first.v, path: first.path, index: n + 1, items: bucket.length === 1 ? [first.v] : bucket.map((e) => e.v), group: g.group };
     apply(g.items, s, st);
     if (g.pairs && g.pairsAt) {
@@ -198,14 +205,15 @@ function applyGroup(g: PlanGroup, scope: Scope, st: State): void {
       for (const [label, f] of g.pairs) {
         const v = get(first.v, f);
         if (v === undefined || v === null) continue;
-        at.children.push(el('Name', label), el('Value', String(v)));
+        addChild(at, el('Name', label));
+        addChild(at, el('Value', String(v)));
       }
     }
     if (g.sub) {
       const sub = g.sub;
       for (const e of bucket) {
         const subNode = bare(sub.name);
-        ensure(node, sub.shared).children.push(subNode);
+        addChild(ensure(node, sub.shared), subNode);
         apply(sub.items, { node: subNode, value: e.v, path: e.path, index: 1, items: [e.v], group: sub.group }, st);
       }
     }
