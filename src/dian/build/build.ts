@@ -74,7 +74,13 @@ export function buildDianDocument(kindId: DianKindId, request: Json, ctx: DianCo
   }
   const st: State = { kind, type, req: request, ctx, issueDate, issueTime, issues, deferred: [] };
   const root = el(kind.root);
-  apply(planFor(kind.id), { node: root, value: request, path: '', index: 1, items: [request] }, st);
+  const lines = request[kind.linesField];
+  large = Array.isArray(lines) && lines.length > LARGE_LINES;
+  try {
+    apply(planFor(kind.id), { node: root, value: request, path: '', index: 1, items: [request] }, st);
+  } finally {
+    large = false;
+  }
   if (issues.length > 0) return { ok: false, issues };
 
   const codes = codesFromTree(root, type, ctx);
@@ -109,10 +115,23 @@ function get(value: unknown, keys: readonly string[]): unknown {
 const NO_ATTRS: [string, string][] = Object.freeze([]) as unknown as [string, string][];
 /** Likewise for children: a leaf (most elements) never allocates its list. */
 const NO_CHILDREN: UblNode[] = Object.freeze([]) as unknown as UblNode[];
-const bare = (name: string): UblNode => ({ name, attrs: NO_ATTRS, text: undefined, children: NO_CHILDREN });
+/**
+ * A large document's nodes come from other allocation sites than a small one's. V8 decides per allocation site
+ * whether to allocate straight into old space ("pretenuring"): a document of a thousand lines keeps its tree alive
+ * across many young-generation collections, V8 then pretenures the sites, and with one shared site every later
+ * small document paid old-space collection (a 10-line invoice after a 1,000-line one: 8,900 → 5,300 builds/s).
+ * Two sites per kind of allocation keep that decision to the large documents. Set per build (`large`).
+ */
+let large = false;
+const LARGE_LINES = 100;
+const bareSmall = (name: string): UblNode => ({ name, attrs: NO_ATTRS, text: undefined, children: NO_CHILDREN });
+const bareLarge = (name: string): UblNode => ({ name, attrs: NO_ATTRS, text: undefined, children: NO_CHILDREN });
+const bare = (name: string): UblNode => (large ? bareLarge(name) : bareSmall(name));
+const oneSmall = <T>(x: T): T[] => [x];
+const oneLarge = <T>(x: T): T[] => [x];
 
 function addChild(parent: UblNode, node: UblNode): void {
-  if (parent.children === NO_CHILDREN) parent.children = [node];
+  if (parent.children === NO_CHILDREN) parent.children = large ? oneLarge(node) : oneSmall(node);
   else parent.children.push(node);
 }
 
@@ -124,7 +143,7 @@ function attrIndex(node: UblNode, name: string): number {
 
 function setAttr(node: UblNode, name: string, value: string): void {
   if (node.attrs === NO_ATTRS) {
-    node.attrs = [[name, value]];
+    node.attrs = large ? oneLarge<[string, string]>([name, value]) : oneSmall<[string, string]>([name, value]);
     return;
   }
   const i = attrIndex(node, name);
