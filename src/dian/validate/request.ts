@@ -13,6 +13,7 @@
 import type { Issue, IssueCode } from '../../shared/issues.js';
 import { toIssueReport } from '../../shared/issues.js';
 import { decimalsOf, numberText } from '../../shared/money/decimal.js';
+import { MUNICIPALITIES } from '../spec/places.gen.js';
 import { DIAN_FIELDS, type FieldDef, fieldOn, fieldRequired } from '../spec/fields.js';
 import { DIAN_KINDS, type DianKindId } from '../spec/kinds.js';
 import type { DianRequest } from '../spec/types.gen.js';
@@ -39,6 +40,8 @@ export const DIAN_SUPERSEDED: Readonly<Record<string, string>> = { payment_form:
 export const DIAN_REQUEST_RULES = {
   'DIAN-SVC-DV-NIT': '`customer.dv` is required when `customer.identification_type_code` is 31 (NIT)',
   'DIAN-SVC-MUNICIPALITY-CO': '`customer.municipality_code` is required when `customer.country_code` is CO',
+  'DIAN-SVC-MUNICIPALITY-LIST':
+    "a Colombian `customer.municipality_code` not in DIAN's municipality list is accepted with a warning (no place names are written)",
   'DIAN-SVC-CREDIT-TERMS': '`payment_due_date` and `duration_measure` are required when `payment_form_code` is 2 (credit)',
   'DIAN-SVC-EXPORT-COP': 'the export invoice requires `currency_type_code` COP',
   'DIAN-SVC-DS-RESIDENT': 'support document with operation 10 (resident): customer identification type 31 and `dv` informed',
@@ -345,6 +348,17 @@ function conditionalRules(c: Collector, body: Obj, options: DianValidationOption
     }
     if (str(customer, 'country_code') === 'CO' && !present(customer, 'municipality_code')) {
       c.add('required', 'customer.municipality_code', 'es obligatorio cuando el país es CO', 'error', 'DIAN-SVC-MUNICIPALITY-CO');
+    }
+    // DIAN's list may lag a new municipality: a warning, not a refusal (the code is written; its names are not).
+    const municipality = str(customer, 'municipality_code');
+    if (str(customer, 'country_code') === 'CO' && municipality !== undefined && !Object.hasOwn(MUNICIPALITIES, municipality)) {
+      c.add(
+        'enum',
+        'customer.municipality_code',
+        'no está en la lista de municipios de la DIAN (código DANE de 5 dígitos)',
+        'warning',
+        'DIAN-SVC-MUNICIPALITY-LIST',
+      );
     }
     if (c.kind === 'support-invoice' && operation === '10') {
       const type = str(customer, 'identification_type_code');

@@ -180,6 +180,12 @@ const generic: Row[] = [
       message: 'tiene más de 2 decimales: el XML lo redondea a 2 decimales (mitad al par)',
     },
   },
+  {
+    name: "municipality not in DIAN's list (a warning)",
+    kind: 'invoice',
+    edit: (b) => (b.customer.municipality_code = '99999'),
+    expect: { path: 'customer.municipality_code', code: 'enum', ruleId: 'DIAN-SVC-MUNICIPALITY-LIST', severity: 'warning' },
+  },
 ];
 
 const conditional: Row[] = [
