@@ -98,3 +98,11 @@ export { parseDianDocument, detectDianKind, type DianParseResult } from './parse
 export { writtenFields, unwrittenFields } from './spec/coverage.js';
 /** A UBL tree as XML text, children in the order of the XSD sequences. */
 export { writeUbl } from './ubl/write.js';
+/** The XML and zip file names DIAN expects for a document (prefix, NIT, provider, year, counter; errors as values). */
+export { dianFileNames, DIAN_FILE_PREFIXES, DIAN_COUNTER_MAX } from './zip/names.js';
+/** Kinds, inputs and outcome of `dianFileNames`. */
+export type { DianFileKind, DianCounterFormat, DianFileNameInput, DianFileNames, DianFileNamesResult } from './zip/names.js';
+/** A deterministic zip (deflate, fixed DOS timestamp, no extra fields) of one or more entries; errors as values. */
+export { dianZip, type DianZipEntry, type DianZipOptions, type DianZipResult } from './zip/zip.js';
+/** One signed document zipped for SendBillSync / SendNominaSync, with its names. */
+export { dianDocumentZip, type DianDocumentZipInput, type DianDocumentZipResult } from './zip/document.js';
