@@ -3,7 +3,7 @@
  * the DIAN profile (./profile.ts), then the `ds:Signature` text is put into the original text at the place
  * of the last empty `ext:ExtensionContent`, so every byte outside the signature stays as it was.
  */
-import { randomUUID } from 'node:crypto';
+import { randomUUID, X509Certificate } from 'node:crypto';
 import type { Element } from '@xmldom/xmldom';
 import { isEcfError } from '../../shared/errors/ecf-error.js';
 import type { Signer } from '../../shared/ports.js';
@@ -41,6 +41,15 @@ export async function signDianXml(xml: string, signer: Signer, options: SignDian
   const now = options.clock();
   if (!(now instanceof Date) || Number.isNaN(now.getTime())) {
     return { ok: false, code: 'invalid_clock', message: `El reloj devolvió una fecha inválida (${String(now)}); no se puede escribir SigningTime.` };
+  }
+  try {
+    new X509Certificate(Buffer.from(signer.certificate, 'base64'));
+  } catch (e) {
+    return {
+      ok: false,
+      code: 'signer_failed',
+      message: `El certificado del firmante no se puede leer como X.509 DER en base64 (${e instanceof Error ? e.message : String(e)}).`,
+    };
   }
   const ids = dianSignatureIds((options.newId ?? randomUUID)());
   const profile = dianSignatureProfile(ids, options.digest ?? 'sha256', { signingTime: bogotaTime(now), role: options.role ?? 'supplier' });

@@ -5,9 +5,9 @@
  */
 import { X509Certificate } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { buildDianXml } from '../../../src/dian/index.js';
-import { createSelfSignedIdentity, signDianXml } from '../../../src/dian/sign/index.js';
-import { createDianSchemaValidator } from '../../../src/dian/xsd/index.js';
+import { buildDianXml, DIAN_KINDS, type DianKindId } from '../../../src/dian/index.js';
+import { createSelfSignedIdentity, signDianXml, verifyDianXml } from '../../../src/dian/sign/index.js';
+import { createDianSchemaValidator, detectDianSchemaId } from '../../../src/dian/xsd/index.js';
 import { LIBXML_INTEGER_DIGITS, relaxLongSerials } from '../../../src/dian/xsd/serials.js';
 import { CONTEXT } from '../helpers/build-fixtures.js';
 import { dianXsdDir } from '../helpers/env.js';
@@ -50,5 +50,18 @@ describe('signed documents against the DIAN XSDs', () => {
     expect(relaxLongSerials(short)).toEqual({ text: short, count: 0 });
     const text = '<X509SerialNumber>1234567890123456789012345x</X509SerialNumber>';
     expect(relaxLongSerials(text)).toEqual({ text, count: 0 });
+  });
+
+  it('every kind buildDianXml writes signs, verifies and validates', async () => {
+    const kinds = Object.keys(DIAN_KINDS) as DianKindId[];
+    expect(kinds.length).toBeGreaterThanOrEqual(9);
+    for (const kind of kinds) {
+      const built = buildDianXml(kind, minimalDianRequest(kind), CONTEXT);
+      if (!built.ok) throw new Error(`${kind}: ${JSON.stringify(built.issues)}`);
+      const r = await signDianXml(built.xml, identity.signer, { clock: () => new Date('2024-05-10T15:00:00Z') });
+      if (!r.ok) throw new Error(`${kind}: ${r.message}`);
+      expect(verifyDianXml(r.xml), kind).toMatchObject({ valid: true });
+      expect(validator.validate(r.xml, detectDianSchemaId(r.xml)!), kind).toEqual({ valid: true, violations: [] });
+    }
   });
 });
