@@ -116,10 +116,8 @@ function xadesProblem(signature: Element, ids: DianSignatureIds, certificate: st
   const listed = (certs ? elements(certs).filter((e) => e.localName === 'Cert' && e.namespaceURI === XADES_NS) : []).some((cert) => {
     const digest = xades(cert, 'CertDigest');
     const algorithm = digest && dsig(digest, 'DigestMethod')?.getAttribute('Algorithm');
-    const hash = algorithm && DIGEST_HASH[algorithm as DigestAlgorithm];
-    return (
-      hash !== undefined && hash !== null && hash !== '' && dsig(digest!, 'DigestValue')?.textContent?.trim() === createHash(hash).update(der).digest('base64')
-    );
+    const hash = algorithm ? DIGEST_HASH[algorithm as DigestAlgorithm] : undefined;
+    return hash !== undefined && dsig(digest!, 'DigestValue')?.textContent?.trim() === createHash(hash).update(der).digest('base64');
   });
   if (!listed) return 'SigningCertificate must list the embedded certificate (a Cert whose CertDigest is its digest).';
   const role = path(sig, ['SignerRole', 'ClaimedRoles', 'ClaimedRole'])?.textContent?.trim();

@@ -67,4 +67,12 @@ describe('the signature policy', () => {
     );
     expect(verifyDianXml(role)).toMatchObject({ valid: false, code: 'xades', reason: expect.stringContaining('ClaimedRole') });
   });
+
+  it('a SigningCertificate that lists another certificate is refused as xades', async () => {
+    const profile = dianSignatureProfile(dianSignatureIds('c'), 'sha256', { signingTime: '2024-05-10T07:00:00-05:00', role: 'supplier' });
+    const other = createSelfSignedIdentity({ commonName: 'Otro' }).signer.certificate;
+    const signed = await signXmlWithProfile(xml, { ...profile, objects: (context) => profile.objects!({ ...context, certificate: other }) }, identity.signer);
+    expect(xmlsec1Verify(signed, identity.certificatePem).ok).toBe(true);
+    expect(verifyDianXml(signed)).toMatchObject({ valid: false, code: 'xades', reason: expect.stringContaining('SigningCertificate') });
+  });
 });
