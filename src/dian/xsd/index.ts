@@ -6,6 +6,8 @@
 export { createDianSchemaValidator, type DianXsdSchemaValidator, type DianXsdFix } from './validator.js';
 export { detectDianSchemaId, xmlRoot, type XmlRoot } from './detect.js';
 export { fillEmptyUblExtensions, UNSIGNED_PLACEHOLDER_NAMESPACE } from './placeholder.js';
+/** Zero-pads `X509SerialNumber` integers longer than libxml2's 24 digits (the validator does it before validating). */
+export { relaxLongSerials, LIBXML_INTEGER_DIGITS } from './serials.js';
 export {
   installDianXsd,
   verifyDianXsdDir,

@@ -12,6 +12,9 @@
  *   rules check it.
  * - At least one `ext:UBLExtension` is required once `ext:UBLExtensions` is present; an unsigned document with
  *   the empty placeholder validates with the `unsigned` option (DianSchemaValidateOptions).
+ * - libxml2 refuses an `xs:integer` of more than 24 digits, the type of `ds:X509SerialNumber` in the signature's
+ *   `xades:IssuerSerial`; real certificate serials are longer, so such digits are zero-padded in memory first
+ *   (./serials.ts), length kept.
  * - CRLF line ends and UTF-8 text need nothing.
  */
 import { createHash } from 'node:crypto';
@@ -25,6 +28,7 @@ import { loadPinnedXsdSet, type LoadedXsdSet } from '../../shared/xsd/load.js';
 import { prepare, toViolations } from '../../shared/xsd/violations.js';
 import { DIAN_XSD_MANIFEST } from './pinned.js';
 import { fillEmptyUblExtensions } from './placeholder.js';
+import { relaxLongSerials } from './serials.js';
 import { DIAN_SCHEMA_FILES, DIAN_SCHEMA_IDS, isDianSchemaId, type DianSchemaId, type DianSchemaValidateOptions } from './schemas.js';
 
 /** One in-memory change made to an entry schema so it compiles from memory. */
@@ -107,6 +111,7 @@ export function createDianSchemaValidator(dir: string): DianXsdSchemaValidator {
       let text = prepare(xml);
       if (text.trim() === '') return { valid: false, violations: [{ xpath: null, message: 'Document is empty', line: null, column: null }] };
       if (options?.unsigned === true) text = fillEmptyUblExtensions(text).text;
+      text = relaxLongSerials(text).text;
       const { code, errors } = c.validate(Buffer.from(text, 'utf8'));
       if (code === 0) return { valid: true, violations: [] };
       return { valid: false, violations: toViolations(text, errors, code) };

@@ -17,6 +17,8 @@ export const C14N_ALGORITHM = 'http://www.w3.org/TR/2001/REC-xml-c14n-20010315';
 export const SIGNATURE_ALGORITHM = 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256';
 /** SHA-256 digest. */
 export const DIGEST_ALGORITHM = 'http://www.w3.org/2001/04/xmlenc#sha256';
+/** SHA-384 digest (RFC 6931). */
+export const DIGEST_ALGORITHM_SHA384 = 'http://www.w3.org/2001/04/xmldsig-more#sha384';
 /** The enveloped-signature transform. */
 export const ENVELOPED_TRANSFORM = 'http://www.w3.org/2000/09/xmldsig#enveloped-signature';
 
@@ -25,12 +27,12 @@ export type CanonicalizationAlgorithm = typeof C14N_ALGORITHM;
 /** Signature algorithms the core implements. */
 export type SignatureAlgorithm = typeof SIGNATURE_ALGORITHM;
 /** Digest algorithms the core implements. */
-export type DigestAlgorithm = typeof DIGEST_ALGORITHM;
+export type DigestAlgorithm = typeof DIGEST_ALGORITHM | typeof DIGEST_ALGORITHM_SHA384;
 /** Transforms the core implements: enveloped-signature (document references only) and C14N 1.0. */
 export type TransformAlgorithm = typeof ENVELOPED_TRANSFORM | typeof C14N_ALGORITHM;
 
 /** node:crypto names of the algorithms above. */
-export const DIGEST_HASH: Record<DigestAlgorithm, string> = { [DIGEST_ALGORITHM]: 'sha256' };
+export const DIGEST_HASH: Record<DigestAlgorithm, string> = { [DIGEST_ALGORITHM]: 'sha256', [DIGEST_ALGORITHM_SHA384]: 'sha384' };
 export const SIGNATURE_HASH: Record<SignatureAlgorithm, { hash: string; keyType: string; name: string }> = {
   [SIGNATURE_ALGORITHM]: { hash: 'sha256', keyType: 'rsa', name: 'RSA' },
 };
@@ -82,7 +84,7 @@ export interface SignedObjectContext {
 }
 
 /**
- * A signing policy as a value. Limits of the core: inclusive C14N 1.0, RSA-SHA256 and SHA-256 only
+ * A signing policy as a value. Limits of the core: inclusive C14N 1.0, RSA-SHA256, SHA-256 or SHA-384 digests
  * (the types say so); one `Signature` per document.
  */
 export interface SignatureProfile {
