@@ -19,6 +19,8 @@ export interface UblNode {
   attrs: [string, string][];
   /** Character content; `undefined` for an element with no text. */
   text?: string;
+  /** Write `text` as CDATA (an embedded document that must come back byte for byte); see ubl/write.ts. */
+  cdata?: true;
   children: UblNode[];
 }
 

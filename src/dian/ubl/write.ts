@@ -22,6 +22,23 @@ const escText = (s: string) => (TEXT_SPECIAL.test(s) ? s.replace(/&/g, '&amp;').
 const escAttr = (s: string) =>
   ATTR_SPECIAL.test(s) ? escText(s).replace(/"/g, '&quot;').replace(/\t/g, '&#9;').replace(/\n/g, '&#10;').replace(/\r/g, '&#13;') : s;
 
+/**
+ * `s` as CDATA sections that a parser reads back as exactly `s`: a `]]>` inside is split across two sections,
+ * and a carriage return (which every parser turns into a line feed, CDATA or not) goes as `&#13;` between them.
+ */
+export function cdataText(s: string): string {
+  return `<![CDATA[${s.replace(/]]>/g, ']]]]><![CDATA[>').replace(/\r/g, ']]>&#13;<![CDATA[')}]]>`;
+}
+
+/** Options of {@link writeUbl}. */
+export interface WriteUblOptions {
+  /**
+   * Keep every element's children in the order they were added (the caller built them in XSD order): for
+   * documents the generated order table does not cover, such as the AttachedDocument.
+   */
+  keepOrder?: boolean;
+}
+
 /** Position of each child name in its parent's order list, built once per parent name. */
 const RANKS = new Map<string, ReadonlyMap<string, number>>();
 function ranksOf(parent: string): ReadonlyMap<string, number> | undefined {
@@ -36,14 +53,14 @@ function ranksOf(parent: string): ReadonlyMap<string, number> | undefined {
 }
 
 /** Writes a document whose root is `root` (named by its local name: `Invoice`, `CreditNote`, …). */
-export function writeUbl(root: UblNode): string {
+export function writeUbl(root: UblNode, options: WriteUblOptions = {}): string {
   const ns = ROOT_NAMESPACES[root.name];
   const decl: [string, string][] = ns ? [['xmlns', ns]] : [];
   for (const p of ROOT_PREFIXES) decl.push([`xmlns:${p}`, NS[p]]);
   const attrs = [...decl, ...root.attrs.filter(([k]) => k !== 'xmlns' && !k.startsWith('xmlns:'))];
   const top: UblNode =
     root.text === undefined ? { name: root.name, attrs, children: root.children } : { name: root.name, attrs, text: root.text, children: root.children };
-  return `<?xml version="1.0" encoding="UTF-8" standalone="no"?>${writeNode(top)}`;
+  return `<?xml version="1.0" encoding="UTF-8" standalone="no"?>${writeNode(top, options.keepOrder === true)}`;
 }
 
 /** The children of `node` in schema order (a stable sort by position in the parent's order list). */
@@ -64,15 +81,15 @@ export function orderedChildren(node: UblNode): UblNode[] {
 }
 
 // String concatenation, not an array joined at the end: V8 builds ropes, and this is the writer's hot path.
-function writeNode(node: UblNode): string {
+function writeNode(node: UblNode, keepOrder: boolean): string {
   let out = `<${node.name}`;
   const attrs = node.attrs;
   for (let i = 0; i < attrs.length; i++) out += ` ${attrs[i]![0]}="${escAttr(attrs[i]![1])}"`;
   // An empty element is written with an end tag: `<ext:ExtensionContent></ext:ExtensionContent>` is the form
   // signers look for, and both forms are the same infoset.
   out += '>';
-  if (node.text !== undefined) out += escText(node.text);
-  const kids = orderedChildren(node);
-  for (let i = 0; i < kids.length; i++) out += writeNode(kids[i]!);
+  if (node.text !== undefined) out += node.cdata ? cdataText(node.text) : escText(node.text);
+  const kids = keepOrder ? node.children : orderedChildren(node);
+  for (let i = 0; i < kids.length; i++) out += writeNode(kids[i]!, keepOrder);
   return `${out}</${node.name}>`;
 }
