@@ -96,8 +96,14 @@ export type { DianContext, DianCompany, DianSoftware, DianResolution } from './b
 export { parseDianDocument, detectDianKind, type DianParseResult } from './parse/parse.js';
 /** Which request fields the XML carries for a kind, and which it does not (accepted, validated, not written). */
 export { writtenFields, unwrittenFields } from './spec/coverage.js';
-/** A UBL tree as XML text, children in the order of the XSD sequences. */
-export { writeUbl } from './ubl/write.js';
+/** A UBL tree as XML text, children in the order of the XSD sequences (or as built, with `keepOrder`); `cdata` nodes as CDATA. */
+export { writeUbl, type WriteUblOptions } from './ubl/write.js';
+/** Text as CDATA sections that read back byte for byte (`]]>` split, carriage returns as `&#13;`). */
+export { cdataText } from './ubl/write.js';
+/** The AttachedDocument container for the buyer: the signed document and DIAN's ApplicationResponse as CDATA (unsigned; errors as values). */
+export { buildAttachedDocument, type AttachedDocumentInput, type AttachedDocumentResult } from './attached/attached.js';
+/** The AttachedDocument literals: CustomizationID, ProfileID, DocumentType and the default ValidatorID. */
+export { ATTACHED_CUSTOMIZATION_ID, ATTACHED_PROFILE_ID, ATTACHED_DOCUMENT_TYPE, DIAN_VALIDATOR_NAME } from './attached/attached.js';
 /** The XML and zip file names DIAN expects for a document (prefix, NIT, provider, year, counter; errors as values). */
 export { dianFileNames, DIAN_FILE_PREFIXES, DIAN_COUNTER_MAX } from './zip/names.js';
 /** Kinds, inputs and outcome of `dianFileNames`. */
