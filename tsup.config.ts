@@ -11,6 +11,8 @@ for (const [name, file] of Object.entries({
   simulator: 'src/ecf/simulator/index.ts',
   server: 'src/ecf/server/index.ts',
   dian: 'src/dian/index.ts',
+  'dian/sign': 'src/dian/sign/index.ts',
+  'dian/xsd': 'src/dian/xsd/index.ts',
 })) {
   if (existsSync(file)) entry[name] = file;
 }

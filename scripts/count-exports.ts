@@ -17,6 +17,8 @@ const ENTRIES: Record<string, string> = {
   './simulator': 'src/ecf/simulator/index.ts',
   './server': 'src/ecf/server/index.ts',
   './dian': 'src/dian/index.ts',
+  './dian/sign': 'src/dian/sign/index.ts',
+  './dian/xsd': 'src/dian/xsd/index.ts',
 };
 
 const root = resolve(import.meta.dirname, '..');

@@ -49,6 +49,8 @@ const KNOWN: Record<string, string[]> = {
     'checkDianRules',
     'computeDocumentCodes',
   ],
+  './dian/sign': ['signDianXml', 'verifyDianXml'],
+  './dian/xsd': ['createDianSchemaValidator', 'detectDianSchemaId'],
   './package.json': ['name', 'version', 'exports'],
 };
 

@@ -1,8 +1,18 @@
 import type { CliCommand } from '../../shared/cli/command.js';
 import { dianBuildCommand } from './build.js';
 import { dianHashCommand } from './hash.js';
+import { dianSignCommand, dianVerifyCommand } from './sign.js';
 import { dianValidateCommand, dianXsdCheckCommand, dianXsdInstallCommand } from './xsd.js';
 import { dianZipCommand } from './zip.js';
 
 /** Every DIAN CLI command (`ecf dian …`); add a line per command file. */
-export const commands: CliCommand[] = [dianValidateCommand, dianXsdInstallCommand, dianXsdCheckCommand, dianHashCommand, dianBuildCommand, dianZipCommand];
+export const commands: CliCommand[] = [
+  dianValidateCommand,
+  dianXsdInstallCommand,
+  dianXsdCheckCommand,
+  dianHashCommand,
+  dianBuildCommand,
+  dianZipCommand,
+  dianSignCommand,
+  dianVerifyCommand,
+];

@@ -1,5 +1,5 @@
 /**
- * `ecf-kit/dian/xsd` (entry to come in package.json): validation against the DIAN XSD set (UBL 2.1 as the DIAN
+ * `ecf-kit/dian/xsd`: validation against the DIAN XSD set (UBL 2.1 as the DIAN
  * toolboxes ship it, plus payroll; libxml2 via libxmljs) and installation of that set. This is an adapter (it
  * reads files and loads a native addon); the DIAN core does not depend on it.
  */
