@@ -6,7 +6,7 @@
  *
  * Pure: no I/O, no clock.
  */
-import { parseDec, SCALE, type Dec } from '../../shared/money/decimal.js';
+import { parseDec, type Dec } from '../../shared/money/decimal.js';
 import { child, childrenNamed, textAt, type UblNode } from '../ubl/tree.js';
 import type { DianDocumentKind } from './kind.js';
 
@@ -58,56 +58,13 @@ export function contextOf(root: UblNode, kind: DianDocumentKind, today: string):
 /** The amount at `path` below `node` as an exact decimal; null when absent or not plain decimal text. */
 export function amount(node: UblNode | undefined, path: string): Dec | null {
   const t = textAt(node, path);
-  return t === undefined ? null : decOf(t);
+  return t === undefined ? null : parseDec(t);
 }
 
 /** The text of `node` (trimmed) as an exact decimal; null when the node is absent, has no text or not plain decimal text. */
 export function amountOf(node: UblNode | undefined): Dec | null {
   const t = node?.text;
-  return t === undefined ? null : decOf(t.trim());
-}
-
-/** Decimal digits below which the integer value of a text (scaled to SCALE decimals) is exact as a double. */
-const FAST_INT_DIGITS = 15 - SCALE;
-const POW10 = [1, 10, 100, 1000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000];
-
-/**
- * `parseDec` of shared/money/decimal.ts, the same result for every text, without a regular expression or a
- * decimal string for the short texts of document amounts: a text of at most 7 integer digits and 8 decimals is
- * below 10^15 once scaled, so its double is exact and becomes the bigint directly. Longer texts go to `parseDec`.
- */
-export function decOf(text: string): Dec | null {
-  const n = text.length;
-  let i = 0;
-  if (n === 0) return null;
-  const sign = text.charCodeAt(0);
-  if (sign === 45 || sign === 43) i = 1; // '-' or '+'
-  const intStart = i;
-  let value = 0;
-  while (i < n) {
-    const c = text.charCodeAt(i) - 48;
-    if (c < 0 || c > 9) break;
-    value = value * 10 + c;
-    i++;
-  }
-  const intDigits = i - intStart;
-  if (intDigits === 0) return null;
-  let fracDigits = 0;
-  if (i < n) {
-    if (text.charCodeAt(i) !== 46) return null; // '.'
-    i++;
-    while (i < n) {
-      const c = text.charCodeAt(i) - 48;
-      if (c < 0 || c > 9) return null;
-      value = value * 10 + c;
-      fracDigits++;
-      i++;
-    }
-    if (fracDigits === 0 || fracDigits > SCALE) return null;
-  }
-  if (intDigits > FAST_INT_DIGITS) return parseDec(text);
-  const scaled = value * POW10[SCALE - fracDigits]!;
-  return BigInt(sign === 45 ? -scaled : scaled) as Dec;
+  return t === undefined ? null : parseDec(t.trim());
 }
 
 /** A path below the root: `/Invoice/cac:LegalMonetaryTotal/cbc:PayableAmount`. */

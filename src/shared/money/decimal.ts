@@ -10,8 +10,52 @@ const ONE = 10n ** BigInt(SCALE);
 
 export const ZERO = 0n as Dec;
 
-/** Parses decimal text (`-12.345`, `7`, `0.50`). Returns null when it is not plain decimal notation. */
+/** Integer digits up to which a text, scaled to SCALE decimals, stays below 10^15 (its double is exact). */
+const FAST_INT_DIGITS = 15 - SCALE;
+const POW10 = [1, 10, 100, 1000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000];
+
+/**
+ * Parses decimal text (`-12.345`, `7`, `0.50`). Returns null when it is not plain decimal notation. A text of at
+ * most 7 integer digits (every document amount below ten million, and most above) is scanned once and becomes
+ * the bigint through an exact double, with no regular expression or intermediate string; longer texts take the
+ * plain reading.
+ */
 export function parseDec(text: string): Dec | null {
+  const n = text.length;
+  if (n === 0) return null;
+  let i = 0;
+  const sign = text.charCodeAt(0);
+  if (sign === 45 || sign === 43) i = 1; // '-' or '+'
+  const intStart = i;
+  let value = 0;
+  while (i < n) {
+    const c = text.charCodeAt(i) - 48;
+    if (c < 0 || c > 9) break;
+    value = value * 10 + c;
+    i++;
+  }
+  const intDigits = i - intStart;
+  if (intDigits === 0) return null;
+  let fracDigits = 0;
+  if (i < n) {
+    if (text.charCodeAt(i) !== 46) return null; // '.'
+    i++;
+    while (i < n) {
+      const c = text.charCodeAt(i) - 48;
+      if (c < 0 || c > 9) return null;
+      value = value * 10 + c;
+      fracDigits++;
+      i++;
+    }
+    if (fracDigits === 0 || fracDigits > SCALE) return null;
+  }
+  if (intDigits > FAST_INT_DIGITS) return parseDecPlain(text);
+  const scaled = value * POW10[SCALE - fracDigits]!;
+  return BigInt(sign === 45 ? -scaled : scaled) as Dec;
+}
+
+/** The plain reading of {@link parseDec}, for texts too long for an exact double. */
+function parseDecPlain(text: string): Dec | null {
   const m = /^([+-]?)(\d+)(?:\.(\d+))?$/.exec(text);
   if (!m) return null;
   const frac = m[3] ?? '';

@@ -1,12 +1,11 @@
 /**
- * The fast readers of the rule checks and the tree helpers give exactly what the plain versions give: `decOf`
- * against `parseDec`, `dayNumber` against the regular-expression-and-Date reading it replaced, and `at`/`all`
+ * The fast readers of the rule checks and the tree helpers give exactly what the plain versions give (the
+ * decimal reader is the kernel's `parseDec`, tested in test/shared/money/parse-dec.test.ts): `dayNumber` against the regular-expression-and-Date reading it replaced, and `at`/`all`
  * with split-once paths against a step-by-step walk.
  */
 import { describe, expect, it } from 'vitest';
-import { dayNumber, decOf } from '../../../src/dian/rules/context.js';
+import { dayNumber } from '../../../src/dian/rules/context.js';
 import { all, allSteps, at, atSteps, childrenNamed, el, pathSteps, textAt, textAtSteps, type UblNode } from '../../../src/dian/ubl/tree.js';
-import { parseDec } from '../../../src/shared/money/decimal.js';
 
 /** The reading `dayNumber` had before: a regular expression, then `Date.UTC` and a round trip. */
 function dayNumberPlain(date: string | undefined): number | null {
@@ -29,64 +28,6 @@ function lcg(seed: number): () => number {
     return s / 2 ** 32;
   };
 }
-
-describe('decOf', () => {
-  const fixed = [
-    '',
-    '0',
-    '-0',
-    '+0',
-    '7',
-    '-12.345',
-    '0.50',
-    '1500000.00',
-    '9999999.99999999',
-    '10000000.00',
-    '12345678901234.5',
-    '99999999999999999999.12345678',
-    '1.123456789',
-    '1.',
-    '.5',
-    '-',
-    '+',
-    '1e5',
-    ' 1',
-    '1 ',
-    '1,5',
-    '١٢',
-    '00000001.5',
-    '0000000.00000001',
-    '-9999999.99999999',
-    '+3.25',
-    '--1',
-    '1.2.3',
-    'abc',
-    '12a',
-    '٣',
-    '１',
-    '1.00000000',
-  ];
-  it.each(fixed)('reads %j as parseDec does', (t) => {
-    expect(decOf(t)).toBe(parseDec(t));
-  });
-
-  it('agrees with parseDec on 20,000 generated texts (digits, signs, dots, lengths around the fast-path bounds)', () => {
-    const rnd = lcg(42);
-    const alphabet = '0123456789012345678901234567890123456789.-+ e';
-    for (let n = 0; n < 20_000; n++) {
-      const len = 1 + Math.floor(rnd() * 20);
-      let t = '';
-      for (let i = 0; i < len; i++) t += alphabet[Math.floor(rnd() * alphabet.length)];
-      expect(decOf(t), t).toBe(parseDec(t));
-    }
-    for (let n = 0; n < 20_000; n++) {
-      const int = String(Math.floor(rnd() * 10 ** Math.floor(rnd() * 12)));
-      const frac = String(Math.floor(rnd() * 10 ** 9)).slice(0, Math.floor(rnd() * 10));
-      const t = `${rnd() < 0.3 ? '-' : ''}${int}${frac === '' ? '' : `.${frac}`}`;
-      expect(decOf(t), t).toBe(parseDec(t));
-    }
-  });
-});
 
 describe('dayNumber', () => {
   const fixed = [
