@@ -8,7 +8,7 @@
  * Pure: no I/O. Never throws for bad input.
  */
 import { parseDec, toNumber } from '../../shared/money/decimal.js';
-import { DIAN_FIELDS, type FieldDef } from '../spec/fields.js';
+import { DIAN_FIELDS, fieldAt, type FieldDef } from '../spec/fields.js';
 import { DIAN_KINDS, DIAN_KIND_IDS, ROOT_NAMES, type DianKind, type DianKindId } from '../spec/kinds.js';
 import { UBL_MAP, isGroup, resolvePath, type MapGroup, type MapItem, type MapRow, type ValueFormat } from '../spec/ubl-map.js';
 import { defaultReferenceScheme } from '../build/build.js';
@@ -80,17 +80,6 @@ interface Scope {
   group?: MapGroup;
 }
 
-function defAt(defs: readonly FieldDef[], path: string): FieldDef | undefined {
-  let list: readonly FieldDef[] | undefined = defs;
-  let found: FieldDef | undefined;
-  for (const k of path.split('.')) {
-    found = list?.find((d) => d.key === k);
-    if (!found) return undefined;
-    list = found.fields;
-  }
-  return found;
-}
-
 function set(obj: Json, path: string, value: unknown): void {
   const keys = path.split('.');
   let cur = obj;
@@ -160,7 +149,7 @@ function readRow(row: MapRow, scope: Scope, st: State): void {
   const raw = attribute ? attr(node, attribute) : node.text;
   if (raw === undefined || (row.default !== undefined && raw.trim() === row.default)) return;
   if ('field' in from) {
-    set(scope.obj, from.field, convert(raw, row.format ?? 'text', defAt(scope.defs, from.field)));
+    set(scope.obj, from.field, convert(raw, row.format ?? 'text', fieldAt(from.field, scope.defs)));
     return;
   }
   if ('ctx' in from) {
@@ -197,7 +186,7 @@ function readRow(row: MapRow, scope: Scope, st: State): void {
       set(scope.obj, 'document_type_code', value);
       return;
     case 'referenceScheme':
-      if (defAt(scope.defs, 'algorithm') && value !== defaultReferenceScheme(st.kind, scope.group?.has)) set(scope.obj, 'algorithm', value);
+      if (fieldAt('algorithm', scope.defs) && value !== defaultReferenceScheme(st.kind, scope.group?.has)) set(scope.obj, 'algorithm', value);
       return;
     default:
       return; // computed from other values (names, totals, codes): nothing of the request's own
@@ -219,7 +208,7 @@ function readGroup(g: MapGroup, scope: Scope, st: State): void {
     return;
   }
   const eachPath = resolvePath(g.each, st.kind);
-  const def = defAt(scope.defs, eachPath);
+  const def = fieldAt(eachPath, scope.defs);
   if (!def) return;
   const itemDefs = def.fields ?? [];
 

@@ -6,7 +6,7 @@
 import type { DianKindId } from './kinds.js';
 import { DIAN_KINDS } from './kinds.js';
 import { UBL_MAP, isGroup, resolvePath, type MapItem } from './ubl-map.js';
-import { DIAN_FIELDS, fieldOn, type FieldDef } from './fields.js';
+import { DIAN_FIELDS, fieldAt, fieldOn, type FieldDef } from './fields.js';
 
 const cache = new Map<DianKindId, ReadonlySet<string>>();
 
@@ -29,7 +29,7 @@ export function writtenFields(kind: DianKindId): ReadonlySet<string> {
         if (item.each !== null) {
           const each = resolvePath(item.each, k);
           const full = join(base, each);
-          b = isArray(full) ? `${full}.*` : full;
+          b = fieldAt(full)?.type === 'array' ? `${full}.*` : full;
           addPath(item.split !== undefined ? full : b);
         }
         walk(item.rows, b, arrays);
@@ -57,19 +57,6 @@ export function writtenFields(kind: DianKindId): ReadonlySet<string> {
   if (k.root === 'DebitNote') out.add('document_type_code');
   cache.set(kind, out);
   return out;
-}
-
-/** Whether the dotted path (with `*` for items) is an array field of the description. */
-function isArray(path: string): boolean {
-  let list: readonly FieldDef[] | undefined = DIAN_FIELDS;
-  let def: FieldDef | undefined;
-  for (const part of path.split('.')) {
-    if (part === '*') continue;
-    def = list?.find((d) => d.key === part);
-    if (!def) return false;
-    list = def.fields;
-  }
-  return def?.type === 'array';
 }
 
 /** The fields of the description that exist on `kind` but are not written to the XML, as dotted paths. */

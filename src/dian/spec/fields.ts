@@ -676,6 +676,22 @@ export const DIAN_FIELDS: readonly FieldDef[] = [
   { key: 'debit_note_lines', type: 'array', items: 'object', kinds: ['debit-note'], required: true, fields: line, doc: 'Líneas.' },
 ];
 
+/**
+ * The definition at a dotted path below `fields` (`customer.name`, `invoice_lines.tax_totals`; a `*` step, an array
+ * item, is skipped), or undefined.
+ */
+export function fieldAt(path: string, fields: readonly FieldDef[] = DIAN_FIELDS): FieldDef | undefined {
+  let list: readonly FieldDef[] | undefined = fields;
+  let found: FieldDef | undefined;
+  for (const k of path.split('.')) {
+    if (k === '*') continue;
+    found = list?.find((d) => d.key === k);
+    if (!found) return undefined;
+    list = found.fields;
+  }
+  return found;
+}
+
 /** Whether `field` exists on `kind` (its own `kinds`, inside a parent that exists). */
 export function fieldOn(field: FieldDef, kind: DianKindId): boolean {
   return !field.kinds || field.kinds.includes(kind);
