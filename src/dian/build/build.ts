@@ -15,7 +15,7 @@ import { COUNTRIES, DEPARTMENTS, MUNICIPALITIES } from '../spec/places.gen.js';
 import { DIAN_KINDS, DOCUMENT_TYPES, type DianKind, type DianKindId, type DocumentTypeRow } from '../spec/kinds.js';
 import type { CalcId, MapGroup, ValueFormat } from '../spec/ubl-map.js';
 import { planFor, type PlanGroup, type PlanItem, type PlanRow } from '../spec/plan.js';
-import { child, el, textAt, type UblNode } from '../ubl/tree.js';
+import { atSteps, child, el, textAt, type UblNode } from '../ubl/tree.js';
 import { writeUbl } from '../ubl/write.js';
 import type { DianContext } from './context.js';
 import { codesFromTree, type BuiltCodes } from './codes.js';
@@ -165,13 +165,6 @@ function ensure(from: UblNode, steps: readonly string[]): UblNode {
   return cur;
 }
 
-/** The node at `steps` below `from` when it exists (no creation). */
-function peek(from: UblNode, steps: readonly string[]): UblNode | undefined {
-  let cur: UblNode | undefined = from;
-  for (const s of steps) cur = child(cur, s);
-  return cur;
-}
-
 interface Entry {
   v: unknown;
   path: string;
@@ -259,7 +252,7 @@ function applyRow(p: PlanRow, scope: Scope, st: State): void {
       break;
     case 'calc': {
       const id = (row.from as { calc: CalcId }).calc;
-      raw = calc(id, scope, st, p.steps.length === 0 ? scope.node : peek(scope.node, p.parentSteps));
+      raw = calc(id, scope, st, p.steps.length === 0 ? scope.node : atSteps(scope.node, p.parentSteps));
       if (raw === DEFERRED) {
         const node = ensure(scope.node, p.steps);
         node.text = '';

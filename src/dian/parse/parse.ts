@@ -10,10 +10,11 @@
 import { parseDec, toNumber } from '../../shared/money/decimal.js';
 import { DIAN_FIELDS, fieldAt, type FieldDef } from '../spec/fields.js';
 import { DIAN_KINDS, DIAN_KIND_IDS, ROOT_NAMES, type DianKind, type DianKindId } from '../spec/kinds.js';
-import { UBL_MAP, isGroup, resolvePath, type MapGroup, type MapItem, type MapRow, type ValueFormat } from '../spec/ubl-map.js';
+import type { MapGroup, ValueFormat } from '../spec/ubl-map.js';
+import { planFor, type PlanGroup, type PlanItem, type PlanRow } from '../spec/plan.js';
 import { defaultReferenceScheme } from '../build/build.js';
 import { readUbl } from '../ubl/read.js';
-import { at, attr, childrenNamed, textAt, type UblNode } from '../ubl/tree.js';
+import { at, atSteps, attr, childrenNamed, textAt, type UblNode } from '../ubl/tree.js';
 
 type Json = Record<string, unknown>;
 
@@ -60,7 +61,7 @@ export function parseDianDocument(input: string | UblNode): DianParseResult {
   const request: Json = {};
   const context: Json = {};
   const st: State = { kind, context, root };
-  read(UBL_MAP, { node: root, obj: request, defs: DIAN_FIELDS }, st);
+  read(planFor(kind.id), { node: root, obj: request, defs: DIAN_FIELDS }, st);
   if (request.document_type_code === undefined) request.document_type_code = kind.typeCodes[0];
   const uuidNode = root.children.find((c) => c.name === 'cbc:UUID');
   return { ok: true, kind: kind.id, request, context, uuid: uuidNode?.text?.trim(), uuidScheme: attr(uuidNode, 'schemeName') };
@@ -100,10 +101,9 @@ function getIn(obj: Json, path: string): unknown {
   return cur;
 }
 
-function read(items: readonly MapItem[], scope: Scope, st: State): void {
+function read(items: readonly PlanItem[], scope: Scope, st: State): void {
   for (const item of items) {
-    if (item.kinds && !item.kinds.includes(st.kind.id)) continue;
-    if (isGroup(item)) readGroup(item, scope, st);
+    if (item.kind === 'group') readGroup(item, scope, st);
     else readRow(item, scope, st);
   }
 }
@@ -138,15 +138,15 @@ function convert(text: string, format: ValueFormat, def: FieldDef | undefined): 
   }
 }
 
-function readRow(row: MapRow, scope: Scope, st: State): void {
+function readRow(p: PlanRow, scope: Scope, st: State): void {
+  const row = p.row;
   if (row.copy) return;
   if (row.unless !== undefined && getIn(scope.obj, row.unless) !== undefined) return;
   const from = row.from;
   if ('lit' in from || 'index' in from) return;
-  const [path, attribute] = resolvePath(row.at, st.kind).split('@') as [string, string | undefined];
-  const node = path === '' ? scope.node : at(scope.node, path);
+  const node = atSteps(scope.node, p.steps);
   if (!node) return;
-  const raw = attribute ? attr(node, attribute) : node.text;
+  const raw = p.attribute ? attr(node, p.attribute) : node.text;
   if (raw === undefined || (row.default !== undefined && raw.trim() === row.default)) return;
   if ('field' in from) {
     set(scope.obj, from.field, convert(raw, row.format ?? 'text', fieldAt(from.field, scope.defs)));
@@ -193,27 +193,26 @@ function readRow(row: MapRow, scope: Scope, st: State): void {
   }
 }
 
-function readGroup(g: MapGroup, scope: Scope, st: State): void {
-  const path = resolvePath(g.group, st.kind);
-  const cut = path.lastIndexOf('/');
-  const parent = cut < 0 ? scope.node : at(scope.node, path.slice(0, cut));
+function readGroup(g: PlanGroup, scope: Scope, st: State): void {
+  const parent = atSteps(scope.node, g.shared);
   if (!parent) return;
-  const name = cut < 0 ? path : path.slice(cut + 1);
-  let elements = childrenNamed(parent, name);
-  if (g.has) elements = elements.filter((e) => at(e, g.has!) !== undefined);
+  const has = g.group.has;
+  let elements = childrenNamed(parent, g.name);
+  if (has) elements = elements.filter((e) => at(e, has) !== undefined);
   if (elements.length === 0) return;
 
-  if (g.each === null) {
+  const eachPath = g.eachKey;
+  if (eachPath === null) {
     readElement(g, elements[0]!, scope.obj, scope.defs, st);
     return;
   }
-  const eachPath = resolvePath(g.each, st.kind);
   const def = fieldAt(eachPath, scope.defs);
   if (!def) return;
   const itemDefs = def.fields ?? [];
 
-  if (g.split !== undefined) {
-    set(scope.obj, eachPath, elements.map((e) => e.text ?? '').join(g.split));
+  const split = g.group.split;
+  if (split !== undefined) {
+    set(scope.obj, eachPath, elements.map((e) => e.text ?? '').join(split));
     return;
   }
   if (def.type === 'object') {
@@ -222,30 +221,28 @@ function readGroup(g: MapGroup, scope: Scope, st: State): void {
     if (Object.keys(obj).length > 0) set(scope.obj, eachPath, obj);
     return;
   }
-  if (g.joinOn) {
+  const joinOn = g.group.joinOn;
+  if (joinOn) {
     const list = getIn(scope.obj, eachPath);
     if (!Array.isArray(list)) return;
     const joined = new Set<number>();
+    // The join key is the items' own field: not read again from the joining element.
+    const others: PlanGroup = { ...g, items: g.items.filter((r) => r.kind === 'group' || r.fieldKey !== joinOn.field) };
     for (const e of elements) {
       // Joined by the key when the element states it; else (DIAN's samples do not) the next item in order.
-      const key = textAt(e, g.joinOn.at);
-      const i = list.findIndex((it, n) => !joined.has(n) && (key === undefined || String((it as Json)[g.joinOn!.field]) === key));
+      const key = textAt(e, joinOn.at);
+      const i = list.findIndex((it, n) => !joined.has(n) && (key === undefined || String((it as Json)[joinOn.field]) === key));
       if (i < 0) continue;
       joined.add(i);
-      readElement(
-        { ...g, rows: g.rows.filter((r) => isGroup(r) || !('field' in r.from) || r.from.field !== g.joinOn!.field) },
-        e,
-        list[i] as Json,
-        itemDefs,
-        st,
-      );
+      readElement(others, e, list[i] as Json, itemDefs, st);
     }
     return;
   }
   const items: Json[] = [];
   for (const e of elements) {
     if (g.sub) {
-      const subs = childrenNamed(e, resolvePath(g.sub.group, st.kind));
+      const sub = g.sub;
+      const subs = childrenNamed(atSteps(e, sub.shared), sub.name);
       if (subs.length === 0) {
         const obj: Json = {};
         readElement(g, e, obj, itemDefs, st);
@@ -254,7 +251,7 @@ function readGroup(g: MapGroup, scope: Scope, st: State): void {
       for (const [i, s] of subs.entries()) {
         const obj: Json = {};
         if (i === 0) readElement(g, e, obj, itemDefs, st);
-        read(g.sub.rows, { node: s, obj, defs: itemDefs, group: g.sub }, st);
+        read(sub.items, { node: s, obj, defs: itemDefs, group: sub.group }, st);
         items.push(obj);
       }
       continue;
@@ -267,16 +264,17 @@ function readGroup(g: MapGroup, scope: Scope, st: State): void {
 }
 
 /** The group's rows and pairs, read from one of its elements into `obj`. */
-function readElement(g: MapGroup, e: UblNode, obj: Json, defs: readonly FieldDef[], st: State): void {
-  read(g.rows, { node: e, obj, defs, group: g }, st);
-  if (g.pairs) {
-    const holder = at(e, g.pairs.at);
+function readElement(g: PlanGroup, e: UblNode, obj: Json, defs: readonly FieldDef[], st: State): void {
+  read(g.items, { node: e, obj, defs, group: g.group }, st);
+  const pairs = g.group.pairs;
+  if (pairs && g.pairsAt) {
+    const holder = atSteps(e, g.pairsAt);
     if (!holder) return;
     const kids = holder.children;
     for (let i = 0; i + 1 < kids.length; i++) {
       if (kids[i]!.name !== 'Name' || kids[i + 1]!.name !== 'Value') continue;
       const label = kids[i]!.text?.trim();
-      const pair = g.pairs.list.find(([l]) => l === label);
+      const pair = pairs.list.find(([l]) => l === label);
       if (pair) obj[pair[1]] = kids[i + 1]!.text ?? '';
       i++;
     }

@@ -1,7 +1,7 @@
 /**
  * The mapping of src/dian/spec/ubl-map.ts resolved once per kind: placeholders replaced, the kind's rows kept,
- * paths split into steps and request paths into keys. The builder walks this plan for every document instead of
- * re-reading the mapping (the same rows, prepared).
+ * paths split into steps and request paths into keys. The builder and the parser walk this plan for every
+ * document instead of re-reading the mapping (the same rows, prepared).
  */
 import { DIAN_KINDS, type DianKindId } from './kinds.js';
 import { UBL_MAP, isGroup, resolvePath, type MapGroup, type MapItem, type MapRow } from './ubl-map.js';
