@@ -13,29 +13,28 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Element } from '@xmldom/xmldom';
 import { parseXmlStrictly } from '../../src/shared/xml/strict-parser.js';
+import { NS, ROOT_NAMESPACES } from '../../src/dian/ubl/namespaces.js';
 
 const XSD_NS = 'http://www.w3.org/2001/XMLSchema';
 
-/** The prefixes the generated description and the builder use, by namespace URI. */
+/**
+ * The prefixes the generated description and the builder use, by namespace URI: the product's own table
+ * (src/dian/ubl/namespaces.ts, the prefixes the reader and writer use), plus the schema-only modules, and the
+ * document namespaces under short prefixes (the writer names roots by their local name).
+ */
 export const UBL_PREFIXES: Readonly<Record<string, string>> = {
-  'urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2': 'cac',
-  'urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2': 'cbc',
-  'urn:oasis:names:specification:ubl:schema:xsd:CommonExtensionComponents-2': 'ext',
+  ...Object.fromEntries(Object.entries(NS).map(([prefix, uri]) => [uri, prefix])),
   'urn:oasis:names:specification:ubl:schema:xsd:UnqualifiedDataTypes-2': 'udt',
   'urn:oasis:names:specification:ubl:schema:xsd:QualifiedDataTypes-2': 'qdt',
   'urn:un:unece:uncefact:data:specification:CoreComponentTypeSchemaModule:2': 'ccts-cct',
   'urn:oasis:names:specification:ubl:schema:xsd:CommonSignatureComponents-2': 'sig',
   'urn:oasis:names:specification:ubl:schema:xsd:SignatureAggregateComponents-2': 'sac',
   'urn:oasis:names:specification:ubl:schema:xsd:SignatureBasicComponents-2': 'sbc',
-  'http://www.w3.org/2000/09/xmldsig#': 'ds',
-  'http://uri.etsi.org/01903/v1.3.2#': 'xades',
-  'http://uri.etsi.org/01903/v1.4.1#': 'xades141',
-  'dian:gov:co:facturaelectronica:Structures-2-1': 'sts',
-  'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2': 'inv',
-  'urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2': 'cn',
-  'urn:oasis:names:specification:ubl:schema:xsd:DebitNote-2': 'dn',
-  'urn:oasis:names:specification:ubl:schema:xsd:ApplicationResponse-2': 'ar',
-  'urn:oasis:names:specification:ubl:schema:xsd:AttachedDocument-2': 'ad',
+  [ROOT_NAMESPACES.Invoice!]: 'inv',
+  [ROOT_NAMESPACES.CreditNote!]: 'cn',
+  [ROOT_NAMESPACES.DebitNote!]: 'dn',
+  [ROOT_NAMESPACES.ApplicationResponse!]: 'ar',
+  [ROOT_NAMESPACES.AttachedDocument!]: 'ad',
 };
 
 /** A qualified name written `prefix:local` with the prefixes of {@link UBL_PREFIXES}. */
