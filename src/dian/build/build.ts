@@ -83,7 +83,7 @@ export function buildDianDocument(kindId: DianKindId, request: Json, ctx: DianCo
   }
   if (issues.length > 0) return { ok: false, issues };
 
-  const codes = codesFromTree(root, type, ctx);
+  const codes = codesFromTree(root, ctx);
   if (!codes.ok) return { ok: false, issues: [{ code: 'rule', path: '', message: codes.message, severity: 'error' }] };
   for (const d of st.deferred) {
     d.node.text = d.calc === 'uuid' ? codes.value.hash : d.calc === 'securityCode' ? codes.value.securityCode : codes.value.qrUrl;

@@ -17,10 +17,7 @@ export interface BuiltCodes {
   qrUrl: string;
 }
 
-export function codesFromTree(root: UblNode, type: DocumentTypeRow, ctx: DianContext): { ok: true; value: BuiltCodes } | { ok: false; message: string } {
-  if (type.hash === 'cufe' && !ctx.resolution?.technical_key) {
-    return { ok: false, message: 'Falta la clave técnica de la resolución de numeración (necesaria para el CUFE).' };
-  }
+export function codesFromTree(root: UblNode, ctx: DianContext): { ok: true; value: BuiltCodes } | { ok: false; message: string } {
   const r = computeDocumentCodes(root, { technicalKey: ctx.resolution?.technical_key, pin: ctx.software.pin, softwareId: ctx.software.id });
   if (!r.ok) return { ok: false, message: `No se pudo calcular el código del documento: ${r.message}` };
   if (r.kind === 'eventCude' || !r.securityCode) return { ok: false, message: 'No se pudo calcular el código de seguridad del software.' };
