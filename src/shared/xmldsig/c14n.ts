@@ -24,7 +24,7 @@ const XML_NS = 'http://www.w3.org/XML/1998/namespace';
 export type C14nSink = (chunk: string) => void;
 
 /** Collects small pieces into chunks of about 64 KiB before handing them to `sink`. */
-class Writer {
+export class Writer {
   private buffer = '';
   constructor(private readonly sink: C14nSink) {}
   write(s: string): void {
@@ -183,11 +183,11 @@ function startTag(element: Element, parentScope: Map<string, string>, inherited:
   return scope;
 }
 
-function compare(a: string, b: string): number {
+export function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-function renderPi(node: Node): string {
+export function renderPi(node: Node): string {
   const { target, data } = node as unknown as { target: string; data: string };
   return data ? `<?${target} ${data}?>` : `<?${target}?>`;
 }
@@ -197,10 +197,10 @@ const ATTR_SPECIALS = /[&<"\t\n\r]/g;
 const TEXT_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '\r': '&#xD;' };
 const ATTR_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '"': '&quot;', '\t': '&#x9;', '\n': '&#xA;', '\r': '&#xD;' };
 
-function escapeText(s: string): string {
+export function escapeText(s: string): string {
   return s.replace(TEXT_SPECIALS, (c) => TEXT_ESCAPES[c]!);
 }
 
-function escapeAttr(s: string): string {
+export function escapeAttr(s: string): string {
   return s.replace(ATTR_SPECIALS, (c) => ATTR_ESCAPES[c]!);
 }
