@@ -19,17 +19,19 @@ export const SIGNATURE_ALGORITHM = 'http://www.w3.org/2001/04/xmldsig-more#rsa-s
 export const DIGEST_ALGORITHM = 'http://www.w3.org/2001/04/xmlenc#sha256';
 /** SHA-384 digest (RFC 6931). */
 export const DIGEST_ALGORITHM_SHA384 = 'http://www.w3.org/2001/04/xmldsig-more#sha384';
+/** Exclusive XML Canonicalization 1.0, without comments (./exc-c14n.ts). */
+export const EXC_C14N_ALGORITHM = 'http://www.w3.org/2001/10/xml-exc-c14n#';
 /** The enveloped-signature transform. */
 export const ENVELOPED_TRANSFORM = 'http://www.w3.org/2000/09/xmldsig#enveloped-signature';
 
-/** Canonicalisation algorithms the core implements (./c14n.ts). */
-export type CanonicalizationAlgorithm = typeof C14N_ALGORITHM;
+/** Canonicalisation algorithms the core implements (./c14n.ts, ./exc-c14n.ts). */
+export type CanonicalizationAlgorithm = typeof C14N_ALGORITHM | typeof EXC_C14N_ALGORITHM;
 /** Signature algorithms the core implements. */
 export type SignatureAlgorithm = typeof SIGNATURE_ALGORITHM;
 /** Digest algorithms the core implements. */
 export type DigestAlgorithm = typeof DIGEST_ALGORITHM | typeof DIGEST_ALGORITHM_SHA384;
-/** Transforms the core implements: enveloped-signature (document references only) and C14N 1.0. */
-export type TransformAlgorithm = typeof ENVELOPED_TRANSFORM | typeof C14N_ALGORITHM;
+/** Transforms the core implements: enveloped-signature (document references only), C14N 1.0 and exclusive C14N 1.0. */
+export type TransformAlgorithm = typeof ENVELOPED_TRANSFORM | typeof C14N_ALGORITHM | typeof EXC_C14N_ALGORITHM;
 
 /** node:crypto names of the algorithms above. */
 export const DIGEST_HASH: Record<DigestAlgorithm, string> = { [DIGEST_ALGORITHM]: 'sha256', [DIGEST_ALGORITHM_SHA384]: 'sha384' };
@@ -55,6 +57,11 @@ export interface ReferenceSpec {
   acceptedTransforms?: readonly (readonly string[])[];
   /** How error messages describe the accepted transforms; defaults to a list of the URIs. */
   transformsDescription?: string;
+  /**
+   * `InclusiveNamespaces PrefixList` of the reference's exclusive C14N transform (`#default` for the default
+   * namespace). The verifier uses the list the signature carries.
+   */
+  inclusivePrefixes?: readonly string[];
 }
 
 /** Where the `Signature` goes when signing, and where the verifier accepts it. */
@@ -67,10 +74,25 @@ export interface SignaturePlacement {
   accepts(signature: Element, doc: Document): boolean;
 }
 
-/** What `KeyInfo` holds: always `X509Data/X509Certificate` with the signer's leaf (base64 DER). */
+/**
+ * What `KeyInfo` holds: by default `X509Data/X509Certificate` with the signer's leaf (base64 DER); a profile
+ * that points elsewhere (a WS-Security `SecurityTokenReference`) gives the content and where the verifier
+ * finds the certificate.
+ */
 export interface KeyInfoSpec {
   /** `KeyInfo/@Id`, so that a reference can sign it. */
   id?: string;
+  /** The content of `KeyInfo` (well-formed, declaring its own namespaces); replaces the `X509Data`. */
+  content?: (context: { certificate: string; dsPrefix: string }) => string;
+  /** Where the verifier finds the signing certificate (base64 DER) for a `Signature`; replaces `KeyInfo/X509Data`. */
+  certificate?: (signature: Element) => string | undefined;
+}
+
+/** An `Id`-like attribute that `URI="#id"` references resolve (e.g. WS-Security's `wsu:Id`). */
+export interface IdAttribute {
+  /** Namespace URI of the attribute ('' for none). */
+  namespace: string;
+  localName: string;
 }
 
 /** What the extra-objects hook receives. */
@@ -91,6 +113,8 @@ export interface SignatureProfile {
   /** Who the profile is for, as error messages name it (e.g. "<who> documents carry exactly one"). */
   name: string;
   canonicalization: CanonicalizationAlgorithm;
+  /** `InclusiveNamespaces PrefixList` of an exclusive `CanonicalizationMethod` (`#default` for the default namespace). */
+  canonicalizationPrefixes?: readonly string[];
   signatureAlgorithm: SignatureAlgorithm;
   digestAlgorithm: DigestAlgorithm;
   /** The references of `SignedInfo`, in order. */
@@ -112,6 +136,8 @@ export interface SignatureProfile {
   objects?: (context: SignedObjectContext) => readonly string[];
   /** Drop whitespace-only text before signing (outside `xml:space="preserve"`). */
   dropWhitespace: boolean;
+  /** The attribute `URI="#id"` references resolve; defaults to an unqualified `Id`. */
+  idAttribute?: IdAttribute;
 }
 
 /** Placement: the last child of the document element. */
@@ -159,14 +185,17 @@ export interface SignatureValues {
 export function renderSignedInfo(profile: SignatureProfile, digests: readonly string[], canonical: boolean, namespaces = ''): string {
   const q = qualifier(profile.dsPrefix);
   const empty = (name: string, attrs: string) => (canonical ? `<${q(name)}${attrs}></${q(name)}>` : `<${q(name)}${attrs}/>`);
+  const withPrefixes = (name: string, uri: string, prefixes: readonly string[] | undefined) =>
+    prefixes === undefined ? empty(name, algorithm(uri)) : `<${q(name)}${algorithm(uri)}>${inclusiveNamespaces(prefixes, canonical)}</${q(name)}>`;
   let out =
     `<${q('SignedInfo')}${namespaces}>` +
-    empty('CanonicalizationMethod', algorithm(profile.canonicalization)) +
+    withPrefixes('CanonicalizationMethod', profile.canonicalization, profile.canonicalizationPrefixes) +
     empty('SignatureMethod', algorithm(profile.signatureAlgorithm));
   profile.references.forEach((reference, i) => {
     out += `<${q('Reference')}${attr('Id', reference.id)}${attr('Type', reference.type)} URI="${escapeAttr(referenceUri(reference))}">`;
     if (reference.transforms.length > 0) {
-      out += `<${q('Transforms')}>${reference.transforms.map((t) => empty('Transform', algorithm(t))).join('')}</${q('Transforms')}>`;
+      const transform = (t: TransformAlgorithm) => withPrefixes('Transform', t, t === EXC_C14N_ALGORITHM ? reference.inclusivePrefixes : undefined);
+      out += `<${q('Transforms')}>${reference.transforms.map(transform).join('')}</${q('Transforms')}>`;
     }
     out += empty('DigestMethod', algorithm(profile.digestAlgorithm)) + `<${q('DigestValue')}>${digests[i] ?? ''}</${q('DigestValue')}></${q('Reference')}>`;
   });
@@ -181,7 +210,10 @@ export function dsigDeclaration(profile: SignatureProfile): string {
 /** The `Signature` element as the signer writes it (empty elements self-closed, as xmldom serialises). */
 export function renderSignature(profile: SignatureProfile, values: SignatureValues): string {
   const q = qualifier(profile.dsPrefix);
-  const keyInfo = `<${q('KeyInfo')}${attr('Id', profile.keyInfo.id)}><${q('X509Data')}><${q('X509Certificate')}>${values.certificate}</${q('X509Certificate')}></${q('X509Data')}></${q('KeyInfo')}>`;
+  const content =
+    profile.keyInfo.content?.({ certificate: values.certificate, dsPrefix: profile.dsPrefix }) ??
+    `<${q('X509Data')}><${q('X509Certificate')}>${values.certificate}</${q('X509Certificate')}></${q('X509Data')}>`;
+  const keyInfo = `<${q('KeyInfo')}${attr('Id', profile.keyInfo.id)}>${content}</${q('KeyInfo')}>`;
   const objects = (values.objects ?? []).map((content) => `<${q('Object')}>${content}</${q('Object')}>`).join('');
   return (
     `<${q('Signature')}${dsigDeclaration(profile)}${attr('Id', profile.signatureId)}>` +
@@ -191,6 +223,15 @@ export function renderSignature(profile: SignatureProfile, values: SignatureValu
     objects +
     `</${q('Signature')}>`
   );
+}
+
+/** The namespace of exclusive C14N's `InclusiveNamespaces` element. */
+export const EXC_C14N_NS = EXC_C14N_ALGORITHM;
+
+/** `ec:InclusiveNamespaces` with its PrefixList (canonical form: start and end tag). */
+function inclusiveNamespaces(prefixes: readonly string[], canonical: boolean): string {
+  const attrs = ` xmlns:ec="${EXC_C14N_NS}" PrefixList="${escapeAttr(prefixes.join(' '))}"`;
+  return canonical ? `<ec:InclusiveNamespaces${attrs}></ec:InclusiveNamespaces>` : `<ec:InclusiveNamespaces${attrs}/>`;
 }
 
 function qualifier(prefix: string): (name: string) => string {

@@ -15,7 +15,8 @@ import type { Signer } from '../ports.js';
 import { firstProblem, parseXmlStrictly } from '../xml/strict-parser.js';
 import { canonicalizeDocument, canonicalizeSubtree, canonicalSubtreeString } from './c14n.js';
 import { assertUnsigned, dropWhitespace, parseForSigning, serialize } from './dom.js';
-import { DIGEST_HASH, DSIG_NS, renderSignature, type SignatureProfile } from './signature-profile.js';
+import { canonicalizeExclusive, exclusiveCanonicalString } from './exc-c14n.js';
+import { DIGEST_HASH, DSIG_NS, EXC_C14N_ALGORITHM, type IdAttribute, renderSignature, type SignatureProfile } from './signature-profile.js';
 
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 
@@ -58,14 +59,37 @@ export async function signDocument(doc: Document, profile: SignatureProfile, sig
   profile.references.forEach((reference, i) => {
     const hash = createHash(DIGEST_HASH[profile.digestAlgorithm]);
     const sink = (chunk: string) => hash.update(chunk, 'utf8');
-    if (reference.target === 'document') canonicalizeDocument(doc, signature, sink);
-    else canonicalizeSubtree(elementById(doc, reference.target.id, profile.name), sink);
+    const target = reference.target === 'document' ? null : elementById(doc, reference.target.id, profile);
+    const exclusive = reference.transforms.includes(EXC_C14N_ALGORITHM) ? (reference.inclusivePrefixes ?? []) : null;
+    canonicalizeReference(doc, target, signature, exclusive, sink);
     dsigChild(references[i]!, 'DigestValue')!.appendChild(doc.createTextNode(hash.digest('base64')));
   });
 
-  const value = await signatureValue(signer, canonicalSubtreeString(signedInfo));
+  const canonicalSignedInfo =
+    profile.canonicalization === EXC_C14N_ALGORITHM
+      ? exclusiveCanonicalString(signedInfo, profile.canonicalizationPrefixes ?? [])
+      : canonicalSubtreeString(signedInfo);
+  const value = await signatureValue(signer, canonicalSignedInfo);
   dsigChild(signature, 'SignatureValue')!.appendChild(doc.createTextNode(value));
   return signature;
+}
+
+/**
+ * Writes the canonical form a reference digests: the whole document without `signature` (`target` null, the
+ * enveloped transform) or the target element in its context; `exclusive` is the PrefixList when the
+ * reference's transforms are exclusive C14N (an exclusive whole-document reference covers the document
+ * element, not processing instructions outside it), null for inclusive C14N 1.0.
+ */
+export function canonicalizeReference(
+  doc: Document,
+  target: Element | null,
+  signature: Element,
+  exclusive: readonly string[] | null,
+  sink: (chunk: string) => void,
+): void {
+  if (exclusive !== null) canonicalizeExclusive(target ?? doc.documentElement!, exclusive, sink, target ? null : signature);
+  else if (target) canonicalizeSubtree(target, sink);
+  else canonicalizeDocument(doc, signature, sink);
 }
 
 /** Calls the signer over canonical `SignedInfo`; returns the base64 SignatureValue. */
@@ -97,12 +121,12 @@ export function checkedCertificate(signer: Signer): string {
   return certificate;
 }
 
-/** The one element whose `Id` attribute is `id`. */
-function elementById(doc: Document, id: string, profileName: string): Element {
-  const found = elementsWithId(doc.documentElement!, id);
+/** The one element whose `Id` attribute (the profile's) is `id`. */
+function elementById(doc: Document, id: string, profile: SignatureProfile): Element {
+  const found = elementsWithId(doc.documentElement!, id, profile.idAttribute);
   if (found.length !== 1) {
     throw new SigningError(
-      `The signature profile "${profileName}" references #${id}, which ${found.length === 0 ? 'no element carries' : 'several elements carry'}.`,
+      `The signature profile "${profile.name}" references #${id}, which ${found.length === 0 ? 'no element carries' : 'several elements carry'}.`,
       {
         code: 'unsupported_xml',
       },
@@ -111,13 +135,17 @@ function elementById(doc: Document, id: string, profileName: string): Element {
   return found[0]!;
 }
 
-/** Every element under `root` (itself included) whose `Id` attribute is `id`, in one iterative walk. */
-export function elementsWithId(root: Element, id: string): Element[] {
+/**
+ * Every element under `root` (itself included) whose `Id` attribute is `id`, in one iterative walk;
+ * `attribute` names another id attribute (e.g. `wsu:Id`).
+ */
+export function elementsWithId(root: Element, id: string, attribute?: IdAttribute): Element[] {
   const found: Element[] = [];
   const stack: Node[] = [root];
+  const read = attribute ? (el: Element) => el.getAttributeNS(attribute.namespace || null, attribute.localName) : (el: Element) => el.getAttribute('Id');
   while (stack.length > 0) {
     const el = stack.pop() as Element;
-    if (el.getAttribute('Id') === id) found.push(el);
+    if (read(el) === id) found.push(el);
     for (let c = el.lastChild; c; c = c.previousSibling) if (c.nodeType === 1) stack.push(c);
   }
   return found;

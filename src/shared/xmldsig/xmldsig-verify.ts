@@ -13,7 +13,17 @@ import { createHash, verify as cryptoVerify, X509Certificate, type KeyObject } f
 import type { Element, Node } from '@xmldom/xmldom';
 import { firstProblem, parseXmlStrictly } from '../xml/strict-parser.js';
 import { canonicalizeDocument, canonicalizeSubtree, canonicalSubtreeString, type C14nSink } from './c14n.js';
-import { DIGEST_HASH, DSIG_NS, referenceUri, SIGNATURE_HASH, type ReferenceSpec, type SignatureProfile } from './signature-profile.js';
+import { canonicalizeExclusive, exclusiveCanonicalString, prefixListTokens } from './exc-c14n.js';
+import {
+  DIGEST_HASH,
+  DSIG_NS,
+  EXC_C14N_ALGORITHM,
+  EXC_C14N_NS,
+  referenceUri,
+  SIGNATURE_HASH,
+  type ReferenceSpec,
+  type SignatureProfile,
+} from './signature-profile.js';
 import { elementsWithId } from './xmldsig-sign.js';
 
 /** Why a signature did not verify. */
@@ -68,7 +78,7 @@ export function verifyXmlWithProfile(xml: string, profile: SignatureProfile): Ve
   return verifySignatures(signatures, profile, {
     placed: first !== undefined && profile.placement.accepts(first, doc),
     canonicalDocument: (sink, signature) => canonicalizeDocument(doc, signature, sink),
-    elementsWithId: (id) => elementsWithId(root, id),
+    elementsWithId: (id) => elementsWithId(root, id, profile.idAttribute),
   });
 }
 
@@ -82,7 +92,7 @@ export function verifySignatures(signatures: Element[], profile: SignatureProfil
     return fail('multiple_signatures', `The document has ${signatures.length} Signature elements; ${profile.name} documents carry exactly one.`);
   }
   const signature = signatures[0]!;
-  const certificate = embeddedCertificate(signature);
+  const certificate = profile.keyInfo.certificate ? profile.keyInfo.certificate(signature) : embeddedCertificate(signature);
   const shape = structureProblem(signature);
   if (shape) return fail('unsupported', `The Signature does not have the XMLDSig structure: ${shape}`, certificate);
   if (!context.placed) return fail('unsupported', `The Signature must be ${profile.placement.description}.`, certificate);
@@ -95,7 +105,14 @@ export function verifySignatures(signatures: Element[], profile: SignatureProfil
   }
   const problem = signedInfoProblem(signedInfo, profile);
   if (problem) return fail('unsupported', `The signature cannot be checked: ${problem}`, certificate);
-  if (!certificate) return fail('no_certificate', 'The Signature has no KeyInfo/X509Data/X509Certificate to verify with.');
+  if (!certificate) {
+    return fail(
+      'no_certificate',
+      profile.keyInfo.certificate
+        ? 'The Signature names no certificate to verify with.'
+        : 'The Signature has no KeyInfo/X509Data/X509Certificate to verify with.',
+    );
+  }
 
   const method = SIGNATURE_HASH[profile.signatureAlgorithm];
   let publicKey: KeyObject;
@@ -122,8 +139,10 @@ export function verifySignatures(signatures: Element[], profile: SignatureProfil
     const digestValue = base64Content(childElements(references[i]!).find((e) => e.localName === 'DigestValue')!);
     const hash = createHash(DIGEST_HASH[profile.digestAlgorithm]);
     const sink = (chunk: string) => hash.update(chunk, 'utf8');
+    const exclusive = exclusivePrefixes(references[i]!);
     if (spec.target === 'document') {
-      context.canonicalDocument(sink, signature);
+      if (exclusive) canonicalizeExclusive(signature.ownerDocument!.documentElement!, exclusive, sink, signature);
+      else context.canonicalDocument(sink, signature);
     } else {
       const targets = context.elementsWithId(spec.target.id);
       if (targets.length !== 1) {
@@ -133,7 +152,8 @@ export function verifySignatures(signatures: Element[], profile: SignatureProfil
           certificate,
         );
       }
-      canonicalizeSubtree(targets[0]!, sink);
+      if (exclusive) canonicalizeExclusive(targets[0]!, exclusive, sink);
+      else canonicalizeSubtree(targets[0]!, sink);
     }
     const digest = hash.digest();
     if (digestValue === null || !digest.equals(Buffer.from(digestValue, 'base64'))) {
@@ -149,7 +169,10 @@ export function verifySignatures(signatures: Element[], profile: SignatureProfil
 
   // 2. SignedInfo, canonicalised in its context, against SignatureValue with the embedded key.
   const value = base64Content(signatureValueElement);
-  const signedBytes = Buffer.from(canonicalSubtreeString(signedInfo), 'utf8');
+  const c14n = childElements(signedInfo)[0]!;
+  const canonicalSignedInfo =
+    profile.canonicalization === EXC_C14N_ALGORITHM ? exclusiveCanonicalString(signedInfo, prefixListOf(c14n)) : canonicalSubtreeString(signedInfo);
+  const signedBytes = Buffer.from(canonicalSignedInfo, 'utf8');
   if (value === null || !cryptoVerify(method.hash, signedBytes, publicKey, Buffer.from(value, 'base64'))) {
     return fail(
       'bad_signature',
@@ -194,7 +217,7 @@ function signedInfoProblem(signedInfo: Element, profile: SignatureProfile): stri
     return `SignedInfo must hold CanonicalizationMethod, SignatureMethod and ${count === 1 ? 'one Reference' : `${count} References`}, found ${names.join(', ')}.`;
   }
   const [c14n, method, ...references] = parts as [Element, Element, ...Element[]];
-  if (c14n.getAttribute('Algorithm') !== profile.canonicalization || childElements(c14n).length > 0) {
+  if (c14n.getAttribute('Algorithm') !== profile.canonicalization || !parametersAllowed(c14n)) {
     return `CanonicalizationMethod must be ${profile.canonicalization}, found ${JSON.stringify(c14n.getAttribute('Algorithm'))}.`;
   }
   if (method.getAttribute('Algorithm') !== profile.signatureAlgorithm || childElements(method).length > 0) {
@@ -222,7 +245,7 @@ function referenceProblem(reference: Element, spec: ReferenceSpec, profile: Sign
   const [transforms, digestMethod] = (withoutTransforms ? [null, inner[0]] : inner) as [Element | null, Element];
   if (transforms) {
     const algorithms = childElements(transforms).map((t) =>
-      t.localName === 'Transform' && t.namespaceURI === DSIG_NS && childElements(t).length === 0 ? t.getAttribute('Algorithm') : '?',
+      t.localName === 'Transform' && t.namespaceURI === DSIG_NS && parametersAllowed(t) ? t.getAttribute('Algorithm') : '?',
     );
     const allowed = algorithms.length >= 1 && accepted.some((list) => list.length === algorithms.length && list.every((a, k) => a === algorithms[k]));
     if (!allowed) {
@@ -234,6 +257,35 @@ function referenceProblem(reference: Element, spec: ReferenceSpec, profile: Sign
     return `DigestMethod must be ${profile.digestAlgorithm}, found ${JSON.stringify(digestMethod.getAttribute('Algorithm'))}.`;
   }
   return null;
+}
+
+/**
+ * Whether a CanonicalizationMethod or Transform holds only what its algorithm takes: nothing, or for exclusive
+ * C14N at most one `InclusiveNamespaces` (with no children).
+ */
+function parametersAllowed(method: Element): boolean {
+  const inner = childElements(method);
+  if (inner.length === 0) return true;
+  return (
+    method.getAttribute('Algorithm') === EXC_C14N_ALGORITHM &&
+    inner.length === 1 &&
+    inner[0]!.localName === 'InclusiveNamespaces' &&
+    inner[0]!.namespaceURI === EXC_C14N_NS &&
+    childElements(inner[0]!).length === 0
+  );
+}
+
+/** The PrefixList of an exclusive CanonicalizationMethod or Transform (empty without InclusiveNamespaces). */
+function prefixListOf(method: Element): string[] {
+  const inclusive = childElements(method)[0];
+  return inclusive ? prefixListTokens(inclusive.getAttribute('PrefixList')) : [];
+}
+
+/** The PrefixList when a Reference's transforms are exclusive C14N, null otherwise. */
+function exclusivePrefixes(reference: Element): string[] | null {
+  const transforms = childElements(reference).find((e) => e.localName === 'Transforms');
+  const exclusive = transforms && childElements(transforms).find((t) => t.getAttribute('Algorithm') === EXC_C14N_ALGORITHM);
+  return exclusive ? prefixListOf(exclusive) : null;
 }
 
 const BASE64_TEXT = /^[A-Za-z0-9+/]+={0,2}$/;
