@@ -51,6 +51,7 @@ const KNOWN: Record<string, string[]> = {
   ],
   './dian/sign': ['signDianXml', 'verifyDianXml'],
   './dian/xsd': ['createDianSchemaValidator', 'detectDianSchemaId'],
+  './dian/transport': ['createDianClient', 'signDianEnvelope', 'verifyDianEnvelope', 'readDianAnswer', 'DIAN_OPERATIONS'],
   './package.json': ['name', 'version', 'exports'],
 };
 
