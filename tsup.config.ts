@@ -13,6 +13,7 @@ for (const [name, file] of Object.entries({
   dian: 'src/dian/index.ts',
   'dian/sign': 'src/dian/sign/index.ts',
   'dian/xsd': 'src/dian/xsd/index.ts',
+  'dian/pdf': 'src/dian/pdf/index.ts',
 })) {
   if (existsSync(file)) entry[name] = file;
 }

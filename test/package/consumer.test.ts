@@ -51,6 +51,7 @@ const KNOWN: Record<string, string[]> = {
   ],
   './dian/sign': ['signDianXml', 'verifyDianXml'],
   './dian/xsd': ['createDianSchemaValidator', 'detectDianSchemaId'],
+  './dian/pdf': ['dianPdf', 'renderDianPdf', 'dianPdfModel'],
   './package.json': ['name', 'version', 'exports'],
 };
 
