@@ -14,6 +14,7 @@ for (const [name, file] of Object.entries({
   'dian/sign': 'src/dian/sign/index.ts',
   'dian/xsd': 'src/dian/xsd/index.ts',
   'dian/transport': 'src/dian/transport/index.ts',
+  'dian/pdf': 'src/dian/pdf/index.ts',
 })) {
   if (existsSync(file)) entry[name] = file;
 }

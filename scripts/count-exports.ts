@@ -19,6 +19,7 @@ const ENTRIES: Record<string, string> = {
   './dian': 'src/dian/index.ts',
   './dian/sign': 'src/dian/sign/index.ts',
   './dian/xsd': 'src/dian/xsd/index.ts',
+  './dian/pdf': 'src/dian/pdf/index.ts',
 };
 
 const root = resolve(import.meta.dirname, '..');

@@ -52,6 +52,7 @@ const KNOWN: Record<string, string[]> = {
   './dian/sign': ['signDianXml', 'verifyDianXml'],
   './dian/xsd': ['createDianSchemaValidator', 'detectDianSchemaId'],
   './dian/transport': ['createDianClient', 'signDianEnvelope', 'verifyDianEnvelope', 'readDianAnswer', 'DIAN_OPERATIONS'],
+  './dian/pdf': ['dianPdf', 'renderDianPdf', 'dianPdfModel'],
   './package.json': ['name', 'version', 'exports'],
 };
 

@@ -1,6 +1,7 @@
 import type { CliCommand } from '../../shared/cli/command.js';
 import { dianBuildCommand } from './build.js';
 import { dianHashCommand } from './hash.js';
+import { dianPdfCommand } from './pdf.js';
 import { dianSignCommand, dianVerifyCommand } from './sign.js';
 import { dianValidateCommand, dianXsdCheckCommand, dianXsdInstallCommand } from './xsd.js';
 import { dianZipCommand } from './zip.js';
@@ -15,4 +16,5 @@ export const commands: CliCommand[] = [
   dianZipCommand,
   dianSignCommand,
   dianVerifyCommand,
+  dianPdfCommand,
 ];

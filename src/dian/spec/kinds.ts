@@ -25,6 +25,8 @@ export interface DocumentTypeRow {
   writesTypeCode: boolean;
   /** Spanish name, for messages and the PDF. */
   name: string;
+  /** Title of the printed representation (the PDF's document box). */
+  printTitle: string;
   /** Confidence of the row's literals (§1.1 marks). */
   confidence: 'V' | 'C';
 }
@@ -40,6 +42,7 @@ export const DOCUMENT_TYPES: Readonly<Record<string, DocumentTypeRow>> = {
     hash: 'cufe',
     writesTypeCode: true,
     name: 'Factura electrónica de venta',
+    printTitle: 'Factura electrónica de venta',
     confidence: 'V',
   },
   '02': {
@@ -50,6 +53,7 @@ export const DOCUMENT_TYPES: Readonly<Record<string, DocumentTypeRow>> = {
     hash: 'cufe',
     writesTypeCode: true,
     name: 'Factura de exportación',
+    printTitle: 'Factura electrónica de venta - exportación',
     confidence: 'V',
   },
   '03': {
@@ -60,6 +64,7 @@ export const DOCUMENT_TYPES: Readonly<Record<string, DocumentTypeRow>> = {
     hash: 'cude',
     writesTypeCode: true,
     name: 'Instrumento electrónico de transmisión (contingencia del facturador)',
+    printTitle: 'Factura electrónica de venta - contingencia del facturador',
     confidence: 'C',
   },
   '04': {
@@ -70,6 +75,7 @@ export const DOCUMENT_TYPES: Readonly<Record<string, DocumentTypeRow>> = {
     hash: 'cufe',
     writesTypeCode: true,
     name: 'Factura de contingencia DIAN',
+    printTitle: 'Factura electrónica de venta - contingencia DIAN',
     confidence: 'V',
   },
   '05': {
@@ -80,6 +86,7 @@ export const DOCUMENT_TYPES: Readonly<Record<string, DocumentTypeRow>> = {
     hash: 'cuds',
     writesTypeCode: true,
     name: 'Documento soporte',
+    printTitle: 'Documento soporte en adquisiciones a no obligados a facturar',
     confidence: 'C',
   },
   '20': {
@@ -90,6 +97,7 @@ export const DOCUMENT_TYPES: Readonly<Record<string, DocumentTypeRow>> = {
     hash: 'cude',
     writesTypeCode: true,
     name: 'Documento equivalente P.O.S.',
+    printTitle: 'Documento equivalente electrónico P.O.S.',
     confidence: 'C',
   },
   '91': {
@@ -100,6 +108,7 @@ export const DOCUMENT_TYPES: Readonly<Record<string, DocumentTypeRow>> = {
     hash: 'cude',
     writesTypeCode: true,
     name: 'Nota crédito',
+    printTitle: 'Nota crédito electrónica',
     confidence: 'V',
   },
   '92': {
@@ -110,6 +119,7 @@ export const DOCUMENT_TYPES: Readonly<Record<string, DocumentTypeRow>> = {
     hash: 'cude',
     writesTypeCode: false,
     name: 'Nota débito',
+    printTitle: 'Nota débito electrónica',
     confidence: 'V',
   },
   '94': {
@@ -120,6 +130,7 @@ export const DOCUMENT_TYPES: Readonly<Record<string, DocumentTypeRow>> = {
     hash: 'cude',
     writesTypeCode: true,
     name: 'Nota de ajuste crédito al documento equivalente',
+    printTitle: 'Nota de ajuste crédito del documento equivalente electrónico',
     confidence: 'C',
   },
   '95': {
@@ -130,6 +141,7 @@ export const DOCUMENT_TYPES: Readonly<Record<string, DocumentTypeRow>> = {
     hash: 'cuds',
     writesTypeCode: true,
     name: 'Nota de ajuste al documento soporte',
+    printTitle: 'Nota de ajuste del documento soporte',
     confidence: 'C',
   },
 };
