@@ -3,7 +3,7 @@
  * verifyDianXml and with xmlsec1; a fixed clock and id source give the same bytes twice.
  */
 import { describe, expect, it } from 'vitest';
-import { buildDianEvent, computeDocumentCodes, readUbl } from '../../../src/dian/index.js';
+import { buildDianEvent, checkDianRulesXml, computeDocumentCodes, readUbl } from '../../../src/dian/index.js';
 import { createSelfSignedIdentity, signDianXml, verifyDianXml } from '../../../src/dian/sign/index.js';
 import { createDianSchemaValidator, detectDianSchemaId } from '../../../src/dian/xsd/index.js';
 import { dianXsdDir } from '../helpers/env.js';
@@ -69,6 +69,11 @@ describe('signing events', () => {
     const a = await signed(xml);
     expect(await signed(xml)).toBe(a);
     expect(a).toContain('<xades:SigningTime>2024-05-10T10:00:00-05:00</xades:SigningTime>');
+    // DIAN's AAD09e: the event's date is its signing date; one signed the next Bogotá day is refused
+    expect(checkDianRulesXml(a, { today: '2024-05-10' }).filter((f) => f.kind === 'Rechazo')).toEqual([]);
+    const late = await signDianXml(xml, identity.signer, { clock: () => new Date('2024-05-11T06:00:00Z'), newId: () => 'evento-1' });
+    if (!late.ok) throw new Error(late.message);
+    expect(checkDianRulesXml(late.xml, { today: '2024-05-11' }).map((f) => f.rule)).toContain('AAD09e');
     const tampered = a.replace('<cbc:ResponseCode>034<', '<cbc:ResponseCode>033<');
     expect(tampered).not.toBe(a);
     expect(verifyDianXml(tampered).valid).toBe(false);
