@@ -147,6 +147,16 @@ describe('buildDianEvent', () => {
   });
 });
 
+describe('nitCheckDigit', () => {
+  it("gives DIAN's own DV and those of the project's fixtures, and refuses what is not a NIT", () => {
+    expect(nitCheckDigit('800197268')).toBe('4'); // DIAN, as every sample writes it
+    expect(nitCheckDigit('900508908')).toBe('9'); // provider_dv of the builder fixtures
+    expect(nitCheckDigit('901458732')).toBe('8'); // provider_dv of examples/dian/context.json
+    expect(nitCheckDigit('900108281')).toBe('3'); // the customer dv of the builder fixtures
+    for (const bad of ['', '90050890-8', '1234567890123456', 'abc']) expect(nitCheckDigit(bad), bad).toBeNull();
+  });
+});
+
 describe('event rules (Spanish messages at the field path)', () => {
   it('034 refuses a receiver other than DIAN', () => {
     const bad: DianEventRequest = { ...eventRequest('034'), receiver_party: eventRequest('030').receiver_party! };
@@ -245,6 +255,11 @@ describe('event rules (Spanish messages at the field path)', () => {
         message: 'debe ser igual a identification_number: el emisor del evento es la empresa que lo genera',
         ruleId: 'DIAN-EVT-SENDER',
       },
+    ]);
+    const withNit = { ...EVENT_CONTEXT, company: { ...EVENT_CONTEXT.company, nit: '900508908' } };
+    const r1 = buildDianEvent(eventRequest('030'), withNit);
+    expect(r1.ok ? [] : r1.issues.map((i) => [i.path, i.message, i.ruleId])).toEqual([
+      ['identification_number', 'debe ser el NIT de la empresa del contexto (900508908)', 'DIAN-EVT-COMPANY'],
     ]);
     const { now: _, ...noClock } = EVENT_CONTEXT;
     const r = buildDianEvent(eventRequest('030'), noClock);
