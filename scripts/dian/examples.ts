@@ -8,9 +8,11 @@
  *   npx tsx scripts/dian/examples.ts          # rewrite the files
  *   npx tsx scripts/dian/examples.ts --check  # exit 1 when a file differs from what the script writes
  */
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DIAN_EVENT_CODES, TACIT_ACCEPTANCE_NOTE, type DianEventCode } from '../../src/dian/events/table.js';
 
 type Json = Record<string, unknown>;
 type Kind =
@@ -831,6 +833,40 @@ for (const k of EXAMPLE_KINDS) {
   files[`${k}.min.json`] = minimal(k);
   files[`${k}.max.json`] = maximal(k);
 }
+
+/** A fictitious CUFE: SHA-384 of a label (the shape of a real one, the value of none). */
+const fictitiousCufe = (label: string) => createHash('sha384').update(`ecf-kit example: ${label}`).digest('hex');
+
+/**
+ * An event request (`event-<code>.json`). 030–033: the context's company, as buyer, answers a supplier's invoice;
+ * 034: the company, as issuer, declares the tacit acceptance of its own invoice (the maximal invoice example).
+ */
+function eventExample(code: DianEventCode): Json {
+  const company = { identification_type_code: 31, identification_number: '901458732', name: context.company.name };
+  const bought = { number: 'FEV12345', uuid: fictitiousCufe('supplier invoice FEV12345') };
+  const base: Json = { event_code: code, number: 101, identification_number: 901458732, sender_party: company };
+  if (code === '034')
+    return {
+      ...base,
+      document_reference: { number: 'SETP990000101', uuid: fictitiousCufe('invoice SETP990000101') },
+      notes: [{ text: TACIT_ACCEPTANCE_NOTE }],
+    };
+  return {
+    ...base,
+    receiver_party: { identification_type_code: 31, identification_number: '900611234', name: 'Distribuidora Ejemplo de Herramientas S.A.S.' },
+    document_reference: bought,
+    person: {
+      identification_type_code: 13,
+      identification_number: '52123456',
+      first_name: 'Laura',
+      family_name: 'Castro Peña',
+      job_title: 'Jefe de bodega',
+      organization_department: 'Logística',
+    },
+    ...(code === '031' ? { rejection_concept_code: '03', notes: [{ text: 'Llegaron 8 de las 10 cajas facturadas.' }] } : {}),
+  };
+}
+for (const code of DIAN_EVENT_CODES) files[`event-${code}.json`] = eventExample(code);
 
 const check = process.argv.includes('--check');
 let differs = 0;

@@ -112,3 +112,21 @@ export type { DianFileKind, DianCounterFormat, DianFileNameInput, DianFileNames,
 export { dianZip, type DianZipEntry, type DianZipOptions, type DianZipResult } from './zip/zip.js';
 /** One signed document zipped for SendBillSync / SendNominaSync, with its names. */
 export { dianDocumentZip, type DianDocumentZipInput, type DianDocumentZipResult } from './zip/document.js';
+/** The RADIAN events 030–034 as rows (name, description, sender, receiver, note and concept requirements), the 031 claim concepts and DIAN as a party. */
+export { DIAN_EVENTS, DIAN_EVENT_CODES, DIAN_CLAIM_CONCEPTS, DIAN_PARTY, type DianEventCode, type DianEventRow, type DianEventRole } from './events/table.js';
+/** The event literals: a default sworn-statement note for 034, CustomizationID, ProfileID and the referenced document type. */
+export { TACIT_ACCEPTANCE_NOTE, EVENT_CUSTOMIZATION_ID, EVENT_PROFILE_ID, EVENT_DOCUMENT_TYPE_CODE } from './events/table.js';
+/** Validates an event request and builds its unsigned ApplicationResponse with its CUDE (errors as values, with the 422 body). */
+export { buildDianEvent, type BuildDianEventOptions, type BuildDianEventResult } from './events/build.js';
+/** Validates an event request alone (collected Spanish issues with field paths), its 422 body and the event rules. */
+export { validateDianEvent, toDianEventValidationBody, DIAN_EVENT_RULES, type DianEventValidationBody } from './events/build.js';
+/** The event request (the service's event payload plus the event code) and its parties. */
+export type { DianEventRequest, DianEventParty, DianEventPerson } from './events/build.js';
+/** An event ApplicationResponse (ours or DIAN's samples) read back into its request, code and CUDE. */
+export { parseDianEvent, parseDianEventTree, type DianEventParseResult } from './events/parse.js';
+/** DIAN's own ApplicationResponse as data: valid or not, the document answered, and its messages (`Regla: X, Rechazo: …`). */
+export { parseDianApplicationResponse, type DianApplicationResponse, type DianApplicationResponseResult } from './events/response.js';
+/** The messages of DIAN's ApplicationResponse and how they are classed. */
+export type { DianResponseMessage, DianMessageKind } from './events/response.js';
+/** The check digit (DV) of a NIT (DIAN's modulo 11). */
+export { nitCheckDigit } from './codes/nit.js';

@@ -11,7 +11,7 @@ const KIND_IDS = Object.keys(DIAN_KINDS) as DianKindId[];
 type Json = Record<string, unknown>;
 
 /** A file's problem that is not a usage mistake but still keeps the command from running (exit 2). */
-class FileProblem extends Error {}
+export class FileProblem extends Error {}
 
 function value(flags: Record<string, string | true>, name: string): string | undefined {
   const v = flags[name];
@@ -19,7 +19,7 @@ function value(flags: Record<string, string | true>, name: string): string | und
   return v;
 }
 
-async function readJson(io: CliIo, file: string, what: string): Promise<unknown> {
+export async function readJson(io: CliIo, file: string, what: string): Promise<unknown> {
   let bytes: Uint8Array;
   try {
     bytes = await io.readFile(file);
@@ -73,7 +73,7 @@ function shapeProblems(v: unknown, where: string, part: keyof typeof SHAPES): st
 }
 
 /** The context file (`{ company, software, resolution?, environment }`) and the optional resolution file → the context. */
-function toContext(raw: unknown, file: string, resolution: { value: unknown; file: string } | undefined): DianContext {
+export function toContext(raw: unknown, file: string, resolution: { value: unknown; file: string } | undefined): DianContext {
   if (!isObject(raw)) throw new FileProblem(`${file}: the context must be a JSON object { company, software, resolution?, environment }`);
   const problems = [...shapeProblems(raw.company, 'company', 'company'), ...shapeProblems(raw.software, 'software', 'software')];
   if (raw.resolution !== undefined && !resolution) problems.push(...shapeProblems(raw.resolution, 'resolution', 'resolution'));

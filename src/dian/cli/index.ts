@@ -1,5 +1,6 @@
 import type { CliCommand } from '../../shared/cli/command.js';
 import { dianBuildCommand } from './build.js';
+import { dianEventCommand } from './event.js';
 import { dianHashCommand } from './hash.js';
 import { dianPdfCommand } from './pdf.js';
 import { dianSignCommand, dianVerifyCommand } from './sign.js';
@@ -13,6 +14,7 @@ export const commands: CliCommand[] = [
   dianXsdCheckCommand,
   dianHashCommand,
   dianBuildCommand,
+  dianEventCommand,
   dianZipCommand,
   dianSignCommand,
   dianVerifyCommand,

@@ -29,7 +29,7 @@ function value(flags: Record<string, string | true>, name: string): string | und
 }
 
 /** A file's text, or a message saying why it cannot be had (unreadable or not UTF-8). */
-async function readText(io: CliIo, file: string): Promise<{ ok: true; text: string } | { ok: false; message: string }> {
+export async function readText(io: CliIo, file: string): Promise<{ ok: true; text: string } | { ok: false; message: string }> {
   let bytes: Uint8Array;
   try {
     bytes = await io.readFile(file);
@@ -44,7 +44,7 @@ async function readText(io: CliIo, file: string): Promise<{ ok: true; text: stri
 }
 
 /** The .p12 password: the value of the variable `--password-env` names, or the first line of `--password-file`. */
-async function password(flags: Record<string, string | true>, io: CliIo): Promise<string> {
+export async function password(flags: Record<string, string | true>, io: CliIo): Promise<string> {
   const env = value(flags, 'password-env');
   const file = value(flags, 'password-file');
   if (env !== undefined && file !== undefined) throw new UsageError('give --password-env or --password-file, not both');
