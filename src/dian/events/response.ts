@@ -13,6 +13,7 @@
 import { readUbl } from '../ubl/read.js';
 import { all, at, attr, child, textAt, type UblNode } from '../ubl/tree.js';
 import { DIAN_EVENTS } from './table.js';
+import { parseDianRuleMessage } from '../rules/message.js';
 
 /** How DIAN classes a message: it rejects, it notifies, it informs (status lines), or the text does not say. */
 export type DianMessageKind = 'Rechazo' | 'Notificación' | 'Información' | 'Sin clasificar';
@@ -56,14 +57,8 @@ export interface DianApplicationResponse {
 
 export type DianApplicationResponseResult = ({ ok: true } & DianApplicationResponse) | { ok: false; message: string };
 
-/** `Regla: X, Rechazo: text` (or `Notificación`, with or without accent). */
-const RULE_TEXT = /^\s*Regla\s*:\s*([^,]+?)\s*,\s*(Rechazo|Notificaci[oó]n)\s*:\s*([\s\S]*?)\s*$/i;
-/** `Rechazo: text` / `Notificación: text` on a line whose code is the rule. */
-const KIND_TEXT = /^\s*(Rechazo|Notificaci[oó]n)\s*:\s*([\s\S]*?)\s*$/i;
 /** DIAN's status lines: `0000` first, `0` last (§5.5). */
 const STATUS_CODES = new Set(['0', '0000']);
-
-const kindOf = (word: string): DianMessageKind => (word.toLowerCase() === 'rechazo' ? 'Rechazo' : 'Notificación');
 
 function messageOf(line: UblNode): DianResponseMessage[] {
   const lineId = textAt(line, 'cac:LineReference/cbc:LineID');
@@ -73,14 +68,10 @@ function messageOf(line: UblNode): DianResponseMessage[] {
     const texts = all(r, 'cbc:Description').map((d) => d.text?.trim() ?? '');
     const text = texts.join('\n');
     const base = lineId !== undefined ? { line: lineId, code } : { code };
-    const ruled = RULE_TEXT.exec(text);
-    if (ruled) out.push({ ...base, rule: ruled[1]!, kind: kindOf(ruled[2]!), text: ruled[3]! });
+    const split = parseDianRuleMessage(text);
+    if (split.rule !== null) out.push({ ...base, rule: split.rule, kind: split.kind!, text: split.text });
     else if (STATUS_CODES.has(code)) out.push({ ...base, kind: 'Información', text });
-    else {
-      const kinded = KIND_TEXT.exec(text);
-      if (kinded) out.push({ ...base, ...(code ? { rule: code } : {}), kind: kindOf(kinded[1]!), text: kinded[2]! });
-      else out.push({ ...base, ...(code ? { rule: code } : {}), kind: 'Sin clasificar', text });
-    }
+    else out.push({ ...base, ...(code ? { rule: code } : {}), kind: split.kind ?? 'Sin clasificar', text: split.kind ? split.text : text });
   }
   return out;
 }

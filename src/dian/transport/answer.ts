@@ -6,20 +6,11 @@
  */
 import type { Element } from '@xmldom/xmldom';
 import { parseXmlStrictly } from '../../shared/xml/strict-parser.js';
+import { type DianRuleMessage, parseDianRuleMessage } from '../rules/message.js';
 import { SOAP12_NS } from './envelope.js';
 import { DIAN_OPERATIONS, type DianAnswerType, type DianOperation, WCF_NS } from './operations.js';
 
 const XSI_NS = 'http://www.w3.org/2001/XMLSchema-instance';
-
-/** The kind of a rule message: a rejection or a notification (travels with a valid answer). */
-export type DianRuleKind = 'Rechazo' | 'Notificación';
-
-/** One message of `ErrorMessage`: `Regla: FAU04, Rechazo: …` split; `rule` and `kind` null for free text. */
-export interface DianRuleMessage {
-  rule: string | null;
-  kind: DianRuleKind | null;
-  text: string;
-}
 
 /** `DianResponse`: the verdict on one document or event. */
 export interface DianResponse {
@@ -103,20 +94,6 @@ export type ReadAnswer<Op extends DianOperation> =
   | { kind: 'result'; result: DianAnswer<Op>; action: string | null }
   | { kind: 'fault'; fault: DianFault }
   | { kind: 'unreadable'; reason: string };
-
-const RULE = /^\s*Regla:\s*([^,]+?)\s*,\s*(Rechazo|Notificaci[oó]n)\s*:\s*([\s\S]*?)\s*$/;
-
-/**
- * Splits one `ErrorMessage` string: `Regla: FAU04, Rechazo: …` → `{ rule: 'FAU04', kind: 'Rechazo', text }`.
- *
- * @example
- * parseDianRuleMessage('Regla: FAD09c, Notificación: Fecha de emisión…') //=> { rule: 'FAD09c', kind: 'Notificación', text: 'Fecha de emisión…' }
- */
-export function parseDianRuleMessage(message: string): DianRuleMessage {
-  const m = RULE.exec(message);
-  if (!m) return { rule: null, kind: null, text: message.trim() };
-  return { rule: m[1]!, kind: m[2] === 'Rechazo' ? 'Rechazo' : 'Notificación', text: m[3]! };
-}
 
 /** Reads the answer envelope of `operation`. Never throws: what cannot be read is `unreadable`, with why. */
 export function readDianAnswer<Op extends DianOperation>(operation: Op, text: string): ReadAnswer<Op> {

@@ -12,13 +12,12 @@ export type { DianOperation, DianOperationParams, DianOperationRow, DianAnswerTy
 export { unsignedDianEnvelope, signDianEnvelope, verifyDianEnvelope, wsSecurityProfile, envelopeIds } from './envelope.js';
 export type { EnvelopeIds, EnvelopeOptions, EnvelopeVerifyResult } from './envelope.js';
 /** DIAN's answers read into typed results, and one `Regla: X, Rechazo: …` message split. */
-export { readDianAnswer, parseDianRuleMessage } from './answer.js';
+export { readDianAnswer } from './answer.js';
+export { parseDianRuleMessage, type DianRuleMessage, type DianRuleMessageKind } from '../rules/message.js';
 export type {
   DianAnswer,
   DianAnswerTypes,
   DianResponse,
-  DianRuleMessage,
-  DianRuleKind,
   DianUploadResponse,
   DianUploadItem,
   DianNumberingRanges,

@@ -3,7 +3,8 @@
  * follow the shapes of §5.4 (DIAN's prefixes `s:`, `a:`, `b:`, `c:` and `i:nil`), with our own values.
  */
 import { describe, expect, it } from 'vitest';
-import { parseDianRuleMessage, readDianAnswer } from '../../../src/dian/transport/answer.js';
+import { parseDianRuleMessage } from '../../../src/dian/rules/message.js';
+import { readDianAnswer } from '../../../src/dian/transport/answer.js';
 
 const envelope = (op: string, result: string) =>
   '<s:Envelope xmlns:s="http://www.w3.org/2003/05/soap-envelope" xmlns:a="http://www.w3.org/2005/08/addressing">' +
