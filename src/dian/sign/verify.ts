@@ -3,8 +3,8 @@
  * the Ids the signature names, the generic verifier (src/shared/xmldsig/xmldsig-verify.ts) checks structure,
  * digests and SignatureValue, then the XAdES part is checked here: the references point at this signature's
  * `KeyInfo` and `SignedProperties`, `QualifyingProperties/@Target` names the signature, the policy is DIAN's
- * (v1 or v2 identifier, the hash of the digest algorithm used) and a `SigningCertificate/Cert` digests the
- * embedded certificate.
+ * (v1 or v2 identifier, the hash of the digest algorithm used) and the first `SigningCertificate/Cert` digests the
+ * embedded certificate (further Certs, the signer's issuers, are accepted).
  */
 import { createHash } from 'node:crypto';
 import type { Element } from '@xmldom/xmldom';
@@ -145,15 +145,16 @@ function xadesProblem(signature: Element, ids: DianSignatureIds, certificate: st
   if (!policyHash || !policyDigest || dsig(policyHash, 'DigestValue')?.textContent?.trim() !== DIAN_POLICY_HASH[policyDigest]) {
     return 'SigPolicyHash must be the digest of DIAN policy document with its DigestMethod (SHA-256 or SHA-384).';
   }
+  // The first Cert is the signer's; further Certs (its issuers, as DIAN's samples carry them) are accepted unchecked.
   const certs = path(sig, ['SigningCertificate']);
+  const first = certs ? elements(certs).find((e) => e.localName === 'Cert' && e.namespaceURI === XADES_NS) : undefined;
+  const digest = first && xades(first, 'CertDigest');
+  const algorithm = digest && dsig(digest, 'DigestMethod')?.getAttribute('Algorithm');
+  const hash = algorithm ? DIGEST_HASH[algorithm as DigestAlgorithm] : undefined;
   const der = Buffer.from(certificate, 'base64');
-  const listed = (certs ? elements(certs).filter((e) => e.localName === 'Cert' && e.namespaceURI === XADES_NS) : []).some((cert) => {
-    const digest = xades(cert, 'CertDigest');
-    const algorithm = digest && dsig(digest, 'DigestMethod')?.getAttribute('Algorithm');
-    const hash = algorithm ? DIGEST_HASH[algorithm as DigestAlgorithm] : undefined;
-    return hash !== undefined && dsig(digest!, 'DigestValue')?.textContent?.trim() === createHash(hash).update(der).digest('base64');
-  });
-  if (!listed) return 'SigningCertificate must list the embedded certificate (a Cert whose CertDigest is its digest).';
+  if (hash === undefined || dsig(digest!, 'DigestValue')?.textContent?.trim() !== createHash(hash).update(der).digest('base64')) {
+    return 'The first SigningCertificate/Cert must be the embedded certificate (its CertDigest the digest of that certificate).';
+  }
   const role = path(sig, ['SignerRole', 'ClaimedRoles', 'ClaimedRole'])?.textContent?.trim();
   if (role !== 'supplier' && role !== 'third party') return `ClaimedRole must be "supplier" or "third party", found ${JSON.stringify(role ?? null)}.`;
   return null;
