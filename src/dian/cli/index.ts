@@ -1,4 +1,5 @@
 import type { CliCommand } from '../../shared/cli/command.js';
+import { dianAttachCommand } from './attach.js';
 import { dianBuildCommand } from './build.js';
 import { dianHashCommand } from './hash.js';
 import { dianSignCommand, dianVerifyCommand } from './sign.js';
@@ -15,4 +16,5 @@ export const commands: CliCommand[] = [
   dianZipCommand,
   dianSignCommand,
   dianVerifyCommand,
+  dianAttachCommand,
 ];
