@@ -1,22 +1,26 @@
 /**
  * Two independent verifiers of our DIAN signatures: xmlsec1 (libxml2/OpenSSL) and xadesjs (xmldsigjs/WebCrypto,
  * ./xadesjs.ts). Every kind's maximal example and the AttachedDocument, signed by signDianXml, verify with both;
- * tampered copies are refused by both, so the helpers can fail.
+ * tampered copies are refused by both, so the helpers can fail. And the other way: xadesjs signing under DIAN's
+ * profile makes a signature our verifier (and xmlsec1) accepts.
  */
 import { describe, expect, it } from 'vitest';
 import { buildAttachedDocument, type DianKindId } from '../../../src/dian/index.js';
 import {
   createSelfSignedIdentity,
+  DIAN_POLICY_HASH,
   DIAN_POLICY_URL,
   dianSignatureIds,
   dianSignatureProfile,
+  readP12,
   signDianXml,
+  verifyDianXml,
   type SignDianOptions,
 } from '../../../src/dian/sign/index.js';
 import { signXmlWithProfile } from '../../../src/shared/xmldsig/xmldsig-sign.js';
 import { buildExample, EXAMPLE_KINDS } from '../helpers/examples.js';
 import { unsignedDianResponse } from '../helpers/response.js';
-import { xadesjsVerify } from './xadesjs.js';
+import { xadesjsKey, xadesjsSignDian, xadesjsVerify } from './xadesjs.js';
 import { xmlsec1Verify } from './xmlsec.js';
 
 const identity = createSelfSignedIdentity({ commonName: 'Proveedor de prueba', serialNumber: '900000001' });
@@ -104,5 +108,22 @@ describe('xadesjs and xmlsec1 verify our DIAN signatures', () => {
     );
     expect(xmlsec1Verify(listed, identity.certificatePem).ok).toBe(true);
     expect(await xadesjsVerify(listed)).toMatchObject({ ok: false, reason: expect.stringContaining('SigningCertificate') });
+  });
+
+  it('the other way: a DIAN signature made by xadesjs verifies with verifyDianXml and xmlsec1', async () => {
+    const id = readP12(identity.p12, identity.password);
+    const unsigned = (buildExample('credit-note', 'max') as { xml: string }).xml;
+    const signed = await xadesjsSignDian(
+      unsigned,
+      await xadesjsKey(id.privateKey, id.certificate),
+      { url: DIAN_POLICY_URL, hash: DIAN_POLICY_HASH.sha256 },
+      new Date(),
+    );
+    expect(signed).toContain('<ds:Reference Id="xmldsig-xadesjs-ref0" URI="">');
+    expect(verifyDianXml(signed)).toEqual({ valid: true, certificate: id.certificate });
+    const r = xmlsec1Verify(signed, identity.certificatePem);
+    expect(r.ok, r.output).toBe(true);
+    const tampered = signed.replace('<xades:ClaimedRole>supplier', '<xades:ClaimedRole>third party');
+    expect(verifyDianXml(tampered)).toMatchObject({ valid: false, code: 'digest_mismatch' });
   });
 });

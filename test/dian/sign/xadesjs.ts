@@ -10,7 +10,9 @@
  * document without that one Signature element (what the transform is defined to output); the C14N, every digest,
  * the SignatureValue check and the key taken from KeyInfo are xadesjs's own.
  */
-import { webcrypto } from 'node:crypto';
+import { type KeyObject, webcrypto } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
 import * as xmldom from '@xmldom/xmldom';
 import * as xadesjs from 'xadesjs';
 import xpath from 'xpath';
@@ -23,12 +25,16 @@ const DIGESTS: Record<string, string> = {
   'http://www.w3.org/2001/04/xmldsig-more#sha384': 'SHA-384',
 };
 
-xadesjs.setNodeDependencies({
-  DOMParser: xmldom.DOMParser,
-  XMLSerializer: xmldom.XMLSerializer,
-  DOMImplementation: xmldom.DOMImplementation,
-  xpath,
-} as unknown as Parameters<typeof xadesjs.setNodeDependencies>[0]);
+// xadesjs and xmldsigjs may each get their own copy of xml-core (npm nests them when their peer versions differ):
+// each copy keeps its own DOM/XPath registry, so the dependencies go to every copy the two packages load.
+const dependencies = { DOMParser: xmldom.DOMParser, XMLSerializer: xmldom.XMLSerializer, DOMImplementation: xmldom.DOMImplementation, xpath };
+const requireHere = createRequire(import.meta.url);
+for (const owner of ['xadesjs', 'xmldsigjs']) {
+  const cjs = createRequire(requireHere.resolve(owner)).resolve('xml-core');
+  const esm = cjs.replace(/([\\/])build[\\/]cjs[\\/]index\.js$/, '$1build$1esm$1index.js');
+  const core = (await import(pathToFileURL(esm).href)) as { setNodeDependencies(deps: object): void };
+  core.setNodeDependencies(dependencies);
+}
 xadesjs.Application.setEngine('NodeJS', webcrypto as unknown as Crypto);
 
 /** One `xades:Cert` of `SigningCertificate` as xadesjs reads it. */
@@ -135,4 +141,49 @@ function sameName(a: string, b: string): boolean {
       .sort()
       .join('\n');
   return set(a) === set(b);
+}
+
+const EXT_NS = 'urn:oasis:names:specification:ubl:schema:xsd:CommonExtensionComponents-2';
+
+/** A key and certificate for {@link xadesjsSignDian}: the WebCrypto form of a signer's key. */
+export interface XadesjsKey {
+  key: CryptoKey;
+  /** Leaf certificate, base64 DER. */
+  certificate: string;
+}
+
+/** Imports a node:crypto RSA private key for xadesjs (RSASSA-PKCS1-v1_5, SHA-256). */
+export async function xadesjsKey(privateKey: KeyObject, certificate: string): Promise<XadesjsKey> {
+  const pkcs8 = privateKey.export({ type: 'pkcs8', format: 'der' });
+  const key = await webcrypto.subtle.importKey('pkcs8', pkcs8, { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' }, false, ['sign']);
+  return { key: key as unknown as CryptoKey, certificate };
+}
+
+/**
+ * xadesjs signing an unsigned DIAN document the way DIAN's profile asks (the peer of `signDianXml`): inclusive C14N,
+ * RSA-SHA256, SHA-256 references to the document (enveloped), the KeyInfo and the SignedProperties, the signing
+ * certificate, DIAN's policy and the supplier role; the Signature is appended to the last `ext:ExtensionContent`.
+ */
+export async function xadesjsSignDian(unsigned: string, signer: XadesjsKey, policy: { url: string; hash: string }, signingTime: Date): Promise<string> {
+  const doc = xadesjs.Parse(unsigned);
+  const signedXml = new xadesjs.SignedXml();
+  const id = 'xmldsig-xadesjs';
+  signedXml.XmlSignature.Id = id;
+  signedXml.XmlSignature.KeyInfo.Id = `${id}-keyinfo`;
+  signedXml.SignedProperties.Id = `${id}-signedprops`;
+  signedXml.Properties!.Target = `#${id}`;
+  const signature = await signedXml.Sign({ name: 'RSASSA-PKCS1-v1_5' }, signer.key, doc, {
+    x509: [signer.certificate],
+    references: [
+      { id: `${id}-ref0`, uri: '', hash: 'SHA-256', transforms: ['enveloped'] },
+      { uri: `#${id}-keyinfo`, hash: 'SHA-256' },
+    ],
+    signingCertificate: signer.certificate,
+    signingTime: { value: signingTime },
+    policy: { hash: 'SHA-256', digestValue: policy.hash, identifier: { value: policy.url } },
+    signerRole: { claimed: ['supplier'] },
+  });
+  const contents = doc.getElementsByTagNameNS(EXT_NS, 'ExtensionContent');
+  contents[contents.length - 1]!.appendChild(signature.GetXml()!);
+  return new xmldom.XMLSerializer().serializeToString(doc as unknown as xmldom.Node);
 }
