@@ -121,18 +121,17 @@ function scanOrBail(xml: string, inherited: Map<string, string> | null): Scanned
     const c = xml[pos];
     if (c === '!' || c === '?') throw new Bail();
     if (c === '/') {
-      NAME.lastIndex = pos + 1;
-      const m = NAME.exec(xml);
+      // An end tag: the open element's name, optional whitespace, `>`.
       const open = stack.pop();
-      if (!m || !open || m[0] !== open.name) throw new Bail();
-      SPACE.lastIndex = NAME.lastIndex;
-      SPACE.exec(xml);
-      if (xml[SPACE.lastIndex] !== '>') throw new Bail();
-      if (isExtensionContent(open, stack)) {
+      if (!open || !xml.startsWith(open.name, pos + 1)) throw new Bail();
+      let gt = pos + 1 + open.name.length;
+      while (xml[gt] === ' ' || xml[gt] === '\t' || xml[gt] === '\n' || xml[gt] === '\r') gt++;
+      if (xml[gt] !== '>') throw new Bail();
+      if (open.local === 'ExtensionContent' && isExtensionContent(open, stack)) {
         place = open.hasChild ? null : { tag: open.name, insert: lt, end: lt, selfClosed: false };
       }
       out += `</${open.name}>`;
-      pos = SPACE.lastIndex + 1;
+      pos = gt + 1;
       if (stack.length === 0) rootDone = true;
       continue;
     }
@@ -142,49 +141,52 @@ function scanOrBail(xml: string, inherited: Map<string, string> | null): Scanned
     const name = m[0];
     pos = NAME.lastIndex;
     const attrs: [string, string][] = [];
-    const declared = new Map<string, string>();
     let selfClosed = false;
-    for (;;) {
-      SPACE.lastIndex = pos;
-      const ws = SPACE.exec(xml)![0];
-      pos = SPACE.lastIndex;
-      if (xml.startsWith('/>', pos)) {
-        selfClosed = true;
-        pos += 2;
-        break;
-      }
-      if (xml[pos] === '>') {
-        pos += 1;
-        break;
-      }
-      if (ws === '') throw new Bail();
-      NAME.lastIndex = pos;
-      const a = NAME.exec(xml);
-      if (!a) throw new Bail();
-      SPACE.lastIndex = NAME.lastIndex;
-      SPACE.exec(xml);
-      if (xml[SPACE.lastIndex] !== '=') throw new Bail();
-      SPACE.lastIndex += 1;
-      SPACE.exec(xml);
-      const quote = xml[SPACE.lastIndex];
-      if (quote !== '"' && quote !== "'") throw new Bail();
-      const close = xml.indexOf(quote, SPACE.lastIndex + 1);
-      if (close < 0) throw new Bail();
-      const value = xml.slice(SPACE.lastIndex + 1, close);
-      pos = close + 1;
-      const attr = a[0];
-      if (attr === 'xmlns' || attr.startsWith('xmlns:')) {
-        // Declarations on the document element only (the subset), none empty, none repeated.
-        if (stack.length > 0 || inherited !== null || value === '') throw new Bail();
-        const prefix = attr === 'xmlns' ? '' : attr.slice(6);
-        if (declared.has(prefix) || /[&<]/.test(value)) throw new Bail();
-        declared.set(prefix, value);
-      } else {
-        if (attr.includes(':') || (attr === 'Id' && inherited === null) || attrs.some(([n]) => n === attr)) throw new Bail();
-        attrs.push([attr, canonicalAttribute(value)]);
+    // Most elements have no attribute: `<name>` goes straight through.
+    if (xml[pos] === '>') {
+      pos += 1;
+    } else {
+      for (;;) {
+        SPACE.lastIndex = pos;
+        const ws = SPACE.exec(xml)![0];
+        pos = SPACE.lastIndex;
+        if (xml.startsWith('/>', pos)) {
+          selfClosed = true;
+          pos += 2;
+          break;
+        }
+        if (xml[pos] === '>') {
+          pos += 1;
+          break;
+        }
+        if (ws === '') throw new Bail();
+        NAME.lastIndex = pos;
+        const a = NAME.exec(xml);
+        if (!a) throw new Bail();
+        SPACE.lastIndex = NAME.lastIndex;
+        SPACE.exec(xml);
+        if (xml[SPACE.lastIndex] !== '=') throw new Bail();
+        SPACE.lastIndex += 1;
+        SPACE.exec(xml);
+        const quote = xml[SPACE.lastIndex];
+        if (quote !== '"' && quote !== "'") throw new Bail();
+        const close = xml.indexOf(quote, SPACE.lastIndex + 1);
+        if (close < 0) throw new Bail();
+        const value = xml.slice(SPACE.lastIndex + 1, close);
+        pos = close + 1;
+        const attr = a[0];
+        if (attr === 'xmlns' || attr.startsWith('xmlns:')) {
+          // Declarations on the document element only (the subset), none empty, none repeated.
+          if (stack.length > 0 || inherited !== null || value === '') throw new Bail();
+          const prefix = attr === 'xmlns' ? '' : attr.slice(6);
+          if (namespaces.has(prefix) || /[&<]/.test(value)) throw new Bail();
+          namespaces.set(prefix, value);
+        } else {
+          if (attr.includes(':') || (attr === 'Id' && inherited === null) || attrs.some(([n]) => n === attr)) throw new Bail();
+          attrs.push([attr, canonicalAttribute(value)]);
+        }
       }
     }
-    for (const [p, uri] of declared) namespaces.set(p, uri);
     const colon = name.indexOf(':');
     const prefix = colon < 0 ? '' : name.slice(0, colon);
     const ns = namespaces.get(prefix);
