@@ -7,7 +7,8 @@
  * Signing, in interleaved rounds (so load from other work hits every side alike), with one RSA-2048 key: the floor
  * (one raw node:crypto RSA-SHA256 signature of a 32-byte digest), `signDianXml` of the built 10-line invoice,
  * build + sign per document, and the peer, xadesjs 2.6 (test/dian/sign/xadesjs.ts) signing the same unsigned
- * document under DIAN's profile with the same key. Ratios are quotients of the per-round medians.
+ * document under DIAN's profile with the same key. Ratios are quotients of the per-round medians; xadesjs runs in
+ * its own group of rounds (with the floor and `signDianXml`), since the garbage it leaves would slow the others.
  */
 import { createHash, sign as rsaSign } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -99,18 +100,17 @@ for (const signed of [await oursSign(xml10), await peerSign(xml10)]) {
   if (!v.valid) throw new Error(`bench DIAN signature does not verify: ${v.code}: ${v.reason}`);
 }
 const SIGN_ROUNDS = quick(40, 6);
-const times = await interleave(
-  [
-    { name: 'floor', perRound: quick(100, 20), fn: () => rsaSign('sha256', DIGEST, privateKey) },
-    { name: 'sign', perRound: quick(40, 10), fn: () => oursSign(xml10) },
-    { name: 'build_sign', perRound: quick(40, 10), fn: () => oursSign(buildDian(dian10).xml) },
-    { name: 'peer_sign', perRound: quick(10, 3), fn: () => peerSign(xml10) },
-  ],
+const floorSide = { name: 'floor', perRound: quick(100, 20), fn: () => rsaSign('sha256', DIGEST, privateKey) };
+const signSide = { name: 'sign', perRound: quick(40, 10), fn: () => oursSign(xml10) };
+// Two groups: xadesjs leaves much garbage that later rounds would pay for, so it is timed only beside ours.
+const ours = await interleave(
+  [floorSide, signSide, { name: 'build_sign', perRound: quick(40, 10), fn: () => oursSign(buildDian(dian10).xml) }],
   SIGN_ROUNDS,
   quick(20, 3),
 );
-const signing = { sign: againstFloor(times, 'sign'), build_sign: againstFloor(times, 'build_sign'), peer_sign: againstFloor(times, 'peer_sign') };
-const peerRatio = round(signing.peer_sign.ms_per_doc / signing.sign.ms_per_doc, 2);
+const peers = await interleave([floorSide, signSide, { name: 'peer_sign', perRound: quick(10, 3), fn: () => peerSign(xml10) }], SIGN_ROUNDS, quick(5, 2));
+const signing = { sign: againstFloor(ours, 'sign'), build_sign: againstFloor(ours, 'build_sign'), peer_sign: againstFloor(peers, 'peer_sign') };
+const peerRatio = round(signing.peer_sign.ms_per_doc / againstFloor(peers, 'sign').ms_per_doc, 2);
 console.log(`\nDIAN signing, 10-line invoice, ${SIGN_ROUNDS} interleaved rounds, RSA-2048 floor ${signing.sign.floor_ms} ms in the same run:`);
 console.log(
   `  build + sign: ${signing.build_sign.ms_per_doc} ms/doc (${signing.build_sign.docs_per_second} docs/s), ${signing.build_sign.ratio_to_floor}× the floor (target ≤ 2×)`,

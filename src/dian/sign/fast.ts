@@ -77,7 +77,6 @@ interface Open {
   name: string;
   ns: string | undefined;
   local: string;
-  start: number;
   hasChild: boolean;
 }
 
@@ -201,7 +200,7 @@ function scanOrBail(xml: string, inherited: Map<string, string> | null): Scanned
     out += `<${name}${top ? renderNamespaces(namespaces) : ''}`;
     for (const [n, v] of attrs) out += ` ${n}="${v}"`;
     out += '>';
-    const open: Open = { name, ns, local, start: lt, hasChild: false };
+    const open: Open = { name, ns, local, hasChild: false };
     if (selfClosed) {
       if (isExtensionContent(open, stack)) place = { tag: name, insert: pos - 2, end: pos, selfClosed: true };
       out += `</${name}>`;
@@ -220,14 +219,12 @@ function isExtensionContent(el: Open, stack: Open[]): boolean {
 }
 
 /**
- * The canonical form and signature place of a DIAN document in the subset, or null (take the DOM path). The last
- * `ext:ExtensionContent` must come last among them to be the place: an earlier empty one does not count.
+ * The canonical form and signature place of a DIAN document in the subset, or null (take the DOM path, which also
+ * says what is wrong). The place is the last `ext:ExtensionContent`, when it holds no element.
  */
 export function scanDian(xml: string): ScannedDian | null {
   const scanned = scan(xml, null);
-  if (!scanned?.place) return null;
-  // `place` is the last ExtensionContent seen; it is the signature's only when it holds no element.
-  return scanned;
+  return scanned?.place ? scanned : null;
 }
 
 /** The element `<tag …>…</tag>` (first occurrence) inside `text`. */
