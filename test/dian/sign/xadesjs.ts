@@ -28,9 +28,11 @@ const DIGESTS: Record<string, string> = {
 // xadesjs and xmldsigjs may each get their own copy of xml-core (npm nests them when their peer versions differ):
 // each copy keeps its own DOM/XPath registry, so the dependencies go to every copy the two packages load.
 const dependencies = { DOMParser: xmldom.DOMParser, XMLSerializer: xmldom.XMLSerializer, DOMImplementation: xmldom.DOMImplementation, xpath };
-const requireHere = createRequire(import.meta.url);
-for (const owner of ['xadesjs', 'xmldsigjs']) {
-  const cjs = createRequire(requireHere.resolve(owner)).resolve('xml-core');
+const xadesjsEntry = createRequire(import.meta.url).resolve('xadesjs');
+// The xmldsigjs that xadesjs itself loads, wherever npm put it.
+const xmldsigjsEntry = createRequire(xadesjsEntry).resolve('xmldsigjs');
+for (const owner of [xadesjsEntry, xmldsigjsEntry]) {
+  const cjs = createRequire(owner).resolve('xml-core');
   const esm = cjs.replace(/([\\/])build[\\/]cjs[\\/]index\.js$/, '$1build$1esm$1index.js');
   const core = (await import(pathToFileURL(esm).href)) as { setNodeDependencies(deps: object): void };
   core.setNodeDependencies(dependencies);
