@@ -224,28 +224,31 @@ function isExtensionContent(el: Open, stack: Open[]): boolean {
  */
 export function scanDian(xml: string): ScannedDian | null {
   const scanned = scan(xml, null);
-  return scanned?.place ? scanned : null;
+  if (!scanned?.place) return null;
+  // The signature's parts are canonicalised with ds and xades bound to their namespaces.
+  const { namespaces } = scanned;
+  if ((namespaces.get('ds') ?? DSIG_NS) !== DSIG_NS || (namespaces.get('xades') ?? XADES_NS) !== XADES_NS) return null;
+  return scanned;
 }
 
-/** The element `<tag …>…</tag>` (first occurrence) inside `text`. */
+/** The element `<tag …>…</tag>` (first occurrence) inside `text`, or '' when absent. */
 function elementText(text: string, tag: string): string {
   const start = text.indexOf(`<${tag} `);
-  const end = text.indexOf(`</${tag}>`, start);
-  if (start < 0 || end < 0) throw new Error(`the rendered signature has no ${tag}`);
-  return text.slice(start, end + tag.length + 3);
+  const end = start < 0 ? -1 : text.indexOf(`</${tag}>`, start);
+  return end < 0 ? '' : text.slice(start, end + tag.length + 3);
 }
 
-function canonicalElement(text: string, inScope: Map<string, string>): string {
-  const r = scan(text, inScope);
-  if (!r) throw new Error('the rendered signature is outside the canonicalisable subset');
-  return r.canonical;
+/** C14N of one rendered element with the namespaces in scope, or null when it is outside the subset. */
+function canonicalElement(text: string, inScope: Map<string, string>): string | null {
+  return text === '' ? null : (scan(text, inScope)?.canonical ?? null);
 }
 
 /**
  * Signs a scanned document with the DIAN `profile` (its three references: document, KeyInfo, SignedProperties)
- * and returns the Signature text to splice in, as the DOM path writes it.
+ * and returns the Signature text to splice in, as the DOM path writes it; null, before the signer is called, when
+ * a part of the signature (e.g. an issuer name with control characters) is outside the subset.
  */
-export async function signScanned(scanned: ScannedDian, profile: SignatureProfile, signer: Signer): Promise<string> {
+export async function signScanned(scanned: ScannedDian, profile: SignatureProfile, signer: Signer): Promise<string | null> {
   const certificate = checkedCertificate(signer);
   const chain = checkedChain(signer);
   const objects =
@@ -253,19 +256,22 @@ export async function signScanned(scanned: ScannedDian, profile: SignatureProfil
   const hash = DIGEST_HASH[profile.digestAlgorithm];
   const digest = (text: string) => createHash(hash).update(text, 'utf8').digest('base64');
   const atSignature = new Map(scanned.namespaces);
-  if ((atSignature.get('ds') ?? DSIG_NS) !== DSIG_NS || (atSignature.get('xades') ?? XADES_NS) !== XADES_NS) {
-    throw new Error('the document binds ds or xades to another namespace');
-  }
   atSignature.set('ds', DSIG_NS);
   const inQualifying = new Map(atSignature).set('xades', XADES_NS);
   const template = renderSignature(profile, { digests: profile.references.map(() => ''), signatureValue: '', certificate, objects });
-  const digests = profile.references.map((reference) => {
-    if (reference.target === 'document') return digest(scanned.canonical);
-    const id = reference.target.id;
-    if (id === profile.keyInfo.id) return digest(canonicalElement(elementText(template, 'ds:KeyInfo'), atSignature));
-    return digest(canonicalElement(elementText(template, 'xades:SignedProperties'), inQualifying));
-  });
+  const digests: string[] = [];
+  for (const reference of profile.references) {
+    const canonical =
+      reference.target === 'document'
+        ? scanned.canonical
+        : reference.target.id === profile.keyInfo.id
+          ? canonicalElement(elementText(template, 'ds:KeyInfo'), atSignature)
+          : canonicalElement(elementText(template, 'xades:SignedProperties'), inQualifying);
+    if (canonical === null) return null;
+    digests.push(digest(canonical));
+  }
   const signedInfo = canonicalElement(renderSignedInfo(profile, digests, false), atSignature);
+  if (signedInfo === null) return null;
   const value = await signatureValue(signer, signedInfo);
   return renderSignature(profile, { digests, signatureValue: value, certificate, objects });
 }

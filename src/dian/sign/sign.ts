@@ -68,12 +68,12 @@ export async function signDian(xml: string, signer: Signer, options: SignDianOpt
   try {
     // Fast path: the kit's own documents, canonicalised at string level (./fast.ts); anything else takes the DOM.
     const scanned = fastPath ? scanDian(xml) : null;
-    if (scanned?.place) {
-      const text = await signScanned(scanned, profile, signer);
+    const fast = scanned?.place ? await signScanned(scanned, profile, signer) : null;
+    if (scanned?.place && fast !== null) {
       const at = scanned.place;
       const signed = at.selfClosed
-        ? `${xml.slice(0, at.insert)}>${text}</${at.tag}>${xml.slice(at.end)}`
-        : `${xml.slice(0, at.insert)}${text}${xml.slice(at.insert)}`;
+        ? `${xml.slice(0, at.insert)}>${fast}</${at.tag}>${xml.slice(at.end)}`
+        : `${xml.slice(0, at.insert)}${fast}${xml.slice(at.insert)}`;
       return { ok: true, xml: signed, signatureId: ids.signature };
     }
     const doc = parseForSigning(xml);

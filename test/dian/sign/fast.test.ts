@@ -5,8 +5,16 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildAttachedDocument } from '../../../src/dian/index.js';
-import { scanDian } from '../../../src/dian/sign/fast.js';
-import { createSelfSignedIdentity, p12Signer, readP12, verifyDianXml, type SignDianOptions } from '../../../src/dian/sign/index.js';
+import { scanDian, signScanned } from '../../../src/dian/sign/fast.js';
+import {
+  createSelfSignedIdentity,
+  dianSignatureIds,
+  dianSignatureProfile,
+  p12Signer,
+  readP12,
+  verifyDianXml,
+  type SignDianOptions,
+} from '../../../src/dian/sign/index.js';
 import { signDian } from '../../../src/dian/sign/sign.js';
 import { createTestChain } from '../helpers/chain.js';
 import { buildExample, EXAMPLE_KINDS, EXAMPLE_SIZES } from '../helpers/examples.js';
@@ -94,5 +102,31 @@ describe('the DIAN signing fast path', () => {
     expect(scanDian(built.xml)).toBeNull();
     const r = await both(built.xml);
     expect(r.fast).toBe(r.dom);
+  });
+
+  it('leaves a document binding ds to another namespace to the DOM path, and a signature part outside the subset unsigned', async () => {
+    const xml = example('invoice', 'min');
+    const rebound = xml.replace('xmlns:ds="http://www.w3.org/2000/09/xmldsig#"', 'xmlns:ds="urn:other"');
+    expect(rebound).not.toBe(xml);
+    expect(scanDian(rebound)).toBeNull();
+    const r = await signDian(rebound, identity.signer, options, true);
+    expect(r.ok && verifyDianXml(r.xml).valid).toBe(true);
+
+    // A signature part outside the subset (here a policy identifier with a control character): null before signing.
+    const profile = dianSignatureProfile(dianSignatureIds('odd'), 'sha256', {
+      signingTime: '2025-03-14T10:24:37-05:00',
+      role: 'supplier',
+      policyUrl: 'https://example.com/\u0001',
+    });
+    let called = 0;
+    const counting = {
+      certificate: identity.signer.certificate,
+      sign: (d: Uint8Array) => {
+        called++;
+        return identity.signer.sign(d);
+      },
+    };
+    expect(await signScanned(scanDian(xml)!, profile, counting)).toBeNull();
+    expect(called).toBe(0);
   });
 });
