@@ -3,16 +3,25 @@
  * rules) of a 10-line invoice and of a 1,000-line one, the DIAN XSD validation of the same documents apart, and
  * the e-CF `buildEcfXml` (validate + build) of a 10-line and a 1,000-line type 31. `npm run bench -- dian`.
  * XSD dir from DIAN_XSD_DIR, else ../shared/dian-xsd.
+ *
+ * Signing, in interleaved rounds (so load from other work hits every side alike), with one RSA-2048 key: the floor
+ * (one raw node:crypto RSA-SHA256 signature of a 32-byte digest), `signDianXml` of the built 10-line invoice,
+ * build + sign per document, and the peer, xadesjs 2.6 (test/dian/sign/xadesjs.ts) signing the same unsigned
+ * document under DIAN's profile with the same key. Ratios are quotients of the per-round medians; xadesjs runs in
+ * its own group of rounds (with the floor and `signDianXml`), since the garbage it leaves would slow the others.
  */
+import { createHash, sign as rsaSign } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildDianXml } from '../src/dian/index.js';
+import { createSelfSignedIdentity, DIAN_POLICY_HASH, DIAN_POLICY_URL, readP12, signDianXml, verifyDianXml } from '../src/dian/sign/index.js';
 import { createDianSchemaValidator } from '../src/dian/xsd/index.js';
 import { buildEcfXml } from '../src/ecf/index.js';
 import { CONTEXT, minimalRequest } from '../test/dian/helpers/build-fixtures.js';
+import { xadesjsKey, xadesjsSignDian } from '../test/dian/sign/xadesjs.js';
 import { context, doc31 } from './docs.js';
-import { measure, printTable, round, writeResults, type Measurement } from './lib.js';
+import { againstFloor, interleave, measure, printTable, quick, round, writeResults, type Measurement } from './lib.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const xsdDir = process.env.DIAN_XSD_DIR ? resolve(process.env.DIAN_XSD_DIR) : resolve(root, '../shared/dian-xsd');
@@ -72,6 +81,43 @@ console.log(
 console.log(`e-CF 10-line 31: ${ecfBuild10.ops_per_second} docs/s; 1,000-line 31: ${round(ecfBuild1000.ms_per_op, 1)} ms`);
 console.log(`ratio (e-CF / DIAN throughput, 10 lines): ${ratio10}×; (DIAN / e-CF time, 1,000 lines): ${ratio1000}×`);
 
+// Signing: floor, ours (sign; build + sign) and xadesjs, interleaved, with the same RSA-2048 key.
+const identity = createSelfSignedIdentity({ commonName: 'Bench DIAN' });
+const { privateKey, certificate } = readP12(identity.p12, identity.password);
+const peerKey = await xadesjsKey(privateKey, certificate);
+const SIGNED_AT = new Date('2026-04-01T14:00:00Z');
+const signOptions = { clock: () => SIGNED_AT, newId: () => 'bench' };
+const DIGEST = createHash('sha256').update('ecf-kit').digest();
+const oursSign = async (xml: string) => {
+  const r = await signDianXml(xml, identity.signer, signOptions);
+  if (!r.ok) throw new Error(`bench DIAN signing failed: ${r.code}`);
+  return r.xml;
+};
+const peerSign = (xml: string) => xadesjsSignDian(xml, peerKey, { url: DIAN_POLICY_URL, hash: DIAN_POLICY_HASH.sha256 }, SIGNED_AT);
+// Both sides must make signatures our verifier accepts before they are timed.
+for (const signed of [await oursSign(xml10), await peerSign(xml10)]) {
+  const v = verifyDianXml(signed);
+  if (!v.valid) throw new Error(`bench DIAN signature does not verify: ${v.code}: ${v.reason}`);
+}
+const SIGN_ROUNDS = quick(40, 6);
+const floorSide = { name: 'floor', perRound: quick(100, 20), fn: () => rsaSign('sha256', DIGEST, privateKey) };
+const signSide = { name: 'sign', perRound: quick(40, 10), fn: () => oursSign(xml10) };
+// Two groups: xadesjs leaves much garbage that later rounds would pay for, so it is timed only beside ours.
+const ours = await interleave(
+  [floorSide, signSide, { name: 'build_sign', perRound: quick(40, 10), fn: () => oursSign(buildDian(dian10).xml) }],
+  SIGN_ROUNDS,
+  quick(20, 3),
+);
+const peers = await interleave([floorSide, signSide, { name: 'peer_sign', perRound: quick(10, 3), fn: () => peerSign(xml10) }], SIGN_ROUNDS, quick(5, 2));
+const signing = { sign: againstFloor(ours, 'sign'), build_sign: againstFloor(ours, 'build_sign'), peer_sign: againstFloor(peers, 'peer_sign') };
+const peerRatio = round(signing.peer_sign.ms_per_doc / againstFloor(peers, 'sign').ms_per_doc, 2);
+console.log(`\nDIAN signing, 10-line invoice, ${SIGN_ROUNDS} interleaved rounds, RSA-2048 floor ${signing.sign.floor_ms} ms in the same run:`);
+console.log(
+  `  build + sign: ${signing.build_sign.ms_per_doc} ms/doc (${signing.build_sign.docs_per_second} docs/s), ${signing.build_sign.ratio_to_floor}× the floor (target ≤ 2×)`,
+);
+console.log(`  sign: ${signing.sign.ms_per_doc} ms/doc, ${signing.sign.ratio_to_floor}× the floor`);
+console.log(`  xadesjs sign: ${signing.peer_sign.ms_per_doc} ms/doc, ${signing.peer_sign.ratio_to_floor}× the floor; xadesjs / ours: ${peerRatio}×`);
+
 writeResults('dian.json', {
   dian_build_10_lines: { docs_per_second: dianBuild10.ops_per_second, ms_per_doc: dianBuild10.ms_per_op, rules: true, peak_rss_mb: dianBuild10.peak_rss_mb },
   dian_build_no_rules_10_lines: { docs_per_second: dianNoRules10.ops_per_second, ms_per_doc: dianNoRules10.ms_per_op },
@@ -84,4 +130,5 @@ writeResults('dian.json', {
   ecf_build_31_1000_lines: { ms: ecfBuild1000.ms_per_op },
   ratio_ecf_over_dian_10_lines_throughput: ratio10,
   ratio_dian_over_ecf_1000_lines_time: ratio1000,
+  dian_sign_10_lines: { rounds: SIGN_ROUNDS, ...signing, peer: 'xadesjs 2.6.8', ratio_peer_over_ours_sign: peerRatio },
 });

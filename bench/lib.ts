@@ -257,3 +257,43 @@ export function machineLine(): string {
   const cpu = os.cpus();
   return `${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${round(os.totalmem() / 2 ** 30, 0)} GiB, Node ${process.version}, ${os.platform()} ${os.arch()}`;
 }
+
+/** One side of an interleaved comparison: `perRound` calls of `fn` per round. */
+export interface Side {
+  name: string;
+  perRound: number;
+  fn: () => unknown;
+}
+
+/**
+ * Times every side `perRound` calls per round, for `rounds` rounds, rotating which side goes first; returns
+ * the per-round mean ms per call of each side.
+ */
+export async function interleave(sides: Side[], rounds: number, warmup: number): Promise<Record<string, number[]>> {
+  for (const s of sides) for (let i = 0; i < warmup; i++) await s.fn();
+  const out: Record<string, number[]> = Object.fromEntries(sides.map((s) => [s.name, []]));
+  for (let r = 0; r < rounds; r++) {
+    for (let k = 0; k < sides.length; k++) {
+      const s = sides[(r + k) % sides.length]!;
+      const t = performance.now();
+      for (let i = 0; i < s.perRound; i++) await s.fn();
+      out[s.name]!.push((performance.now() - t) / s.perRound);
+    }
+  }
+  return out;
+}
+
+/** Median ms per call of `side` and its ratio to the floor (quotient of the medians), plus per-round ratios. */
+export function againstFloor(times: Record<string, number[]>, side: string) {
+  const ms = round(median(times[side]!), 4);
+  const floorMs = round(median(times.floor!), 4);
+  const ratios = times[side]!.map((x, i) => x / times.floor![i]!).sort((a, b) => a - b);
+  return {
+    docs_per_second: round(1000 / ms, 1),
+    ms_per_doc: ms,
+    floor_docs_per_second: round(1000 / floorMs, 1),
+    floor_ms: floorMs,
+    ratio_to_floor: round(ms / floorMs, 2),
+    round_ratio: { median: round(median(ratios), 2), min: round(ratios[0]!, 2), max: round(ratios[ratios.length - 1]!, 2) },
+  };
+}

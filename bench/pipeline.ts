@@ -26,7 +26,7 @@ import { formatDateTimeDO, p12Signer, readP12, signEcf } from '../src/ecf/sign/i
 import { createSchemaValidator } from '../src/ecf/xsd/index.js';
 import { modernP12 } from '../test/ecf/helpers/certs.js';
 import { linesContext, linesDoc } from './docs.js';
-import { CHILD_CASE, machineLine, median, quick, reportCase, round, rssMb, runInChild, writeResults, type MemoryFigures } from './lib.js';
+import { againstFloor, CHILD_CASE, interleave, machineLine, quick, reportCase, round, rssMb, runInChild, writeResults, type MemoryFigures } from './lib.js';
 
 const require = createRequire(import.meta.url);
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -76,45 +76,6 @@ function assertValid(tipo: EcfType, doc: unknown, fechaEmision: string): void {
 
 /** What signEcf adds before signing: FechaHoraFirma as the root's last child (for the peer, which does not). */
 const stamp = (xml: string) => xml.replace(/<\/ECF>\s*$/, `<FechaHoraFirma>${formatDateTimeDO(SIGNED_AT)}</FechaHoraFirma></ECF>`);
-
-interface Side {
-  name: string;
-  perRound: number;
-  fn: () => unknown;
-}
-
-/**
- * Times every side `perRound` calls per round, for `rounds` rounds, rotating which side goes first; returns
- * the per-round mean ms per call of each side.
- */
-async function interleave(sides: Side[], rounds: number, warmup: number): Promise<Record<string, number[]>> {
-  for (const s of sides) for (let i = 0; i < warmup; i++) await s.fn();
-  const out: Record<string, number[]> = Object.fromEntries(sides.map((s) => [s.name, []]));
-  for (let r = 0; r < rounds; r++) {
-    for (let k = 0; k < sides.length; k++) {
-      const s = sides[(r + k) % sides.length]!;
-      const t = performance.now();
-      for (let i = 0; i < s.perRound; i++) await s.fn();
-      out[s.name]!.push((performance.now() - t) / s.perRound);
-    }
-  }
-  return out;
-}
-
-/** Median ms per call of `side` and its ratio to the floor (quotient of the medians), plus per-round ratios. */
-function againstFloor(times: Record<string, number[]>, side: string) {
-  const ms = round(median(times[side]!), 4);
-  const floorMs = round(median(times.floor!), 4);
-  const ratios = times[side]!.map((x, i) => x / times.floor![i]!).sort((a, b) => a - b);
-  return {
-    docs_per_second: round(1000 / ms, 1),
-    ms_per_doc: ms,
-    floor_docs_per_second: round(1000 / floorMs, 1),
-    floor_ms: floorMs,
-    ratio_to_floor: round(ms / floorMs, 2),
-    round_ratio: { median: round(median(ratios), 2), min: round(ratios[0]!, 2), max: round(ratios[ratios.length - 1]!, 2) },
-  };
-}
 
 type TypeFigures = ReturnType<typeof againstFloor> & { tipo: EcfType; lines: number; signed_bytes: number; rounds: number; iterations: number } & MemoryFigures;
 

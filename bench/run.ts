@@ -193,6 +193,22 @@ if (dian) {
     peak_rss_mb: mb(dian.process_peak_rss_mb),
     memory: 'whole script',
   });
+  const signing = dian.dian_sign_10_lines;
+  if (signing) {
+    summary.dian_sign = {
+      build_sign_10_lines_ms: signing.build_sign?.ms_per_doc,
+      build_sign_over_floor: signing.build_sign?.ratio_to_floor,
+      sign_over_floor: signing.sign?.ratio_to_floor,
+      xadesjs_over_ours_sign: signing.ratio_peer_over_ours_sign,
+    };
+    rows.push({
+      area: `DIAN sign${t}`,
+      benchmark: 'build + signDianXml, 10-line invoice / RSA floor; xadesjs / signDianXml',
+      figure: `${n(signing.build_sign?.ms_per_doc, ' ms')}, ${n(signing.build_sign?.ratio_to_floor, '×')}; ${n(signing.ratio_peer_over_ours_sign, '×')}`,
+      peak_rss_mb: mb(dian.process_peak_rss_mb),
+      memory: 'whole script',
+    });
+  }
 }
 
 const sign = source('sign', 'sign.json');

@@ -42,11 +42,13 @@ export interface SchemaValidator<Id extends string = string, Options extends obj
  * Produces XMLDSig signatures: RSASSA-PKCS1-v1_5 with SHA-256 over `data` (the canonical
  * `SignedInfo` bytes), plus the leaf certificate to publish in `KeyInfo`. The default
  * implementation is `p12Signer` (node:crypto with a key read from a .p12); an HSM or a cloud
- * KMS can implement the same two members.
+ * KMS can implement the same two members (and `chain` when it knows the issuers).
  */
 export interface Signer {
   /** Leaf certificate, DER encoded, base64 (no PEM armour, no line breaks). */
   readonly certificate: string;
+  /** The leaf's issuers in chain order (intermediate first, root last), DER base64; absent or empty when unknown. */
+  readonly chain?: readonly string[];
   /** RSASSA-PKCS1-v1_5 SHA-256 signature of `data` (the implementation hashes `data` itself). */
   sign(data: Uint8Array): Uint8Array | Promise<Uint8Array>;
 }

@@ -1,4 +1,5 @@
 import type { CliCommand } from '../../shared/cli/command.js';
+import { dianAttachCommand } from './attach.js';
 import { dianBuildCommand } from './build.js';
 import { dianEventCommand } from './event.js';
 import { dianHashCommand } from './hash.js';
@@ -19,4 +20,5 @@ export const commands: CliCommand[] = [
   dianSignCommand,
   dianVerifyCommand,
   dianPdfCommand,
+  dianAttachCommand,
 ];

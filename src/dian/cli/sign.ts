@@ -15,14 +15,14 @@ const DIGESTS: readonly DianDigest[] = ['sha256', 'sha384'];
 const EXPIRY_WARNING_DAYS = 30;
 const MS_PER_DAY = 86_400_000;
 
-function rejectUnknown(flags: Record<string, string | true>, known: readonly string[]): void {
+export function rejectUnknown(flags: Record<string, string | true>, known: readonly string[]): void {
   if ('password' in flags)
     throw new UsageError('--password is not accepted (it would show in the process list): use --password-env VAR or --password-file FILE');
   const unknown = Object.keys(flags).filter((k) => !known.includes(k));
   if (unknown.length) throw new UsageError(`unknown option(s): ${unknown.map((k) => `--${k}`).join(', ')}`);
 }
 
-function value(flags: Record<string, string | true>, name: string): string | undefined {
+export function value(flags: Record<string, string | true>, name: string): string | undefined {
   const v = flags[name];
   if (v === true || v === '') throw new UsageError(`--${name} needs a value`);
   return v;
@@ -62,6 +62,36 @@ export async function password(flags: Record<string, string | true>, io: CliIo):
 }
 
 /**
+ * The signer of a .p12 (its chain included), or the exit code 2 after saying on stderr why not: unreadable file,
+ * wrong password, or a certificate outside its validity at the clock's instant (a warning when it expires soon).
+ */
+export async function openSigner(command: string, p12Path: string, pw: string, io: CliIo, clock: () => Date): Promise<Signer | 2> {
+  const p12 = await io.readFile(p12Path).catch((e: Error) => e);
+  if (p12 instanceof Error) {
+    io.stderr(`${command}: cannot read ${p12Path}: ${p12.message}\n`);
+    return 2;
+  }
+  const { readP12, p12Signer } = await import('../sign/index.js');
+  try {
+    const identity = readP12(p12, pw);
+    const now = clock().getTime();
+    const { notBefore, notAfter, subject } = identity.info;
+    if (now > notAfter.getTime() || now < notBefore.getTime()) {
+      io.stderr(
+        `${command}: the certificate "${subject.text}" is valid from ${notBefore.toISOString()} to ${notAfter.toISOString()}, not now; DIAN rejects such signatures\n`,
+      );
+      return 2;
+    }
+    const days = Math.floor((notAfter.getTime() - now) / MS_PER_DAY);
+    if (days < EXPIRY_WARNING_DAYS) io.stderr(`warning: the certificate expires in ${days} day(s) (${notAfter.toISOString()})\n`);
+    return p12Signer(identity);
+  } catch (e) {
+    io.stderr(`${command}: ${p12Path}: ${e instanceof Error ? e.message : String(e)}\n`);
+    return 2;
+  }
+}
+
+/**
  * `ecf dian sign`: exit 0 when the signed XML is written (stdout, or `--out`), 1 when signDianXml refuses the
  * document, 2 on usage, unreadable files, a .p12 that cannot be opened or a certificate outside its validity.
  */
@@ -83,36 +113,15 @@ export const dianSignCommand: CliCommand = {
     const pw = await password(flags, io);
     const file = positional[0]!;
 
-    const p12 = await io.readFile(p12Path).catch((e: Error) => e);
-    if (p12 instanceof Error) {
-      io.stderr(`ecf dian sign: cannot read ${p12Path}: ${p12.message}\n`);
-      return 2;
-    }
     const input = await readText(io, file);
     if (!input.ok) {
       io.stderr(`ecf dian sign: ${input.message}\n`);
       return 2;
     }
     const clock = () => new Date();
-    const { readP12, p12Signer, signDianXml } = await import('../sign/index.js');
-    let signer: Signer;
-    try {
-      const identity = readP12(p12, pw);
-      const now = clock().getTime();
-      const { notBefore, notAfter, subject } = identity.info;
-      if (now > notAfter.getTime() || now < notBefore.getTime()) {
-        io.stderr(
-          `ecf dian sign: the certificate "${subject.text}" is valid from ${notBefore.toISOString()} to ${notAfter.toISOString()}, not now; DIAN rejects such signatures\n`,
-        );
-        return 2;
-      }
-      const days = Math.floor((notAfter.getTime() - now) / MS_PER_DAY);
-      if (days < EXPIRY_WARNING_DAYS) io.stderr(`warning: the certificate expires in ${days} day(s) (${notAfter.toISOString()})\n`);
-      signer = p12Signer(identity);
-    } catch (e) {
-      io.stderr(`ecf dian sign: ${p12Path}: ${e instanceof Error ? e.message : String(e)}\n`);
-      return 2;
-    }
+    const signer = await openSigner('ecf dian sign', p12Path, pw, io, clock);
+    if (typeof signer === 'number') return signer;
+    const { signDianXml } = await import('../sign/index.js');
     const r = await signDianXml(input.text, signer, { clock, role, digest });
     if (!r.ok) {
       io.stderr(`ecf dian sign: ${file}: ${r.code}: ${r.message}\n`);

@@ -8,6 +8,8 @@ export { signDianXml, type SignDianOptions, type SignDianResult, type SignDianFa
 export { bogotaTime } from './sign.js';
 /** Verifies the XAdES-EPES signature of a DIAN document (integrity and XAdES properties, not trust). */
 export { verifyDianXml, type DianVerifyResult, type DianVerifyFailure } from './verify.js';
+/** The Spanish message per verification failure code, for API clients (`message` of a failed {@link verifyDianXml}). */
+export { dianVerifyMessage, DIAN_VERIFY_MESSAGES } from './verify.js';
 /** DIAN's signature profile as a value for the generic XMLDSig core, and its Ids. */
 export { dianSignatureProfile, dianSignatureIds, type DianSignatureIds, type DianSignedProperties } from './profile.js';
 /** DIAN's signature policy identifier (v2, emitted; v1, accepted) and its hash per digest algorithm. */

@@ -106,31 +106,53 @@ export function dianSignatureProfile(ids: DianSignatureIds, digest: DianDigest, 
       signaturePlace,
       (parent) => parent.ownerDocument !== null && extensionContents(parent.ownerDocument).includes(parent),
     ),
-    objects: ({ certificate }) => [qualifyingProperties(ids, digest, properties, certificate)],
+    objects: ({ certificate, chain }) => [qualifyingProperties(ids, digest, properties, [certificate, ...chain])],
     dropWhitespace: false,
   };
 }
 
-/** `xades:QualifyingProperties` with its `SignedProperties`, as the content of the `ds:Object`. */
-function qualifyingProperties(ids: DianSignatureIds, digest: DianDigest, properties: DianSignedProperties, certificate: string): string {
-  const der = Buffer.from(certificate, 'base64');
-  const cert = new X509Certificate(der);
+/**
+ * `xades:QualifyingProperties` with its `SignedProperties`, as the content of the `ds:Object`. `certificates` is the
+ * signer's leaf then its issuers (intermediate … root): one `xades:Cert` each, in that order, as DIAN's samples list them.
+ */
+function qualifyingProperties(ids: DianSignatureIds, digest: DianDigest, properties: DianSignedProperties, certificates: readonly string[]): string {
   const digestMethod = `<ds:DigestMethod Algorithm="${DIAN_DIGEST_URI[digest]}"/>`;
-  const certDigest = createHash(digest).update(der).digest('base64');
   return (
     `<xades:QualifyingProperties xmlns:xades="${XADES_NS}" Target="#${escapeXml(ids.signature)}">` +
     `<xades:SignedProperties Id="${escapeXml(ids.signedProperties)}"><xades:SignedSignatureProperties>` +
-    `<xades:SigningTime>${escapeXml(properties.signingTime)}</xades:SigningTime>` +
-    `<xades:SigningCertificate><xades:Cert><xades:CertDigest>${digestMethod}<ds:DigestValue>${certDigest}</ds:DigestValue></xades:CertDigest>` +
-    `<xades:IssuerSerial><ds:X509IssuerName>${escapeXml(issuerName(cert))}</ds:X509IssuerName>` +
-    `<ds:X509SerialNumber>${BigInt(`0x${cert.serialNumber}`).toString()}</ds:X509SerialNumber></xades:IssuerSerial>` +
-    '</xades:Cert></xades:SigningCertificate>' +
+    `<xades:SigningTime>${escapeText(properties.signingTime)}</xades:SigningTime>` +
+    `<xades:SigningCertificate>${certificates.map((c) => certEntry(c, digest, digestMethod)).join('')}</xades:SigningCertificate>` +
     '<xades:SignaturePolicyIdentifier><xades:SignaturePolicyId>' +
-    `<xades:SigPolicyId><xades:Identifier>${escapeXml(properties.policyUrl ?? DIAN_POLICY_URL)}</xades:Identifier></xades:SigPolicyId>` +
+    `<xades:SigPolicyId><xades:Identifier>${escapeText(properties.policyUrl ?? DIAN_POLICY_URL)}</xades:Identifier></xades:SigPolicyId>` +
     `<xades:SigPolicyHash>${digestMethod}<ds:DigestValue>${DIAN_POLICY_HASH[digest]}</ds:DigestValue></xades:SigPolicyHash>` +
     '</xades:SignaturePolicyId></xades:SignaturePolicyIdentifier>' +
-    `<xades:SignerRole><xades:ClaimedRoles><xades:ClaimedRole>${escapeXml(properties.role)}</xades:ClaimedRole></xades:ClaimedRoles></xades:SignerRole>` +
+    `<xades:SignerRole><xades:ClaimedRoles><xades:ClaimedRole>${escapeText(properties.role)}</xades:ClaimedRole></xades:ClaimedRoles></xades:SignerRole>` +
     '</xades:SignedSignatureProperties></xades:SignedProperties></xades:QualifyingProperties>'
+  );
+}
+
+/** Rendered `xades:Cert` entries by digest and certificate: a signer signs many documents with the same few. */
+const certEntries = new Map<string, string>();
+const CERT_ENTRIES_KEPT = 32;
+
+/** One `xades:Cert`: the digest of the certificate's DER and its issuer and serial. */
+function certEntry(certificate: string, digest: DianDigest, digestMethod: string): string {
+  const key = `${digest} ${certificate}`;
+  const known = certEntries.get(key);
+  if (known !== undefined) return known;
+  const entry = renderCertEntry(certificate, digest, digestMethod);
+  if (certEntries.size >= CERT_ENTRIES_KEPT) certEntries.clear();
+  certEntries.set(key, entry);
+  return entry;
+}
+
+function renderCertEntry(certificate: string, digest: DianDigest, digestMethod: string): string {
+  const der = Buffer.from(certificate, 'base64');
+  const cert = new X509Certificate(der);
+  return (
+    `<xades:Cert><xades:CertDigest>${digestMethod}<ds:DigestValue>${createHash(digest).update(der).digest('base64')}</ds:DigestValue></xades:CertDigest>` +
+    `<xades:IssuerSerial><ds:X509IssuerName>${escapeText(issuerName(cert))}</ds:X509IssuerName>` +
+    `<ds:X509SerialNumber>${BigInt(`0x${cert.serialNumber}`).toString()}</ds:X509SerialNumber></xades:IssuerSerial></xades:Cert>`
   );
 }
 
@@ -147,6 +169,11 @@ function children(el: Element, ns?: string, local?: string): Element[] {
     if (local === undefined || (e.localName === local && e.namespaceURI === ns)) out.push(e);
   }
   return out;
+}
+
+/** Text content as xmldom writes it (`&`, `<`, `>` escaped; quotes as they are), so both signing paths write the same bytes. */
+function escapeText(s: string): string {
+  return s.replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;'));
 }
 
 function escapeXml(s: string): string {

@@ -9,6 +9,7 @@ import { isEcfError } from '../../shared/errors/ecf-error.js';
 import type { Signer } from '../../shared/ports.js';
 import { assertUnsigned, parseForSigning, serialize } from '../../shared/xmldsig/dom.js';
 import { signDocument } from '../../shared/xmldsig/xmldsig-sign.js';
+import { scanDian, signScanned } from './fast.js';
 import { dianSignatureIds, dianSignatureProfile, signaturePlace, type DianDigest, type DianSignerRole } from './profile.js';
 
 /** Options of {@link signDianXml}. */
@@ -22,6 +23,9 @@ export interface SignDianOptions {
   /** `xades:ClaimedRole` (default `supplier`). */
   role?: DianSignerRole;
 }
+
+/** The last signer certificate found readable (each signature would otherwise parse it again). */
+let lastReadable: string | undefined;
 
 /** Why a document was not signed. */
 export type SignDianFailure = 'not_well_formed' | 'already_signed' | 'no_signature_place' | 'unsupported_xml' | 'signer_failed' | 'invalid_clock';
@@ -37,13 +41,21 @@ export type SignDianResult = { ok: true; xml: string; signatureId: string } | { 
  * const r = await signDianXml(built.xml, signer, { clock: () => new Date() });
  * if (r.ok) r.xml //=> '…<ext:ExtensionContent><ds:Signature xmlns:ds="…" Id="xmldsig-…">…</ds:Signature></ext:ExtensionContent>…'
  */
-export async function signDianXml(xml: string, signer: Signer, options: SignDianOptions): Promise<SignDianResult> {
+export function signDianXml(xml: string, signer: Signer, options: SignDianOptions): Promise<SignDianResult> {
+  return signDian(xml, signer, options, true);
+}
+
+/** {@link signDianXml} with the string-level fast path (./fast.ts) allowed or not (tests compare the two). */
+export async function signDian(xml: string, signer: Signer, options: SignDianOptions, fastPath: boolean): Promise<SignDianResult> {
   const now = options.clock();
   if (!(now instanceof Date) || Number.isNaN(now.getTime())) {
     return { ok: false, code: 'invalid_clock', message: `El reloj devolvió una fecha inválida (${String(now)}); no se puede escribir SigningTime.` };
   }
   try {
-    new X509Certificate(Buffer.from(signer.certificate, 'base64'));
+    if (signer.certificate !== lastReadable) {
+      new X509Certificate(Buffer.from(signer.certificate, 'base64'));
+      lastReadable = signer.certificate;
+    }
   } catch (e) {
     return {
       ok: false,
@@ -54,6 +66,16 @@ export async function signDianXml(xml: string, signer: Signer, options: SignDian
   const ids = dianSignatureIds((options.newId ?? randomUUID)());
   const profile = dianSignatureProfile(ids, options.digest ?? 'sha256', { signingTime: bogotaTime(now), role: options.role ?? 'supplier' });
   try {
+    // Fast path: the kit's own documents, canonicalised at string level (./fast.ts); anything else takes the DOM.
+    const scanned = fastPath ? scanDian(xml) : null;
+    const fast = scanned?.place ? await signScanned(scanned, profile, signer) : null;
+    if (scanned?.place && fast !== null) {
+      const at = scanned.place;
+      const signed = at.selfClosed
+        ? `${xml.slice(0, at.insert)}>${fast}</${at.tag}>${xml.slice(at.end)}`
+        : `${xml.slice(0, at.insert)}${fast}${xml.slice(at.insert)}`;
+      return { ok: true, xml: signed, signatureId: ids.signature };
+    }
     const doc = parseForSigning(xml);
     assertUnsigned(doc);
     const place = signaturePlace(doc);

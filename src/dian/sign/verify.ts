@@ -3,8 +3,8 @@
  * the Ids the signature names, the generic verifier (src/shared/xmldsig/xmldsig-verify.ts) checks structure,
  * digests and SignatureValue, then the XAdES part is checked here: the references point at this signature's
  * `KeyInfo` and `SignedProperties`, `QualifyingProperties/@Target` names the signature, the policy is DIAN's
- * (v1 or v2 identifier, the hash of the digest algorithm used) and a `SigningCertificate/Cert` digests the
- * embedded certificate.
+ * (v1 or v2 identifier, the hash of the digest algorithm used) and the first `SigningCertificate/Cert` digests the
+ * embedded certificate (further Certs, the signer's issuers, are accepted).
  */
 import { createHash } from 'node:crypto';
 import type { Element } from '@xmldom/xmldom';
@@ -27,9 +27,37 @@ import {
 /** Why a DIAN signature did not verify: the generic reasons, or `xades` (qualifying properties wrong). */
 export type DianVerifyFailure = VerifyFailure | 'xades';
 
-/** Outcome of {@link verifyDianXml}. */
+/** Outcome of {@link verifyDianXml}: `reason` in English (logs), `message` in Spanish (API clients), when not valid. */
 export interface DianVerifyResult extends Omit<VerifyResult, 'code'> {
   code?: DianVerifyFailure;
+  /** Spanish message for API clients ({@link dianVerifyMessage} of `code`), when not valid. */
+  message?: string;
+}
+
+/** The Spanish message an API client gets for each failure code (the English `reason` stays for logs). */
+export const DIAN_VERIFY_MESSAGES: Readonly<Record<DianVerifyFailure, string>> = {
+  not_well_formed: 'El documento no es un XML bien formado; no se puede verificar su firma.',
+  no_signature: 'El documento no tiene firma: falta ext:UBLExtensions/ext:UBLExtension/ext:ExtensionContent/ds:Signature.',
+  multiple_signatures: 'El documento tiene más de una ds:Signature; un documento DIAN lleva exactamente una firma del emisor.',
+  wrong_reference_uri:
+    'La firma no tiene las tres referencias que exige la DIAN en ds:SignedInfo: el documento (URI=""), ds:KeyInfo y xades:SignedProperties, en ese orden.',
+  no_certificate: 'La firma no incluye el certificado del firmante en ds:KeyInfo/ds:X509Data/ds:X509Certificate.',
+  digest_mismatch: 'El documento o las propiedades firmadas cambiaron después de firmar: un ds:DigestValue de ds:SignedInfo no coincide.',
+  bad_signature: 'El valor de la firma (ds:SignatureValue) no corresponde a ds:SignedInfo con la clave del certificado incluido.',
+  unsupported:
+    'La firma no tiene la forma que exige la DIAN (ubicación en el último ext:ExtensionContent, algoritmos C14N, RSA-SHA256 y SHA-256/384, identificadores) o el documento trae DOCTYPE.',
+  xades:
+    'Las propiedades XAdES de la firma no cumplen la política de la DIAN (xades:QualifyingProperties: SigningTime, SigningCertificate, política de firma o rol).',
+};
+
+/**
+ * The Spanish message for a verification failure code, for API clients.
+ *
+ * @example
+ * dianVerifyMessage('digest_mismatch') //=> 'El documento o las propiedades firmadas cambiaron después de firmar: …'
+ */
+export function dianVerifyMessage(code: DianVerifyFailure): string {
+  return DIAN_VERIFY_MESSAGES[code];
 }
 
 /**
@@ -38,8 +66,14 @@ export interface DianVerifyResult extends Omit<VerifyResult, 'code'> {
  *
  * @example
  * verifyDianXml(signed) //=> { valid: true, certificate: 'MIID…' }
+ * verifyDianXml(tampered) //=> { valid: false, code: 'digest_mismatch', reason: 'The signed content was altered …', message: 'El documento o …' }
  */
 export function verifyDianXml(xml: string): DianVerifyResult {
+  const result = verifyDian(xml);
+  return result.valid || !result.code ? result : { ...result, message: dianVerifyMessage(result.code) };
+}
+
+function verifyDian(xml: string): DianVerifyResult {
   const parsed = parseXmlStrictly(xml);
   const doc = parsed.doc;
   if (!doc?.documentElement || parsed.problems.length > 0 || parsed.thrown !== undefined) {
@@ -111,15 +145,16 @@ function xadesProblem(signature: Element, ids: DianSignatureIds, certificate: st
   if (!policyHash || !policyDigest || dsig(policyHash, 'DigestValue')?.textContent?.trim() !== DIAN_POLICY_HASH[policyDigest]) {
     return 'SigPolicyHash must be the digest of DIAN policy document with its DigestMethod (SHA-256 or SHA-384).';
   }
+  // The first Cert is the signer's; further Certs (its issuers, as DIAN's samples carry them) are accepted unchecked.
   const certs = path(sig, ['SigningCertificate']);
+  const first = certs ? elements(certs).find((e) => e.localName === 'Cert' && e.namespaceURI === XADES_NS) : undefined;
+  const digest = first && xades(first, 'CertDigest');
+  const algorithm = digest && dsig(digest, 'DigestMethod')?.getAttribute('Algorithm');
+  const hash = algorithm ? DIGEST_HASH[algorithm as DigestAlgorithm] : undefined;
   const der = Buffer.from(certificate, 'base64');
-  const listed = (certs ? elements(certs).filter((e) => e.localName === 'Cert' && e.namespaceURI === XADES_NS) : []).some((cert) => {
-    const digest = xades(cert, 'CertDigest');
-    const algorithm = digest && dsig(digest, 'DigestMethod')?.getAttribute('Algorithm');
-    const hash = algorithm ? DIGEST_HASH[algorithm as DigestAlgorithm] : undefined;
-    return hash !== undefined && dsig(digest!, 'DigestValue')?.textContent?.trim() === createHash(hash).update(der).digest('base64');
-  });
-  if (!listed) return 'SigningCertificate must list the embedded certificate (a Cert whose CertDigest is its digest).';
+  if (hash === undefined || dsig(digest!, 'DigestValue')?.textContent?.trim() !== createHash(hash).update(der).digest('base64')) {
+    return 'The first SigningCertificate/Cert must be the embedded certificate (its CertDigest the digest of that certificate).';
+  }
   const role = path(sig, ['SignerRole', 'ClaimedRoles', 'ClaimedRole'])?.textContent?.trim();
   if (role !== 'supplier' && role !== 'third party') return `ClaimedRole must be "supplier" or "third party", found ${JSON.stringify(role ?? null)}.`;
   return null;

@@ -99,6 +99,8 @@ export interface IdAttribute {
 export interface SignedObjectContext {
   /** The signer's leaf certificate, base64 DER. */
   certificate: string;
+  /** The leaf's issuers in chain order (intermediate first, root last), base64 DER; empty when the signer has none. */
+  chain: readonly string[];
   /** Prefix of the XMLDSig namespace in the `Signature` ('' for the default namespace). */
   dsPrefix: string;
   /** `Signature/@Id`, when the profile sets one (XAdES `QualifyingProperties/@Target`). */

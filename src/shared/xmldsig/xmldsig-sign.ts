@@ -42,7 +42,12 @@ export async function signDocument(doc: Document, profile: SignatureProfile, sig
     throw new SigningError(`The document has no place for the Signature: it must be ${profile.placement.description}.`, { code: 'unsupported_xml' });
   }
   const objects =
-    profile.objects?.({ certificate, dsPrefix: profile.dsPrefix, ...(profile.signatureId === undefined ? {} : { signatureId: profile.signatureId }) }) ?? [];
+    profile.objects?.({
+      certificate,
+      chain: checkedChain(signer),
+      dsPrefix: profile.dsPrefix,
+      ...(profile.signatureId === undefined ? {} : { signatureId: profile.signatureId }),
+    }) ?? [];
   const templateText = renderSignature(profile, { digests: profile.references.map(() => ''), signatureValue: '', certificate, objects });
   const template = parseXmlStrictly(templateText);
   if (!template.doc?.documentElement || template.problems.length > 0 || template.thrown !== undefined) {
@@ -119,6 +124,15 @@ export function checkedCertificate(signer: Signer): string {
     throw new SigningError('Signer.certificate must be the leaf certificate as base64 DER, without PEM armour or line breaks.', { code: 'signer_failed' });
   }
   return certificate;
+}
+
+/** The signer's issuer chain, each base64 DER; throws `signer_failed` when an entry is not. */
+export function checkedChain(signer: Signer): readonly string[] {
+  const chain = signer.chain ?? [];
+  if (!Array.isArray(chain) || chain.some((c) => typeof c !== 'string' || !BASE64.test(c))) {
+    throw new SigningError('Signer.chain must list the issuer certificates as base64 DER, without PEM armour or line breaks.', { code: 'signer_failed' });
+  }
+  return chain;
 }
 
 /** The one element whose `Id` attribute (the profile's) is `id`. */
