@@ -1,12 +1,13 @@
 /**
  * Events against the official ApplicationResponse XSD, unsigned and signed; signed events verify with
- * verifyDianXml and with xmlsec1; a fixed clock and id source give the same bytes twice.
+ * verifyDianXml, xmlsec1 and xadesjs (two independent verifiers); a fixed clock and id source give the same bytes twice.
  */
 import { describe, expect, it } from 'vitest';
 import { buildDianEvent, checkDianRulesXml, computeDocumentCodes, readUbl } from '../../../src/dian/index.js';
 import { createSelfSignedIdentity, signDianXml, verifyDianXml } from '../../../src/dian/sign/index.js';
 import { createDianSchemaValidator, detectDianSchemaId } from '../../../src/dian/xsd/index.js';
 import { dianXsdDir } from '../helpers/env.js';
+import { xadesjsVerify } from '../sign/xadesjs.js';
 import { xmlsec1Verify } from '../sign/xmlsec.js';
 import { EVENT_CONTEXT, EVENT_REQUESTS, NOW } from './fixtures.js';
 
@@ -44,19 +45,26 @@ describe('events and the ApplicationResponse XSD', () => {
 });
 
 describe('signing events', () => {
-  it.each(EVENT_REQUESTS)('%s: verifies with verifyDianXml and xmlsec1; only the signature is added; the CUDE still recomputes', async (_code, request) => {
-    const xml = unsigned(request);
-    const s = await signed(xml);
-    expect(verifyDianXml(s)).toMatchObject({ valid: true, certificate: identity.signer.certificate });
-    const x = xmlsec1Verify(s, identity.certificatePem);
-    expect(x.ok, x.output).toBe(true);
-    const start = s.indexOf('<ds:Signature ');
-    const end = s.indexOf('</ds:Signature>') + '</ds:Signature>'.length;
-    expect(s.slice(0, start) + s.slice(end)).toBe(xml);
-    const tree = readUbl(s);
-    if (!tree.ok) throw new Error(tree.message);
-    expect(computeDocumentCodes(tree.root, { pin: EVENT_CONTEXT.software.pin })).toMatchObject({ ok: true, matches: true });
-  });
+  it.each(EVENT_REQUESTS)(
+    '%s: verifies with verifyDianXml, xmlsec1 and xadesjs; only the signature is added; the CUDE still recomputes',
+    async (_code, request) => {
+      const xml = unsigned(request);
+      const s = await signed(xml);
+      expect(verifyDianXml(s)).toMatchObject({ valid: true, certificate: identity.signer.certificate });
+      const x = xmlsec1Verify(s, identity.certificatePem);
+      expect(x.ok, x.output).toBe(true);
+      const peer = await xadesjsVerify(s);
+      expect(peer.ok, peer.ok ? '' : peer.reason).toBe(true);
+      const tampered = await xadesjsVerify(s.replace('</cbc:IssueDate>', '</cbc:IssueDate><cbc:Note>x</cbc:Note>'));
+      expect(tampered.ok).toBe(false);
+      const start = s.indexOf('<ds:Signature ');
+      const end = s.indexOf('</ds:Signature>') + '</ds:Signature>'.length;
+      expect(s.slice(0, start) + s.slice(end)).toBe(xml);
+      const tree = readUbl(s);
+      if (!tree.ok) throw new Error(tree.message);
+      expect(computeDocumentCodes(tree.root, { pin: EVENT_CONTEXT.software.pin })).toMatchObject({ ok: true, matches: true });
+    },
+  );
 
   it('a provider signing for the company claims the third-party role', async () => {
     const s = await signed(unsigned(EVENT_REQUESTS[1]![1]), 'third party');
