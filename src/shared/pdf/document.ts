@@ -167,7 +167,14 @@ export async function renderDocument(doc: PrintedDocument, options: RenderDocume
     drawFooter(ctx, kit, geo, footer, doc.footer.pageText(index, count));
   });
 
-  const m = doc.metadata;
+  return savePdf(pdf, doc.metadata);
+}
+
+/**
+ * Writes the document's metadata (title shown in the window bar, fixed dates when given, so the bytes depend on
+ * the input only) and saves with object streams: the last step of every renderer.
+ */
+export function savePdf(pdf: PDFDocument, m: PrintedDocument['metadata']): Promise<Uint8Array> {
   pdf.setTitle(m.title, { showInWindowTitleBar: true });
   pdf.setAuthor(m.author);
   pdf.setSubject(m.subject);

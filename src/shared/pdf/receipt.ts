@@ -9,7 +9,7 @@
  */
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { EcfError } from '../errors/ecf-error.js';
-import type { QrSymbol, PrintedDocument } from './document.js';
+import { type PrintedDocument, type QrSymbol, savePdf } from './document.js';
 import {
   color,
   drawLines,
@@ -149,19 +149,7 @@ export async function renderReceipt(doc: PrintedReceipt, options: RenderReceiptO
     for (const op of ops) op({ page, fonts, index, count });
   });
 
-  const m = doc.metadata;
-  pdf.setTitle(m.title, { showInWindowTitleBar: true });
-  pdf.setAuthor(m.author);
-  pdf.setSubject(m.subject);
-  pdf.setKeywords(m.keywords);
-  pdf.setCreator(m.creator);
-  pdf.setProducer(m.producer);
-  pdf.setLanguage(m.language);
-  if (m.date) {
-    pdf.setCreationDate(m.date);
-    pdf.setModificationDate(m.date);
-  }
-  return pdf.save({ useObjectStreams: true });
+  return savePdf(pdf, doc.metadata);
 }
 
 /** Places lines one by one, breaking the page between lines when needed. */
