@@ -3,7 +3,8 @@
  * (src/dian/spec/): `src/dian/spec/ubl-order.gen.ts`, the element order the writer follows, after checking every
  * path of the mapping against the XSDs; and the outputs of the request description (scripts/dian/render-fields.ts:
  * JSON Schemas, TypeScript types, the field reference); and the place names of DIAN's code lists
- * (scripts/dian/codelists → src/dian/spec/places.gen.ts).
+ * (scripts/dian/codelists → src/dian/spec/places.gen.ts); and the payroll element tree read from the payroll XSDs
+ * (scripts/dian/payroll-schema.ts → src/dian/spec/payroll-schema.gen.ts).
  *
  * Usage: tsx scripts/dian/gen.ts [--check] [--xsd-dir DIR]   (DIR defaults to DIAN_XSD_DIR or ../shared/dian-xsd)
  * With --check nothing is written; the command fails when a committed file differs from what it would write.
@@ -15,6 +16,7 @@ import { readUblSchema } from './ubl-schema.js';
 import { deriveUblOrder, renderUblOrder } from './ubl-order.js';
 import { dianFieldOutputs } from './render-fields.js';
 import { renderPlaces } from './places.js';
+import { renderPayrollSchema } from './payroll-schema.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const args = process.argv.slice(2);
@@ -36,6 +38,7 @@ if (problems.length > 0) {
 const outputs: { path: string; text: string }[] = [
   { path: 'src/dian/spec/ubl-order.gen.ts', text: renderUblOrder(order) },
   { path: 'src/dian/spec/places.gen.ts', text: renderPlaces(resolve(root, 'scripts/dian/codelists')) },
+  { path: 'src/dian/spec/payroll-schema.gen.ts', text: renderPayrollSchema(xsdDir) },
   ...dianFieldOutputs(),
 ];
 
