@@ -143,7 +143,13 @@ export function payrollMax(): Json {
   max.notes = ['Nómina de marzo de 2026.', 'Incluye horas extra y recargos del período.'];
   max.general = { ...(payrollMin.general as Json), exchange_rate: 1 };
   max.employer = { ...employer, first_surname: 'Pérez', second_surname: 'Ruiz', first_name: 'Carlos', other_names: 'Alberto' };
-  max.provider = { name: 'Soluciones de Software Ejemplo S.A.S.' };
+  max.provider = {
+    name: 'Soluciones de Software Ejemplo S.A.S.',
+    first_surname: 'Mejía',
+    second_surname: 'Torres',
+    first_name: 'Julián',
+    other_names: 'David',
+  };
   const earnings = sumMoney(entriesOf(body.children.find((c) => c.name === 'Devengados')!), max.earnings);
   const deductions = sumMoney(entriesOf(body.children.find((c) => c.name === 'Deducciones')!), max.deductions);
   max.rounding = 0;

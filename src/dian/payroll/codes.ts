@@ -3,6 +3,7 @@
  * the recomputed CUNE and software security code, and whether they match the declared ones. One function for a
  * built document and a received one, so the builder hashes the XML it wrote. Pure.
  */
+import { isEcfError } from '../../shared/errors/ecf-error.js';
 import { cune, type CuneInput } from '../codes/payroll.js';
 import { softwareSecurityCode } from '../codes/security-code.js';
 import { attr, child, type UblNode } from '../ubl/tree.js';
@@ -65,9 +66,8 @@ export interface PayrollCodes {
 
 /**
  * Recomputes the CUNE (with the software PIN) and `ProveedorXML/@SoftwareSC` (software id from the document unless
- * given) of a payroll tree.
- *
- * @throws EcfError `invalid_argument` when a value has the wrong form for the formula (an amount that is not decimal)
+ * given) of a payroll tree. A missing value, or one without the formula's form (a time without offset, an amount
+ * that is not decimal), is a value with a Spanish message, never a throw.
  */
 export function computePayrollCodes(
   root: UblNode,
@@ -75,7 +75,14 @@ export function computePayrollCodes(
 ): { ok: true; codes: PayrollCodes } | { ok: false; message: string; path: string } {
   const inputs = payrollCuneInputs(root);
   if (!inputs.ok) return inputs;
-  const code = cune({ ...inputs.input, softwarePin: keys.pin });
+  let code: ReturnType<typeof cune>;
+  try {
+    code = cune({ ...inputs.input, softwarePin: keys.pin });
+  } catch (e) {
+    // A received document whose values do not have the formula's form (DIAN's templates carry placeholders).
+    if (isEcfError(e)) return { ok: false, message: `Un valor del CUNE no tiene la forma esperada: ${e.message}`, path: 'InformacionGeneral' };
+    throw e;
+  }
   const provider = child(payrollBody(root), 'ProveedorXML');
   const softwareId = keys.softwareId ?? attr(provider, 'SoftwareID');
   if (!softwareId) return { ok: false, message: 'Falta ProveedorXML/@SoftwareID para el código de seguridad.', path: 'ProveedorXML/@SoftwareID' };
