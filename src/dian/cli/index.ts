@@ -2,6 +2,7 @@ import type { CliCommand } from '../../shared/cli/command.js';
 import { dianBuildCommand } from './build.js';
 import { dianEventCommand } from './event.js';
 import { dianHashCommand } from './hash.js';
+import { dianPayrollBuildCommand, dianPayrollSignCommand } from './payroll.js';
 import { dianPdfCommand } from './pdf.js';
 import { dianSignCommand, dianVerifyCommand } from './sign.js';
 import { dianValidateCommand, dianXsdCheckCommand, dianXsdInstallCommand } from './xsd.js';
@@ -19,4 +20,6 @@ export const commands: CliCommand[] = [
   dianSignCommand,
   dianVerifyCommand,
   dianPdfCommand,
+  dianPayrollBuildCommand,
+  dianPayrollSignCommand,
 ];
