@@ -50,6 +50,9 @@ describe('payroll documents and the payroll XSDs', () => {
       const end = s.xml.indexOf('</ds:Signature>') + '</ds:Signature>'.length;
       expect(s.xml.slice(0, start) + s.xml.slice(end)).toBe(xml);
       // Tampering with a value after signing breaks the signature.
+      // The signed document reads back as the request too (the signature is not part of it).
+      const back = parseDianPayroll(s.xml);
+      expect(back.ok && back.request).toEqual(request);
       const tampered = s.xml.replace('Consecutivo="', 'Consecutivo="9');
       expect(tampered).not.toBe(s.xml);
       expect(verifyDianXml(tampered).valid).toBe(false);
