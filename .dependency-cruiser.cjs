@@ -13,7 +13,7 @@ const SHARED_PURE = '^src/shared/(errors|money|time|xml|pdf)/|^src/shared/(issue
 const ECF_ENTRIES = '^src/ecf/(index[.]ts|(sign|xsd|pdf|dgii|simulator)/index[.]ts)$';
 /** The DIAN SDK's public entry files (design.md §9), the ones that exist and the ones to come. */
 /** The DIAN pure core (folders as they come). */
-const DIAN_PURE = '^src/dian/(spec|validate|ubl|codes|rules|build|parse|events|attached|pdf|zip)/|^src/dian/index[.]ts$';
+const DIAN_PURE = '^src/dian/(spec|validate|ubl|codes|rules|build|parse|events|attached|pdf|zip|payroll)/|^src/dian/index[.]ts$';
 const DIAN_ENTRIES = '^src/dian/(index[.]ts|(sign|xsd|pdf|transport|simulator)/index[.]ts)$';
 
 /** @type {import('dependency-cruiser').IConfiguration} */

@@ -13,6 +13,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DIAN_EVENT_CODES, TACIT_ACCEPTANCE_NOTE, type DianEventCode } from '../../src/dian/events/table.js';
+import { payrollExamples } from './payroll-examples.js';
 
 type Json = Record<string, unknown>;
 type Kind =
@@ -867,6 +868,7 @@ function eventExample(code: DianEventCode): Json {
   };
 }
 for (const code of DIAN_EVENT_CODES) files[`event-${code}.json`] = eventExample(code);
+Object.assign(files, payrollExamples());
 
 const check = process.argv.includes('--check');
 let differs = 0;

@@ -3,7 +3,9 @@
  * (src/dian/spec/): `src/dian/spec/ubl-order.gen.ts`, the element order the writer follows, after checking every
  * path of the mapping against the XSDs; and the outputs of the request description (scripts/dian/render-fields.ts:
  * JSON Schemas, TypeScript types, the field reference); and the place names of DIAN's code lists
- * (scripts/dian/codelists → src/dian/spec/places.gen.ts).
+ * (scripts/dian/codelists → src/dian/spec/places.gen.ts); and the payroll element tree read from the payroll XSDs
+ * (scripts/dian/payroll-schema.ts → src/dian/spec/payroll-schema.gen.ts) and the payroll field reference rendered from it
+ * (scripts/dian/payroll-fields.ts → docs/dian-payroll-fields.md).
  *
  * Usage: tsx scripts/dian/gen.ts [--check] [--xsd-dir DIR]   (DIR defaults to DIAN_XSD_DIR or ../shared/dian-xsd)
  * With --check nothing is written; the command fails when a committed file differs from what it would write.
@@ -15,6 +17,8 @@ import { readUblSchema } from './ubl-schema.js';
 import { deriveUblOrder, renderUblOrder } from './ubl-order.js';
 import { dianFieldOutputs } from './render-fields.js';
 import { renderPlaces } from './places.js';
+import { readPayrollSchemas, renderPayrollSchema } from './payroll-schema.js';
+import { renderPayrollFields } from './payroll-fields.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const args = process.argv.slice(2);
@@ -33,9 +37,12 @@ if (problems.length > 0) {
   process.exit(1);
 }
 
+const payroll = readPayrollSchemas(xsdDir);
 const outputs: { path: string; text: string }[] = [
   { path: 'src/dian/spec/ubl-order.gen.ts', text: renderUblOrder(order) },
   { path: 'src/dian/spec/places.gen.ts', text: renderPlaces(resolve(root, 'scripts/dian/codelists')) },
+  { path: 'src/dian/spec/payroll-schema.gen.ts', text: renderPayrollSchema(payroll) },
+  { path: 'docs/dian-payroll-fields.md', text: renderPayrollFields(payroll) },
   ...dianFieldOutputs(),
 ];
 

@@ -132,3 +132,25 @@ export { parseDianRuleMessage, ruleMessageKind, type DianRuleMessage, type DianR
 export type { DianResponseMessage, DianMessageKind } from './events/response.js';
 /** The check digit (DV) of a NIT (DIAN's modulo 11). */
 export { nitCheckDigit } from './codes/nit.js';
+/** Validates and builds an individual payroll (102) or adjustment note (103) in XSD order with its CUNE, security code and QR (errors as values). */
+export { buildDianPayroll, type PayrollContext, type PayrollBuildResult, type PayrollBuiltCodes } from './payroll/build.js';
+/** Validates a payroll request alone: collected Spanish issues with field paths, DIAN's ±2.00 tolerance on the totals. */
+export { validateDianPayroll, type PayrollRequest, type PayrollValidationResult } from './payroll/validate.js';
+/** A payroll document (ours or DIAN's samples) read back into its kind, request, context and declared codes. */
+export { parseDianPayroll, type PayrollParseResult } from './payroll/parse.js';
+/** The CUNE's inputs read from a payroll tree, and the CUNE and security code recomputed and compared. */
+export { payrollCuneInputs, computePayrollCodes, type PayrollCuneInputs, type PayrollCodes } from './payroll/codes.js';
+/** The payroll kinds and adjustment note types as rows, the request keys of the XSD names, and the payroll rules. */
+export {
+  PAYROLL_KINDS,
+  PAYROLL_NOTE_TYPES,
+  PAYROLL_RULES,
+  PAYROLL_ELEMENT_KEYS,
+  PAYROLL_ATTRIBUTE_KEYS,
+  type PayrollKindId,
+  type PayrollRuleId,
+} from './payroll/table.js';
+/** DIAN's payroll XSDs as an element tree (generated), the description the payroll builder, parser and validator walk. */
+export { PAYROLL_XSD } from './spec/payroll-schema.gen.js';
+/** The payroll schema tree's node and value types. */
+export type { PayrollXsdNode, PayrollXsdType } from './spec/payroll-xsd.js';

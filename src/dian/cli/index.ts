@@ -3,6 +3,7 @@ import { dianAttachCommand } from './attach.js';
 import { dianBuildCommand } from './build.js';
 import { dianEventCommand } from './event.js';
 import { dianHashCommand } from './hash.js';
+import { dianPayrollBuildCommand, dianPayrollSignCommand } from './payroll.js';
 import { dianPdfCommand } from './pdf.js';
 import { dianSignCommand, dianVerifyCommand } from './sign.js';
 import { dianValidateCommand, dianXsdCheckCommand, dianXsdInstallCommand } from './xsd.js';
@@ -21,4 +22,6 @@ export const commands: CliCommand[] = [
   dianVerifyCommand,
   dianPdfCommand,
   dianAttachCommand,
+  dianPayrollBuildCommand,
+  dianPayrollSignCommand,
 ];

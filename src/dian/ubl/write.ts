@@ -37,6 +37,11 @@ export interface WriteUblOptions {
    * documents the generated order table does not cover, such as the AttachedDocument.
    */
   keepOrder?: boolean;
+  /**
+   * The root's default namespace when its name is not a UBL root of ROOT_NAMESPACES (the payroll roots), and the
+   * prefixes declared on it instead of the UBL set.
+   */
+  namespace?: { uri: string; prefixes: readonly (keyof typeof NS)[] };
 }
 
 /** Position of each child name in its parent's order list, built once per parent name. */
@@ -54,9 +59,9 @@ function ranksOf(parent: string): ReadonlyMap<string, number> | undefined {
 
 /** Writes a document whose root is `root` (named by its local name: `Invoice`, `CreditNote`, …). */
 export function writeUbl(root: UblNode, options: WriteUblOptions = {}): string {
-  const ns = ROOT_NAMESPACES[root.name];
+  const ns = options.namespace?.uri ?? ROOT_NAMESPACES[root.name];
   const decl: [string, string][] = ns ? [['xmlns', ns]] : [];
-  for (const p of ROOT_PREFIXES) decl.push([`xmlns:${p}`, NS[p]]);
+  for (const p of options.namespace?.prefixes ?? ROOT_PREFIXES) decl.push([`xmlns:${p}`, NS[p]]);
   const attrs = [...decl, ...root.attrs.filter(([k]) => k !== 'xmlns' && !k.startsWith('xmlns:'))];
   const top: UblNode =
     root.text === undefined ? { name: root.name, attrs, children: root.children } : { name: root.name, attrs, text: root.text, children: root.children };
