@@ -96,7 +96,11 @@ describe('local DIAN: every operation answers in the shape the client reads', ()
     const dian = client(sim.url);
     const inv = await signedInvoice(990000101);
     const seen = new Set<DianOperation>();
-    const track = <T>(op: DianOperation, p: Promise<T>) => p.then((v) => (seen.add(op), v));
+    const track = <T>(op: DianOperation, p: Promise<T>) =>
+      p.then((v) => {
+        seen.add(op);
+        return v;
+      });
 
     expect(await track('SendBillSync', dian.sendBillSync('z.zip', zip1(inv.xml)))).toMatchObject({ isValid: true, statusCode: '00' });
     expect(await track('GetStatus', dian.getStatus(inv.cufe))).toMatchObject({ statusCode: '00', xmlDocumentKey: inv.cufe });
