@@ -1,5 +1,5 @@
 /**
- * A seeded pseudo-random generator for the simulators' fault injection (e-CF and DIAN): reproducible noise
+ * A seeded pseudo-random generator for the simulators' fault injection (one per product): reproducible noise
  * from a 32-bit seed. Not for anything secret.
  *
  * Pure: no I/O.

@@ -4,6 +4,7 @@ import { dianEventCommand } from './event.js';
 import { dianHashCommand } from './hash.js';
 import { dianPdfCommand } from './pdf.js';
 import { dianSignCommand, dianVerifyCommand } from './sign.js';
+import { dianSimulateCommand } from './simulate.js';
 import { dianValidateCommand, dianXsdCheckCommand, dianXsdInstallCommand } from './xsd.js';
 import { dianZipCommand } from './zip.js';
 
@@ -19,4 +20,5 @@ export const commands: CliCommand[] = [
   dianSignCommand,
   dianVerifyCommand,
   dianPdfCommand,
+  dianSimulateCommand,
 ];

@@ -14,7 +14,6 @@
  * const dian = createDianClient({ signer, endpoint: sim.url });
  * await sim.close();
  */
-import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { seededRng } from '../../shared/random.js';
@@ -39,6 +38,7 @@ import {
 import { openDianSimStore } from './store.js';
 import type { DianSimCompany, DianSimFaults, DianSimOutage, DianSimRange, DianSimulator, DianSimulatorOptions, DianSimStats } from './types.js';
 
+/** The simulator's options, seed records, stats and handle. */
 export type {
   DianSimCompany,
   DianSimRange,
@@ -49,6 +49,7 @@ export type {
   DianSimulator,
   DianSimulatorOptions,
 } from './types.js';
+/** The checks the simulator makes beyond the annex rules (codes, sources, texts) and the event order it enforces. */
 export { SIM_RULES, EVENT_PREREQUISITES } from './rules.js';
 
 /** DIAN's NIT: the simulator's signing identity names it. */
@@ -320,9 +321,4 @@ export async function startDianSimulator(options: DianSimulatorOptions): Promise
       store.close();
     },
   };
-}
-
-/** A fresh id for a test set or software (the CLI's seed). */
-export function newDianSimId(): string {
-  return randomUUID();
 }

@@ -11,6 +11,7 @@
  * - GetNumberingRange: `OperationCode 100` "Acción completada OK" with the ranges; `301` without any.
  * - GetXmlByDocumentKey: `Code 100` with the XML as received; `Code 404` for an unknown key.
  */
+import { randomUUID } from 'node:crypto';
 import { DIAN_EVENTS } from '../events/table.js';
 import { parseDianRuleMessage } from '../rules/message.js';
 import type { DianAnswerTypes, DianResponse } from '../transport/answer.js';
@@ -84,7 +85,7 @@ function upload(core: SimCore, contentFile: string | undefined, testSetId: strin
   const zip = readZip(contentFile);
   if (!zip.ok) return { zipKey: null, items: [{ documentKey: null, processedMessage: zip.reason, senderCode: null, success: false, xmlFileName: null }] };
   const state = core.store.state;
-  const zipKey = crypto.randomUUID();
+  const zipKey = randomUUID();
   state.zips[zipKey] = {
     zipKey,
     testSetId,

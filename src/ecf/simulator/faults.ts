@@ -8,7 +8,7 @@ export interface FaultDecision {
   action: FaultAction;
 }
 
-/** The seeded generator lives in the kernel (the DIAN simulator uses it too). */
+/** The seeded generator lives in the kernel (the other product's simulator uses it too). */
 export { seededRng } from '../../shared/random.js';
 
 /** Checks and copies fault settings; throws a RangeError with a clear message on nonsense. */
