@@ -21,6 +21,21 @@ export interface SimCore {
   processingDelayMs: number;
   /** Schedules an asynchronous zip's processing after the delay. */
   schedule(zipKey: string): void;
+  /**
+   * Runs `task` after every task queued before it has finished: documents and events are processed one at a time,
+   * so two copies of a document arriving together cannot both pass the duplicate check.
+   */
+  exclusive<T>(task: () => Promise<T>): Promise<T>;
+}
+
+/** A queue for {@link SimCore.exclusive}: each task starts when the previous one has settled. */
+export function createExclusive(): <T>(task: () => Promise<T>) => Promise<T> {
+  let tail: Promise<unknown> = Promise.resolve();
+  return <T>(task: () => Promise<T>) => {
+    const run = tail.then(task, task);
+    tail = run.catch(() => undefined);
+    return run;
+  };
 }
 
 /** One rule message. */

@@ -22,7 +22,7 @@ import { verifyDianEnvelope } from '../transport/envelope.js';
 import { ACTION_PREFIX, type DianOperation } from '../transport/operations.js';
 import { createDianSchemaValidator } from '../xsd/validator.js';
 import { control, normalizeCompany, normalizeFaults, normalizeRange, normalizeScenarios } from './control.js';
-import type { SimCore } from './core.js';
+import { createExclusive, type SimCore } from './core.js';
 import { HANDLERS, processZip } from './operations.js';
 import {
   ACTION_MISMATCH,
@@ -114,6 +114,7 @@ export async function startDianSimulator(options: DianSimulatorOptions): Promise
     schemas,
     signer: simulatorIdentity().signer,
     processingDelayMs: options.processingDelayMs ?? 200,
+    exclusive: createExclusive(),
     schedule(zipKey) {
       if (closed || timers.has(zipKey)) return;
       const t = setTimeout(() => {

@@ -77,7 +77,7 @@ async function oneFile(
   if (!zip.ok) return toDianResponse(unreadVerdict([rejection('zipContent', undefined, zip.reason)], fileName ?? null));
   if (zip.files.length !== 1) return toDianResponse(unreadVerdict([rejection('zipContent', undefined, `contiene ${zip.files.length}`)], fileName ?? null));
   const file = zip.files[0]!;
-  return toDianResponse(await process(core, file.name, file.xml));
+  return toDianResponse(await core.exclusive(() => process(core, file.name, file.xml)));
 }
 
 /** An asynchronous upload: the zip is kept and processed after the delay; the answer is its ZipKey. */
@@ -104,7 +104,8 @@ export async function processZip(core: SimCore, zipKey: string): Promise<void> {
   const zip = state.zips[zipKey];
   if (!zip || zip.verdicts !== null) return;
   const verdicts: DianSimVerdict[] = [];
-  for (const f of zip.pending) verdicts.push(await processDocument(core, f.fileName, f.xml));
+  for (const f of zip.pending) verdicts.push(await core.exclusive(() => processDocument(core, f.fileName, f.xml)));
+  if (zip.verdicts !== null) return;
   zip.verdicts = verdicts;
   zip.pending = [];
   if (zip.testSetId !== null) {

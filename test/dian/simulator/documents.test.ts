@@ -70,6 +70,15 @@ describe('local DIAN: documents', () => {
     expect((await dian.getStatus(inv.cufe)).isValid).toBe(true);
   });
 
+  it('two copies of one invoice sent at once: one is accepted, the other answered Regla 90', async () => {
+    const inv = await signedInvoice(990000008);
+    const other = client(sim.url);
+    const answers = await Promise.all([dian.sendBillSync('z.zip', zip1(inv.xml)), other.sendBillSync('z.zip', zip1(inv.xml))]);
+    await other.close();
+    expect(answers.map((a) => a.isValid).sort()).toEqual([false, true]);
+    expect(answers.find((a) => !a.isValid)!.messages.map((m) => m.rule)).toEqual(['90']);
+  });
+
   it('rejects a CUFE not made with the range technical key (FAD06), with a signed 04 ApplicationResponse listing it', async () => {
     sim.addRange({ ...RANGE, technicalKey: 'otra-clave-tecnica' });
     try {
