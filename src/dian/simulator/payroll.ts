@@ -1,11 +1,13 @@
 /**
  * A payroll document (102 NominaIndividual, 103 NominaIndividualDeAjuste) received by SendNominaSync: the checks of
  * dian-protocol.md §7 the simulator makes (the zip, the XSD of the payroll schemas, the XAdES signature), the
- * duplicate check by CUNE, then the verdict with DIAN's signed ApplicationResponse. The CUNE is not recomputed
- * here yet (the payroll reader is issue 22's), nor the annex's payroll rules (NIE…).
+ * software (`ProveedorXML/@SoftwareID` registered for the employer's NIT), the CUNE recomputed with its PIN from
+ * the XML's attributes and totals (§3.4), the duplicate check by CUNE, then the verdict with DIAN's signed
+ * ApplicationResponse. Not here yet: the annex's payroll rules (NIE…) and the payroll reader (issue 22).
  */
 import type { Element } from '@xmldom/xmldom';
 import { parseXmlStrictly } from '../../shared/xml/strict-parser.js';
+import { cune } from '../codes/payroll.js';
 import { verifyDianXml } from '../sign/verify.js';
 import { el } from '../ubl/tree.js';
 import { detectDianSchemaId } from '../xsd/detect.js';
@@ -23,6 +25,34 @@ function find(el_: Element, local: string): Element | undefined {
     if (deeper) return deeper;
   }
   return undefined;
+}
+
+/** The CUNE recomputed from a payroll document's root with `pin`, next to the declared one; or why it cannot be. */
+export function payrollCune(root: Element, pin: string): { ok: true; hash: string; declared: string } | { ok: false; message: string } {
+  const info = find(root, 'InformacionGeneral');
+  const total = (name: string) => (find(root, name)?.textContent ?? '').trim() || '0.00';
+  const type = info?.getAttribute('TipoXML') ?? '';
+  const environment = info?.getAttribute('Ambiente') ?? '';
+  if (type !== '102' && type !== '103') return { ok: false, message: `InformacionGeneral/@TipoXML debe ser 102 o 103, no "${type}"` };
+  if (environment !== '1' && environment !== '2') return { ok: false, message: `InformacionGeneral/@Ambiente debe ser 1 o 2, no "${environment}"` };
+  try {
+    const code = cune({
+      number: find(root, 'NumeroSecuenciaXML')?.getAttribute('Numero') ?? '',
+      generationDate: info?.getAttribute('FechaGen') ?? '',
+      generationTime: info?.getAttribute('HoraGen') ?? '',
+      accruedTotal: total('DevengadosTotal'),
+      deductionsTotal: total('DeduccionesTotal'),
+      voucherTotal: total('ComprobanteTotal'),
+      employerNit: find(root, 'Empleador')?.getAttribute('NIT') ?? '',
+      employeeDocument: find(root, 'Trabajador')?.getAttribute('NumeroDocumento') || '0',
+      documentType: type,
+      softwarePin: pin,
+      environment,
+    });
+    return { ok: true, hash: code.hash, declared: info?.getAttribute('CUNE') ?? '' };
+  } catch (e) {
+    return { ok: false, message: e instanceof Error ? e.message : String(e) };
+  }
 }
 
 /** Processes one payroll file; stores its verdict by CUNE. */
@@ -46,6 +76,14 @@ export async function processPayroll(core: SimCore, fileName: string | null, xml
   const messages: SimMessage[] = [];
   const signature = verifyDianXml(xml);
   if (!signature.valid) messages.push(rejection('signature', undefined, signature.reason ?? signature.code));
+  const softwareId = find(root, 'ProveedorXML')?.getAttribute('SoftwareID') ?? '';
+  const company = state.companies.find((c) => c.nit === employer && c.softwareId === softwareId);
+  if (!company) messages.push(rejection('unknownSoftware', undefined, `NIT ${employer}, software ${softwareId || '(vacío)'}`));
+  else {
+    const code = payrollCune(root, company.pin);
+    if (!code.ok) messages.push(rejection('payrollKey', undefined, code.message));
+    else if (code.hash !== key) messages.push(rejection('payrollKey', undefined, `declarado ${key}, calculado ${code.hash}`));
+  }
   const sender = { ...el('cac:PartyTaxScheme'), children: [el('cbc:CompanyID', employer, [['schemeName', '31']])] };
   const verdict = await verdictOf(core, {
     messages,

@@ -27,6 +27,11 @@ export const SIM_RULES = {
     text: 'El código único (CUFE/CUDE/CUDS) no corresponde al calculado con los datos del documento y la clave técnica o el PIN del software',
     source: 'FAD06 for the CUFE (issue 20, events/response.ts); the twins by the kind prefix are ours',
   },
+  payrollKey: {
+    code: 'SIMCUNE01',
+    text: 'El CUNE no corresponde al calculado con los datos de la nómina y el PIN del software',
+    source: "ours (§3.4 formula; DIAN's payroll rule code for it was not found)",
+  },
   securityCode: {
     stem: 'AB27b',
     text: 'El código de seguridad del software (SoftwareSecurityCode) no corresponde al calculado con el PIN registrado',
