@@ -104,7 +104,13 @@ export async function processZip(core: SimCore, zipKey: string): Promise<void> {
   const zip = state.zips[zipKey];
   if (!zip || zip.verdicts !== null) return;
   const verdicts: DianSimVerdict[] = [];
-  for (const f of zip.pending) verdicts.push(await core.exclusive(() => processDocument(core, f.fileName, f.xml)));
+  for (const f of zip.pending) {
+    // A failure of the simulator itself (its own signing) is a verdict on that file, never an unanswered zip.
+    const verdict = await core
+      .exclusive(() => processDocument(core, f.fileName, f.xml))
+      .catch((e: unknown) => unreadVerdict([rejection('internal', undefined, e instanceof Error ? e.message : String(e))], f.fileName));
+    verdicts.push(verdict);
+  }
   if (zip.verdicts !== null) return;
   zip.verdicts = verdicts;
   zip.pending = [];

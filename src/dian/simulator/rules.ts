@@ -56,6 +56,7 @@ export const SIM_RULES = {
     source: 'ours (roles of DIAN_EVENTS, §9)',
   },
   eventOrder: { code: 'SIMORD01', text: 'El evento exige un evento previo que no está registrado', source: 'ours (§9: 030 before 032 before 033)' },
+  internal: { code: 'SIMINT01', text: 'Error interno del simulador al procesar el documento', source: 'ours' },
   zipContent: { code: 'SIMZIP01', text: 'El zip debe contener exactamente un documento XML', source: 'ours (§6.2: one document per synchronous zip)' },
 } as const satisfies Record<string, SimRule>;
 

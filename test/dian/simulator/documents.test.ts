@@ -10,7 +10,7 @@ import { startDianSimulator, type DianSimulator } from '../../../src/dian/simula
 import type { DianClient } from '../../../src/dian/transport/index.js';
 import { createDianSchemaValidator } from '../../../src/dian/xsd/index.js';
 import { dianXsdDir } from '../helpers/env.js';
-import { BUYER, client, clock, ISSUER, RANGE, signedInvoice, signer, zip1 } from './fixtures.js';
+import { BUYER, client, clock, ISSUER, RANGE, signedCreditNote, signedInvoice, signer, zip1 } from './fixtures.js';
 
 let sim: DianSimulator;
 let dian: DianClient;
@@ -77,6 +77,27 @@ describe('local DIAN: documents', () => {
     await other.close();
     expect(answers.map((a) => a.isValid).sort()).toEqual([false, true]);
     expect(answers.find((a) => !a.isValid)!.messages.map((m) => m.rule)).toEqual(['90']);
+  });
+
+  it('a credit note on an accepted invoice: its CUDE checked with the PIN, accepted, listed by GetReferenceNotes; another PIN is CAD06', async () => {
+    const inv = await signedInvoice(990000009);
+    expect((await dian.sendBillSync('z.zip', zip1(inv.xml))).isValid).toBe(true);
+    const note = await signedCreditNote(1, inv);
+    sim.addCompany({ ...ISSUER, pin: '00000' });
+    try {
+      const wrong = await dian.sendBillSync('z.zip', zip1(note.xml, 'nc.xml'));
+      expect(rules(wrong.messages)).toContain('CAD06/Rechazo');
+    } finally {
+      sim.addCompany(ISSUER);
+    }
+    const r = await dian.sendBillSync('z.zip', zip1(note.xml, 'nc.xml'));
+    expect(r).toMatchObject({ isValid: true, statusCode: '00', xmlDocumentKey: note.cude });
+    expect(parseDianApplicationResponse(Buffer.from(r.xmlBase64Bytes!, 'base64').toString('utf8'))).toMatchObject({
+      ok: true,
+      documentKeyScheme: 'CUDE-SHA384',
+    });
+    const notes = await dian.getReferenceNotes(inv.cufe);
+    expect(notes.messages.map((m) => m.text)).toEqual([`Nota ${note.id}: ${note.cude}`]);
   });
 
   it('rejects a CUFE not made with the range technical key (FAD06), with a signed 04 ApplicationResponse listing it', async () => {

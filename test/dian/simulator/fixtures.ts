@@ -54,6 +54,21 @@ export async function signedInvoice(
   return { xml: signed.xml, cufe, id: `SETP${number}` };
 }
 
+/** A signed credit note NC<number> on `invoice` (its CUDE hashed with the software PIN). */
+export async function signedCreditNote(number: number, invoice: { id: string; cufe: string }): Promise<{ xml: string; cude: string; id: string }> {
+  const request = minimalDianRequest('credit-note') as unknown as Record<string, unknown>;
+  request.number = number;
+  request.prefix = 'NC';
+  request.date = NOW.toISOString().slice(0, 10);
+  request.billing_reference = { number: invoice.id, uuid: invoice.cufe, issue_date: NOW.toISOString().slice(0, 10) };
+  const built = buildDianXml('credit-note', request, CONTEXT);
+  if (!built.ok) throw new Error(JSON.stringify(built.issues));
+  const signed = await signDianXml(built.xml, signer, { clock });
+  if (!signed.ok) throw new Error(signed.message);
+  const cude = /<cbc:UUID[^>]*>([0-9a-f]{96})</.exec(signed.xml)![1]!;
+  return { xml: signed.xml, cude, id: `NC${number}` };
+}
+
 /** An event on `invoice` from the buyer (030–033) or the issuer (034), signed. `edit` changes the XML text before signing. */
 export async function signedEvent(
   code: '030' | '031' | '032' | '033' | '034',
