@@ -15,6 +15,7 @@ for (const [name, file] of Object.entries({
   'dian/xsd': 'src/dian/xsd/index.ts',
   'dian/transport': 'src/dian/transport/index.ts',
   'dian/pdf': 'src/dian/pdf/index.ts',
+  'dian/simulator': 'src/dian/simulator/index.ts',
 })) {
   if (existsSync(file)) entry[name] = file;
 }

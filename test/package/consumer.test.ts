@@ -59,6 +59,7 @@ const KNOWN: Record<string, string[]> = {
   './dian/xsd': ['createDianSchemaValidator', 'detectDianSchemaId'],
   './dian/transport': ['createDianClient', 'signDianEnvelope', 'verifyDianEnvelope', 'readDianAnswer', 'DIAN_OPERATIONS'],
   './dian/pdf': ['dianPdf', 'renderDianPdf', 'dianPdfModel'],
+  './dian/simulator': ['startDianSimulator', 'DIAN_SIM_EXAMPLE_COMPANY', 'DIAN_SIM_EXAMPLE_RANGE'],
   './package.json': ['name', 'version', 'exports'],
 };
 

@@ -6,6 +6,7 @@ import { dianHashCommand } from './hash.js';
 import { dianPayrollBuildCommand, dianPayrollSignCommand } from './payroll.js';
 import { dianPdfCommand } from './pdf.js';
 import { dianSignCommand, dianVerifyCommand } from './sign.js';
+import { dianSimulateCommand } from './simulate.js';
 import { dianValidateCommand, dianXsdCheckCommand, dianXsdInstallCommand } from './xsd.js';
 import { dianZipCommand } from './zip.js';
 
@@ -24,4 +25,5 @@ export const commands: CliCommand[] = [
   dianAttachCommand,
   dianPayrollBuildCommand,
   dianPayrollSignCommand,
+  dianSimulateCommand,
 ];

@@ -8,17 +8,8 @@ export interface FaultDecision {
   action: FaultAction;
 }
 
-/** mulberry32: small, fast, good enough for test noise, and reproducible from a 32-bit seed. */
-export function seededRng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+/** The seeded generator lives in the kernel (the other product's simulator uses it too). */
+export { seededRng } from '../../shared/random.js';
 
 /** Checks and copies fault settings; throws a RangeError with a clear message on nonsense. */
 export function normalizeFaults(input: unknown): FaultSettings {
