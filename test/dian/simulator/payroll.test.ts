@@ -1,45 +1,71 @@
 /**
- * The payroll CUNE as the local DIAN recomputes it from a NominaIndividual's attributes and totals (§3.4): the
- * values it reads are the ones `cune` hashes, a changed total no longer matches, and bad values are refused as
- * values. (A full SendNominaSync acceptance waits for the payroll builder, issue 22.)
+ * Payroll through the local DIAN over loopback HTTP: every payroll example (102, 103 replace and delete) built by
+ * the SDK, signed and zipped, is accepted by SendNominaSync with its CUNE recomputed from the XML by the core's
+ * payroll reader and the employer software's PIN; a total changed before signing is rejected (SIMCUNE01), a
+ * resend is Regla 90, GetStatus finds the CUNE, and a PIN the simulator does not hold rejects.
  */
-import { describe, expect, it } from 'vitest';
-import { cune } from '../../../src/dian/index.js';
-import { payrollCune } from '../../../src/dian/simulator/payroll.js';
-import { parseXmlStrictly } from '../../../src/shared/xml/strict-parser.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildDianPayroll, type PayrollKindId, type PayrollRequest } from '../../../src/dian/index.js';
+import { signDianXml } from '../../../src/dian/sign/index.js';
+import { startDianSimulator, type DianSimulator } from '../../../src/dian/simulator/index.js';
+import type { DianClient } from '../../../src/dian/transport/index.js';
+import { dianXsdDir } from '../helpers/env.js';
+import { example, PAYROLL_CONTEXT, PAYROLL_EXAMPLES } from '../payroll/fixtures.js';
+import { client, clock, signer, zip1 } from './fixtures.js';
 
-const values = {
-  number: 'NOM1001',
-  generationDate: '2024-05-10',
-  generationTime: '10:00:00-05:00',
-  accruedTotal: '3500000.00',
-  deductionsTotal: '280000.00',
-  voucherTotal: '3220000.00',
-  employerNit: '900373076',
-  employeeDocument: '1020304050',
-  documentType: '102' as const,
-  softwarePin: '12345',
-  environment: '2' as const,
-};
-const declared = cune(values).hash;
+const EMPLOYER = (example('payroll-min').employer as { nit: string }).nit;
+let sim: DianSimulator;
+let dian: DianClient;
 
-const payroll = (voucher = values.voucherTotal) =>
-  parseXmlStrictly(
-    `<NominaIndividual xmlns="dian:gov:co:facturaelectronica:NominaIndividual"><NumeroSecuenciaXML Numero="${values.number}"/>` +
-      `<ProveedorXML SoftwareID="s"/><InformacionGeneral FechaGen="${values.generationDate}" HoraGen="${values.generationTime}" TipoXML="102" CUNE="${declared}" Ambiente="2"/>` +
-      `<Empleador NIT="${values.employerNit}"/><Trabajador NumeroDocumento="${values.employeeDocument}"/>` +
-      `<DevengadosTotal>${values.accruedTotal}</DevengadosTotal><DeduccionesTotal>${values.deductionsTotal}</DeduccionesTotal><ComprobanteTotal>${voucher}</ComprobanteTotal></NominaIndividual>`,
-  ).doc!.documentElement!;
+beforeAll(async () => {
+  sim = await startDianSimulator({
+    xsdDir: dianXsdDir(),
+    clock,
+    companies: [{ nit: EMPLOYER, softwareId: PAYROLL_CONTEXT.software.id, pin: PAYROLL_CONTEXT.software.pin }],
+  });
+  dian = client(sim.url);
+});
+afterAll(async () => {
+  await dian.close();
+  await sim.close();
+});
 
-describe('payrollCune', () => {
-  it('reads the values the CUNE formula hashes and recomputes the declared CUNE', () => {
-    expect(payrollCune(payroll(), '12345')).toEqual({ ok: true, hash: declared, declared });
+async function signedPayroll(kind: PayrollKindId, request: PayrollRequest, edit?: (xml: string) => string, pin?: string) {
+  const context = pin ? { ...PAYROLL_CONTEXT, software: { ...PAYROLL_CONTEXT.software, pin } } : PAYROLL_CONTEXT;
+  const built = buildDianPayroll(kind, request, context);
+  if (!built.ok) throw new Error(JSON.stringify(built.issues));
+  const signed = await signDianXml(edit ? edit(built.xml) : built.xml, signer, { clock });
+  if (!signed.ok) throw new Error(signed.message);
+  return { xml: signed.xml, cune: built.codes.cune };
+}
+
+describe('local DIAN: payroll (SendNominaSync)', () => {
+  it.each(PAYROLL_EXAMPLES)('%s is accepted with its CUNE; a resend is Regla 90; GetStatus finds it', async (_name, kind, request) => {
+    const doc = await signedPayroll(kind, request);
+    const r = await dian.sendNominaSync(zip1(doc.xml, 'nie.xml'));
+    expect(r).toMatchObject({ isValid: true, statusCode: '00', xmlDocumentKey: doc.cune, messages: [] });
+    const again = await dian.sendNominaSync(zip1(doc.xml, 'nie.xml'));
+    expect(again.messages.map((m) => `${m.rule}/${m.kind}`)).toEqual(['90/Rechazo']);
+    expect(await dian.getStatus(doc.cune)).toMatchObject({ isValid: true, xmlDocumentKey: doc.cune });
   });
 
-  it('a changed total or another PIN gives another CUNE; a malformed amount is a value, not a throw', () => {
-    expect(payrollCune(payroll('3220001.00'), '12345')).toMatchObject({ ok: true, declared });
-    expect((payrollCune(payroll('3220001.00'), '12345') as { hash: string }).hash).not.toBe(declared);
-    expect((payrollCune(payroll(), '54321') as { hash: string }).hash).not.toBe(declared);
-    expect(payrollCune(payroll('tres'), '12345')).toMatchObject({ ok: false });
+  it('a total changed before signing no longer matches the CUNE: rejected with SIMCUNE01', async () => {
+    const request = example('payroll-min');
+    (request.sequence as { consecutive: number }).consecutive += 1000;
+    const doc = await signedPayroll('payroll', request, (xml) =>
+      xml.replace(/<ComprobanteTotal>([0-9.]+)</, (_m, v: string) => `<ComprobanteTotal>${(Number(v) + 1).toFixed(2)}<`),
+    );
+    const r = await dian.sendNominaSync(zip1(doc.xml, 'nie.xml'));
+    expect(r.isValid).toBe(false);
+    expect(r.statusCode).toBe('99');
+    expect(r.messages.map((m) => m.rule)).toContain('SIMCUNE01');
+  });
+
+  it('a CUNE hashed with a PIN the simulator does not hold for that software is rejected', async () => {
+    const request = example('payroll-min');
+    (request.sequence as { consecutive: number }).consecutive += 2000;
+    const doc = await signedPayroll('payroll', request, undefined, '99999');
+    const r = await dian.sendNominaSync(zip1(doc.xml, 'nie.xml'));
+    expect(r.messages.map((m) => m.rule)).toEqual(['SIMCUNE01']);
   });
 });
