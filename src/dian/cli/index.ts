@@ -5,6 +5,7 @@ import { dianEventCommand } from './event.js';
 import { dianHashCommand } from './hash.js';
 import { dianPayrollBuildCommand, dianPayrollSignCommand } from './payroll.js';
 import { dianPdfCommand } from './pdf.js';
+import { dianSendCommand, dianStatusCommand } from './send.js';
 import { dianSignCommand, dianVerifyCommand } from './sign.js';
 import { dianSimulateCommand } from './simulate.js';
 import { dianValidateCommand, dianXsdCheckCommand, dianXsdInstallCommand } from './xsd.js';
@@ -26,4 +27,6 @@ export const commands: CliCommand[] = [
   dianPayrollBuildCommand,
   dianPayrollSignCommand,
   dianSimulateCommand,
+  dianSendCommand,
+  dianStatusCommand,
 ];
