@@ -2,8 +2,8 @@
  * `ecf dian payroll build` and `ecf dian payroll sign`: a payroll request (JSON) and the context file → the
  * individual payroll (102) or adjustment note (103), signed when a .p12 is given. A thin adapter over
  * `buildDianPayroll` of the DIAN entry and `signDianXml` of `ecf-kit/dian/sign`; the CLI supplies the clock (read
- * for a request without generation date and time, and for the signing time). `send` and `status` belong to the
- * transport and the service.
+ * for a request without generation date and time, and for the signing time). Sending is `ecf dian send` (SendNominaSync,
+ * chosen by the payroll root) and the verdict `ecf dian status`.
  */
 import { writeFile } from 'node:fs/promises';
 import { parseFlags, UsageError, type CliCommand } from '../../shared/cli/command.js';
