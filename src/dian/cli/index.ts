@@ -5,7 +5,7 @@ import { dianEventCommand } from './event.js';
 import { dianHashCommand } from './hash.js';
 import { dianPayrollBuildCommand, dianPayrollSignCommand } from './payroll.js';
 import { dianPdfCommand } from './pdf.js';
-import { dianSendCommand, dianStatusCommand } from './send.js';
+import { dianPayrollSendCommand, dianPayrollStatusCommand, dianSendCommand, dianStatusCommand } from './send.js';
 import { dianSignCommand, dianVerifyCommand } from './sign.js';
 import { dianSimulateCommand } from './simulate.js';
 import { dianValidateCommand, dianXsdCheckCommand, dianXsdInstallCommand } from './xsd.js';
@@ -26,6 +26,8 @@ export const commands: CliCommand[] = [
   dianAttachCommand,
   dianPayrollBuildCommand,
   dianPayrollSignCommand,
+  dianPayrollSendCommand,
+  dianPayrollStatusCommand,
   dianSimulateCommand,
   dianSendCommand,
   dianStatusCommand,

@@ -74,55 +74,71 @@ async function call(client: DianClient, io: CliIo, run: () => Promise<unknown>, 
 
 const valid = (answer: unknown) => ((answer as { isValid?: boolean }).isValid === true ? 0 : 1);
 
+/** A send command for the documents of `roots` (every root DIAN receives, or payroll only). */
+function sendCommand(name: string, summary: string, roots: Partial<Record<DianSchemaId, DianOperation>>): CliCommand {
+  const command = `ecf ${name}`;
+  return {
+    name,
+    summary,
+    usage: `${command} ${CONNECTION_USAGE}${roots === SEND_BY_ROOT ? ' [--test-set ID]' : ''} <file.zip>`,
+    async run(args, io) {
+      const { flags, positional } = parseFlags(args);
+      rejectUnknown(flags, roots === SEND_BY_ROOT ? [...CONNECTION, 'test-set'] : CONNECTION);
+      if (positional.length !== 1) throw new UsageError(positional.length === 0 ? 'missing the zip to send' : 'one zip per call');
+      const file = positional[0]!;
+      const bytes = await io.readFile(file).catch((e: Error) => e);
+      if (bytes instanceof Error) {
+        io.stderr(`${command}: cannot read ${file}: ${bytes.message}\n`);
+        return 2;
+      }
+      let xml: string;
+      try {
+        const entries = readZip(Buffer.from(bytes)).filter((e) => !e.isDirectory);
+        if (entries.length !== 1) throw new Error(`it holds ${entries.length} files; DIAN's synchronous operations take exactly one XML`);
+        xml = entries[0]!.read().toString('utf8');
+      } catch (e) {
+        io.stderr(`${command}: ${file}: ${e instanceof Error ? e.message : String(e)}\n`);
+        return 2;
+      }
+      const root = detectDianSchemaId(xml);
+      const operation = root ? roots[root] : undefined;
+      if (!operation) {
+        io.stderr(`${command}: ${file}: the XML is not a document this command sends (root ${root ?? 'unknown'}; it sends ${Object.keys(roots).join(', ')})\n`);
+        return 2;
+      }
+      const testSet = value(flags, 'test-set');
+      if (testSet !== undefined && operation !== 'SendBillSync') throw new UsageError('--test-set applies to invoices and notes only');
+      const client = await connect(command, flags, io);
+      if (client === 2) return 2;
+      const contentFile = Buffer.from(bytes).toString('base64');
+      const fileName = basename(file);
+      if (testSet !== undefined) {
+        return call(
+          client,
+          io,
+          () => client.call('SendTestSetAsync', { fileName, contentFile, testSetId: testSet }),
+          (a) => ((a as { zipKey?: string }).zipKey ? 0 : 1),
+        );
+      }
+      const params = operation === 'SendBillSync' ? { fileName, contentFile } : { contentFile };
+      return call(client, io, () => client.call(operation, params), valid);
+    },
+  };
+}
+
 /** `ecf dian send`: exit 0 accepted (or an asynchronous upload taken), 1 rejected or refused, 2 usage or unreadable files. */
-export const dianSendCommand: CliCommand = {
-  name: 'dian send',
-  summary:
-    "Send a zip from `ecf dian zip` to DIAN (or a local DIAN): the operation follows the document's root (invoice and notes SendBillSync, with --test-set SendTestSetAsync; event SendEventUpdateStatus; payroll SendNominaSync); DIAN's answer as JSON on stdout. Exit 0 accepted or upload taken, 1 rejected or refused, 2 usage or unreadable file",
-  usage: `ecf dian send ${CONNECTION_USAGE} [--test-set ID] <file.zip>`,
-  async run(args, io) {
-    const { flags, positional } = parseFlags(args);
-    rejectUnknown(flags, [...CONNECTION, 'test-set']);
-    if (positional.length !== 1) throw new UsageError(positional.length === 0 ? 'missing the zip to send' : 'one zip per call');
-    const file = positional[0]!;
-    const bytes = await io.readFile(file).catch((e: Error) => e);
-    if (bytes instanceof Error) {
-      io.stderr(`ecf dian send: cannot read ${file}: ${bytes.message}\n`);
-      return 2;
-    }
-    let xml: string;
-    try {
-      const entries = readZip(Buffer.from(bytes)).filter((e) => !e.isDirectory);
-      if (entries.length !== 1) throw new Error(`it holds ${entries.length} files; DIAN's synchronous operations take exactly one XML`);
-      xml = entries[0]!.read().toString('utf8');
-    } catch (e) {
-      io.stderr(`ecf dian send: ${file}: ${e instanceof Error ? e.message : String(e)}\n`);
-      return 2;
-    }
-    const root = detectDianSchemaId(xml);
-    const operation = root ? SEND_BY_ROOT[root] : undefined;
-    if (!operation) {
-      io.stderr(`ecf dian send: ${file}: the XML is not a document DIAN receives (root ${root ?? 'unknown'})\n`);
-      return 2;
-    }
-    const testSet = value(flags, 'test-set');
-    if (testSet !== undefined && operation !== 'SendBillSync') throw new UsageError('--test-set applies to invoices and notes only');
-    const client = await connect('ecf dian send', flags, io);
-    if (client === 2) return 2;
-    const contentFile = Buffer.from(bytes).toString('base64');
-    const fileName = basename(file);
-    if (testSet !== undefined) {
-      return call(
-        client,
-        io,
-        () => client.call('SendTestSetAsync', { fileName, contentFile, testSetId: testSet }),
-        (a) => ((a as { zipKey?: string }).zipKey ? 0 : 1),
-      );
-    }
-    const params = operation === 'SendBillSync' ? { fileName, contentFile } : { contentFile };
-    return call(client, io, () => client.call(operation, params), valid);
-  },
-};
+export const dianSendCommand = sendCommand(
+  'dian send',
+  "Send a zip from `ecf dian zip` to DIAN (or a local DIAN): the operation follows the document's root (invoice and notes SendBillSync, with --test-set SendTestSetAsync; event SendEventUpdateStatus; payroll SendNominaSync); DIAN's answer as JSON on stdout. Exit 0 accepted or upload taken, 1 rejected or refused, 2 usage or unreadable file",
+  SEND_BY_ROOT,
+);
+
+/** `ecf dian payroll send`: `ecf dian send` for payroll documents only (SendNominaSync). */
+export const dianPayrollSendCommand = sendCommand(
+  'dian payroll send',
+  "Send a zipped payroll document (102 or 103) to DIAN (or a local DIAN) with SendNominaSync; DIAN's answer as JSON on stdout. Exit 0 accepted, 1 rejected or refused, 2 usage or unreadable file",
+  { NominaIndividual: 'SendNominaSync', NominaIndividualDeAjuste: 'SendNominaSync' },
+);
 
 /** `ecf dian status`: exit 0 valid (or verdicts listed), 1 not valid, still processing, or refused, 2 usage. */
 export const dianStatusCommand: CliCommand = {
@@ -151,4 +167,13 @@ export const dianStatusCommand: CliCommand = {
     if (modes[0] === 'wait') return call(client, io, () => client.waitForStatus(key), valid);
     return call(client, io, () => client.getStatus(key), valid);
   },
+};
+
+/** `ecf dian payroll status`: `ecf dian status` by a payroll document's CUNE. */
+export const dianPayrollStatusCommand: CliCommand = {
+  ...dianStatusCommand,
+  name: 'dian payroll status',
+  summary:
+    "A payroll document's verdict by its CUNE (GetStatus; --wait polls while DIAN answers 98); the answer as JSON on stdout. Exit 0 valid, 1 not valid or refused, 2 usage",
+  usage: `ecf dian payroll status ${CONNECTION_USAGE} [--wait] <CUNE>`,
 };

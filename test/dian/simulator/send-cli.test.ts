@@ -75,6 +75,22 @@ describe('ecf dian send / status', () => {
     expect(sent).toMatchObject({ code: 0, json: { isValid: true, xmlDocumentKey: built.codes.cune } });
   });
 
+  it('ecf dian payroll send takes payroll only; ecf dian payroll status finds it by CUNE', async () => {
+    const request = example('payroll-min');
+    (request.sequence as { consecutive: number }).consecutive += 500;
+    const built = buildDianPayroll('payroll', request, PAYROLL_CONTEXT);
+    if (!built.ok) throw new Error(JSON.stringify(built.issues));
+    const signed = await signDianXml(built.xml, signer, { clock: () => now });
+    if (!signed.ok) throw new Error(signed.message);
+    const sent = await cli(['dian', 'payroll', 'send', ...connection, 'n.zip'], { 'n.zip': zip1(signed.xml, 'nie.xml') });
+    expect(sent).toMatchObject({ code: 0, json: { isValid: true, xmlDocumentKey: built.codes.cune } });
+    expect(await cli(['dian', 'payroll', 'status', ...connection, built.codes.cune])).toMatchObject({ code: 0, json: { isValid: true } });
+    const inv = await signedInvoice(990001004, undefined, now);
+    const refused = await cli(['dian', 'payroll', 'send', ...connection, 'i.zip'], { 'i.zip': zip1(inv.xml) });
+    expect(refused.code).toBe(2);
+    expect(refused.err).toContain('root Invoice');
+  });
+
   it('with --test-set sends SendTestSetAsync and reads the verdicts with --zip-key', async () => {
     const inv = await signedInvoice(990001003, undefined, now);
     const sent = await cli(['dian', 'send', ...connection, '--test-set', ISSUER.testSetId!, 't.zip'], { 't.zip': zip1(inv.xml) });
