@@ -1,7 +1,7 @@
 /**
  * `ecf dian send` and `ecf dian status`: talk to DIAN's web service (or the local DIAN) from the command line. A
  * thin adapter over `createDianClient` of `ecf-kit/dian/transport`: the zip `ecf dian zip` wrote goes out with the
- * operation its document's root calls for (invoices and notes SendBillSync, or SendTestSetAsync with a test set;
+ * operation its document's root calls for (invoices and notes SendBillSync, or with a test set SendTestSetAsync, as for payroll;
  * events SendEventUpdateStatus; payroll SendNominaSync), signed in the WS-Security header with the .p12; answers
  * and failures are printed as JSON on stdout.
  */
@@ -80,10 +80,10 @@ function sendCommand(name: string, summary: string, roots: Partial<Record<DianSc
   return {
     name,
     summary,
-    usage: `${command} ${CONNECTION_USAGE}${roots === SEND_BY_ROOT ? ' [--test-set ID]' : ''} <file.zip>`,
+    usage: `${command} ${CONNECTION_USAGE} [--test-set ID] <file.zip>`,
     async run(args, io) {
       const { flags, positional } = parseFlags(args);
-      rejectUnknown(flags, roots === SEND_BY_ROOT ? [...CONNECTION, 'test-set'] : CONNECTION);
+      rejectUnknown(flags, [...CONNECTION, 'test-set']);
       if (positional.length !== 1) throw new UsageError(positional.length === 0 ? 'missing the zip to send' : 'one zip per call');
       const file = positional[0]!;
       const bytes = await io.readFile(file).catch((e: Error) => e);
@@ -107,7 +107,7 @@ function sendCommand(name: string, summary: string, roots: Partial<Record<DianSc
         return 2;
       }
       const testSet = value(flags, 'test-set');
-      if (testSet !== undefined && operation !== 'SendBillSync') throw new UsageError('--test-set applies to invoices and notes only');
+      if (testSet !== undefined && operation === 'SendEventUpdateStatus') throw new UsageError('--test-set applies to invoices, notes and payroll, not events');
       const client = await connect(command, flags, io);
       if (client === 2) return 2;
       const contentFile = Buffer.from(bytes).toString('base64');
@@ -129,14 +129,14 @@ function sendCommand(name: string, summary: string, roots: Partial<Record<DianSc
 /** `ecf dian send`: exit 0 accepted (or an asynchronous upload taken), 1 rejected or refused, 2 usage or unreadable files. */
 export const dianSendCommand = sendCommand(
   'dian send',
-  "Send a zip from `ecf dian zip` to DIAN (or a local DIAN): the operation follows the document's root (invoice and notes SendBillSync, with --test-set SendTestSetAsync; event SendEventUpdateStatus; payroll SendNominaSync); DIAN's answer as JSON on stdout. Exit 0 accepted or upload taken, 1 rejected or refused, 2 usage or unreadable file",
+  "Send a zip from `ecf dian zip` to DIAN (or a local DIAN): the operation follows the document's root (invoice and notes SendBillSync, event SendEventUpdateStatus, payroll SendNominaSync; with --test-set, documents and payroll go by SendTestSetAsync); DIAN's answer as JSON on stdout. Exit 0 accepted or upload taken, 1 rejected or refused, 2 usage or unreadable file",
   SEND_BY_ROOT,
 );
 
 /** `ecf dian payroll send`: `ecf dian send` for payroll documents only (SendNominaSync). */
 export const dianPayrollSendCommand = sendCommand(
   'dian payroll send',
-  "Send a zipped payroll document (102 or 103) to DIAN (or a local DIAN) with SendNominaSync; DIAN's answer as JSON on stdout. Exit 0 accepted, 1 rejected or refused, 2 usage or unreadable file",
+  "Send a zipped payroll document (102 or 103) to DIAN (or a local DIAN) with SendNominaSync (SendTestSetAsync with --test-set); DIAN's answer as JSON on stdout. Exit 0 accepted, 1 rejected or refused, 2 usage or unreadable file",
   { NominaIndividual: 'SendNominaSync', NominaIndividualDeAjuste: 'SendNominaSync' },
 );
 

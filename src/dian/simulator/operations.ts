@@ -21,6 +21,8 @@ import { processDocument } from './documents.js';
 import { processEvent } from './events.js';
 import { processPayroll } from './payroll.js';
 import { rejection } from './rules.js';
+import { detectDianSchemaId } from '../xsd/detect.js';
+import type { DianSchemaId } from '../xsd/schemas.js';
 import type { DianSimVerdict } from './types.js';
 
 type Handler<Op extends DianOperation> = (core: SimCore, params: DianOperationParams<Op>) => Promise<DianAnswerTypes[(typeof DIAN_OPERATIONS)[Op]['answer']]>;
@@ -98,6 +100,12 @@ function upload(core: SimCore, contentFile: string | undefined, testSetId: strin
   return { zipKey, items: [] };
 }
 
+/** How an asynchronous zip's file is processed, by its root: payroll test sets go through SendTestSetAsync too (§7). */
+const PROCESS_BY_ROOT: Partial<Record<DianSchemaId, typeof processDocument>> = {
+  NominaIndividual: processPayroll,
+  NominaIndividualDeAjuste: processPayroll,
+};
+
 /** Processes a kept zip (called by the scheduler); test-set zips count into their set. */
 export async function processZip(core: SimCore, zipKey: string): Promise<void> {
   const state = core.store.state;
@@ -107,7 +115,7 @@ export async function processZip(core: SimCore, zipKey: string): Promise<void> {
   for (const f of zip.pending) {
     // A failure of the simulator itself (its own signing) is a verdict on that file, never an unanswered zip.
     const verdict = await core
-      .exclusive(() => processDocument(core, f.fileName, f.xml))
+      .exclusive(() => (PROCESS_BY_ROOT[detectDianSchemaId(f.xml) ?? 'Invoice'] ?? processDocument)(core, f.fileName, f.xml))
       .catch((e: unknown) => unreadVerdict([rejection('internal', undefined, e instanceof Error ? e.message : String(e))], f.fileName));
     verdicts.push(verdict);
   }

@@ -91,6 +91,31 @@ describe('ecf dian send / status', () => {
     expect(refused.err).toContain('root Invoice');
   });
 
+  it('a payroll test set goes by SendTestSetAsync; its verdict comes back by --zip-key and counts in the set', async () => {
+    const employer = (example('payroll-min').employer as { nit: string }).nit;
+    await fetch(`${sim.controlUrl}/companies`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ nit: employer, softwareId: PAYROLL_CONTEXT.software.id, pin: PAYROLL_CONTEXT.software.pin, testSetId: 'set-nomina' }),
+    });
+    const request = example('payroll-min');
+    (request.sequence as { consecutive: number }).consecutive += 600;
+    const built = buildDianPayroll('payroll', request, PAYROLL_CONTEXT);
+    if (!built.ok) throw new Error(JSON.stringify(built.issues));
+    const signed = await signDianXml(built.xml, signer, { clock: () => now });
+    if (!signed.ok) throw new Error(signed.message);
+    const sent = await cli(['dian', 'payroll', 'send', ...connection, '--test-set', 'set-nomina', 'n.zip'], { 'n.zip': zip1(signed.xml, 'nie.xml') });
+    expect(sent.code, JSON.stringify(sent.json)).toBe(0);
+    let verdicts = await cli(['dian', 'status', ...connection, '--zip-key', sent.json.zipKey]);
+    for (let i = 0; i < 50 && verdicts.json[0]?.statusCode === '98'; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      verdicts = await cli(['dian', 'status', ...connection, '--zip-key', sent.json.zipKey]);
+    }
+    expect(verdicts).toMatchObject({ code: 0, json: [{ isValid: true, xmlDocumentKey: built.codes.cune }] });
+    const sets = (await (await fetch(`${sim.controlUrl}/test-sets`)).json()) as Record<string, { accepted: number }>;
+    expect(sets['set-nomina']).toMatchObject({ accepted: 1 });
+  });
+
   it('with --test-set sends SendTestSetAsync and reads the verdicts with --zip-key', async () => {
     const inv = await signedInvoice(990001003, undefined, now);
     const sent = await cli(['dian', 'send', ...connection, '--test-set', ISSUER.testSetId!, 't.zip'], { 't.zip': zip1(inv.xml) });
