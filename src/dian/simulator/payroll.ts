@@ -3,9 +3,12 @@
  * dian-protocol.md §7 the simulator makes (the zip, the XSD of the payroll schemas, the XAdES signature), the
  * software (`ProveedorXML/@SoftwareID` registered for the employer's NIT), the CUNE recomputed with its PIN from
  * the XML by the core's payroll reader (`computePayrollCodes`, the one the builder hashes with), the duplicate
- * check by CUNE, then the verdict with DIAN's signed ApplicationResponse. Not here yet: the annex's payroll rules (NIE…).
+ * check by CUNE, the annex's arithmetic as the SDK checks it (`payrollRuleMessages`), then the verdict with DIAN's
+ * signed ApplicationResponse.
  */
 import { computePayrollCodes, payrollBody, payrollCuneInputs } from '../payroll/codes.js';
+import { parseDianPayroll } from '../payroll/parse.js';
+import { validateDianPayroll } from '../payroll/validate.js';
 import { verifyDianXml } from '../sign/verify.js';
 import { readUbl } from '../ubl/read.js';
 import { attr, child, el } from '../ubl/tree.js';
@@ -14,6 +17,20 @@ import { type SimCore, type SimMessage, unreadVerdict, verdictOf } from './core.
 import { schemaDetail } from './documents.js';
 import { rejection } from './rules.js';
 import type { DianSimVerdict } from './types.js';
+
+/**
+ * The payroll annex's arithmetic as the SDK checks it (`DIAN-NOM-*` rules of `validateDianPayroll` on the document
+ * read back: totals within DIAN's ±2.00 tolerance, periods, exchange rate, negative amounts): an error is a Rechazo,
+ * a warning (a difference within the tolerance) a Notificación. The rule ids are ours: DIAN's NIE codes for these
+ * checks were not found.
+ */
+export function payrollRuleMessages(xml: string): SimMessage[] {
+  const parsed = parseDianPayroll(xml);
+  if (!parsed.ok) return [];
+  return validateDianPayroll(parsed.kind, parsed.request)
+    .issues.filter((i) => i.ruleId?.startsWith('DIAN-NOM-'))
+    .map((i) => ({ rule: i.ruleId!, kind: i.severity === 'error' ? ('Rechazo' as const) : ('Notificación' as const), text: `${i.message} (${i.path})` }));
+}
 
 /** Processes one payroll file; stores its verdict by CUNE. */
 export async function processPayroll(core: SimCore, fileName: string | null, xml: string): Promise<DianSimVerdict> {
@@ -47,6 +64,7 @@ export async function processPayroll(core: SimCore, fileName: string | null, xml
     if (!codes.ok) messages.push(rejection('payrollKey', undefined, codes.message));
     else if (!codes.codes.matches) messages.push(rejection('payrollKey', undefined, `declarado ${key}, calculado ${codes.codes.cune}`));
   }
+  messages.push(...payrollRuleMessages(xml));
   const sender = { ...el('cac:PartyTaxScheme'), children: [el('cbc:CompanyID', employer, [['schemeName', '31']])] };
   const verdict = await verdictOf(core, {
     messages,

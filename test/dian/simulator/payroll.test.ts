@@ -2,12 +2,14 @@
  * Payroll through the local DIAN over loopback HTTP: every payroll example (102, 103 replace and delete) built by
  * the SDK, signed and zipped, is accepted by SendNominaSync with its CUNE recomputed from the XML by the core's
  * payroll reader and the employer software's PIN; a total changed before signing is rejected (SIMCUNE01), a
- * resend is Regla 90, GetStatus finds the CUNE, and a PIN the simulator does not hold rejects.
+ * resend is Regla 90, GetStatus finds the CUNE, and a PIN the simulator does not hold rejects. The annex's
+ * arithmetic: a total within DIAN's ±2.00 travels as a notification, beyond it is a rejection.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDianPayroll, type PayrollKindId, type PayrollRequest } from '../../../src/dian/index.js';
 import { signDianXml } from '../../../src/dian/sign/index.js';
 import { startDianSimulator, type DianSimulator } from '../../../src/dian/simulator/index.js';
+import { payrollRuleMessages } from '../../../src/dian/simulator/payroll.js';
 import type { DianClient } from '../../../src/dian/transport/index.js';
 import { dianXsdDir } from '../helpers/env.js';
 import { example, PAYROLL_CONTEXT, PAYROLL_EXAMPLES } from '../payroll/fixtures.js';
@@ -67,5 +69,27 @@ describe('local DIAN: payroll (SendNominaSync)', () => {
     const doc = await signedPayroll('payroll', request, undefined, '99999');
     const r = await dian.sendNominaSync(zip1(doc.xml, 'nie.xml'));
     expect(r.messages.map((m) => m.rule)).toEqual(['SIMCUNE01']);
+  });
+
+  it('a total off by 1.50 (within ±2.00) is accepted with a notification (DIAN-NOM-EARNINGS-TOTAL)', async () => {
+    const request = example('payroll-min') as Record<string, unknown>;
+    (request.sequence as { consecutive: number }).consecutive += 3000;
+    request.earnings_total = (request.earnings_total as number) + 1.5;
+    request.voucher_total = (request.voucher_total as number) + 1.5;
+    const doc = await signedPayroll('payroll', request as PayrollRequest);
+    const r = await dian.sendNominaSync(zip1(doc.xml, 'nie.xml'));
+    expect(r.isValid).toBe(true);
+    expect(r.messages.map((m) => `${m.rule}/${m.kind}`)).toEqual(['DIAN-NOM-EARNINGS-TOTAL/Notificación']);
+  });
+});
+
+describe('payrollRuleMessages', () => {
+  it('a total beyond ±2.00 is a Rechazo with the rule and the path; an exact document has none', async () => {
+    const doc = await signedPayroll('payroll', example('payroll-min'));
+    expect(payrollRuleMessages(doc.xml)).toEqual([]);
+    const off = doc.xml.replace(/<DevengadosTotal>([0-9.]+)</, (_m, v: string) => `<DevengadosTotal>${(Number(v) + 5).toFixed(2)}<`);
+    const messages = payrollRuleMessages(off);
+    expect(messages.map((m) => `${m.rule}/${m.kind}`)).toContain('DIAN-NOM-EARNINGS-TOTAL/Rechazo');
+    expect(messages.find((m) => m.rule === 'DIAN-NOM-EARNINGS-TOTAL')!.text).toContain('earnings_total');
   });
 });
