@@ -4,7 +4,7 @@
  * with `field` paths such as `attachments.0.mime`. Every problem is reported (not the first one only): missing
  * fields, wrong types, bad formats and properties the schema does not know. Messages are Spanish.
  *
- * Pure: no I/O. Kernel material: no product words (the contract's CUFE/CUDE are opaque strings here).
+ * Pure: no I/O. Kernel material: no product words (the document codes in custom_args are opaque strings here).
  */
 import { z } from 'zod';
 import { formatWallClock } from '../time/fixed-offset.js';

@@ -3,7 +3,9 @@
  * and migration runner). Claims take a lease: on PostgreSQL the due rows are locked with `FOR UPDATE SKIP
  * LOCKED`, so several processes claim disjoint rows; on SQLite `BEGIN IMMEDIATE` serialises the claimers.
  */
-import type { Kysely } from 'kysely';
+import type { Generated, Kysely } from 'kysely';
+import type { Clock } from '../../ports.js';
+import { systemClock } from '../../server-kit/clock.js';
 import type { Dialect } from '../../server-kit/storage/migrations.js';
 import { runMigrations } from '../../server-kit/storage/migrations.js';
 import { openPostgresConnection } from '../../server-kit/storage/postgres.js';
@@ -27,7 +29,7 @@ interface MailTables {
     updated_at: number;
   };
   mail_events: {
-    id: import('kysely').Generated<number>;
+    id: Generated<number>;
     message_id: string;
     personalization: number;
     type: MailEventType;
@@ -40,7 +42,7 @@ interface MailTables {
 /** Longest reason kept in an event (an SMTP answer can be long). */
 const MAX_DETAIL = 1000;
 
-function createKyselyMailStorage(db: Kysely<MailTables>, dialect: Dialect, destroy: () => Promise<void>, schema?: string): MailStorage {
+function createKyselyMailStorage(db: Kysely<MailTables>, dialect: Dialect, destroy: () => Promise<void>, clock: Clock, schema?: string): MailStorage {
   const tx = <T>(fn: (q: Kysely<MailTables>) => Promise<T>) => runTransaction(db, dialect, fn);
 
   /** Moves a leased row on, with its events; false when `owner` no longer holds the lease. */
@@ -84,7 +86,7 @@ function createKyselyMailStorage(db: Kysely<MailTables>, dialect: Dialect, destr
 
   return {
     async migrate() {
-      await db.connection().execute((q) => runMigrations(q, dialect, MAIL_MIGRATIONS, { schema, now: Date.now }));
+      await db.connection().execute((q) => runMigrations(q, dialect, MAIL_MIGRATIONS, { schema, now: () => clock().getTime() }));
     },
 
     async enqueue(mail) {
@@ -198,14 +200,14 @@ function createKyselyMailStorage(db: Kysely<MailTables>, dialect: Dialect, destr
   };
 }
 
-/** The outbox in a SQLite file (shared with whatever else the process keeps in it). */
-export function createSqliteMailStorage(options: { file: string; private?: boolean }): MailStorage {
+/** The outbox in a SQLite file (shared with whatever else the process keeps in it); `clock` stamps the migrations. */
+export function createSqliteMailStorage(options: { file: string; private?: boolean; clock?: Clock }): MailStorage {
   const c = openSqliteConnection<MailTables>({ file: options.file, private: options.private });
-  return createKyselyMailStorage(c.db, 'sqlite', c.release);
+  return createKyselyMailStorage(c.db, 'sqlite', c.release, options.clock ?? systemClock);
 }
 
 /** The outbox in PostgreSQL (`schema` as search_path, created by migrate() when missing). */
-export function createPostgresMailStorage(options: { connectionString: string; schema?: string; maxConnections?: number }): MailStorage {
-  const db = openPostgresConnection<MailTables>(options);
-  return createKyselyMailStorage(db, 'postgres', () => db.destroy(), options.schema);
+export function createPostgresMailStorage(options: { connectionString: string; schema?: string; maxConnections?: number; clock?: Clock }): MailStorage {
+  const db = openPostgresConnection<MailTables>({ connectionString: options.connectionString, schema: options.schema, maxConnections: options.maxConnections });
+  return createKyselyMailStorage(db, 'postgres', () => db.destroy(), options.clock ?? systemClock, options.schema);
 }
