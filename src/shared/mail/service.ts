@@ -83,7 +83,7 @@ export function createMailService(options: MailServiceOptions): MailService {
   const newId = options.newId ?? randomUUID;
   const renderer = options.renderer ?? createMailRenderer();
 
-  async function process(job: ClaimedMail): Promise<void> {
+  async function deliver(job: ClaimedMail): Promise<void> {
     const log = { messageId: job.messageId, personalization: job.personalization, attempt: job.attempts };
     let outcome: Awaited<ReturnType<MailTransport['send']>>;
     try {
@@ -116,7 +116,7 @@ export function createMailService(options: MailServiceOptions): MailService {
 
   const loop = createLeaseLoop<ClaimedMail>({
     claim: (t, owner, leaseMs, limit) => storage.claimDue(t, owner, leaseMs, limit),
-    process,
+    process: deliver,
     owner: options.owner ?? defaultOwner('mail'),
     leaseMs: options.leaseMs ?? 300_000,
     pollIntervalMs: options.pollIntervalMs ?? 1_000,
