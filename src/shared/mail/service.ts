@@ -67,7 +67,7 @@ export interface MailService {
   events(messageId: string, tenantId: string): Promise<MailEventsBody | null>;
   /** Starts the background sender (logs where mail goes). */
   start(): void;
-  /** Stops the sender after the messages in hand, then closes the transport. */
+  /** Stops the sender after the messages in hand, then closes the transport (final: start a new service to resume). */
   stop(): Promise<void>;
   /** One sender pass (tests, tools): claims due messages and attempts each; returns how many. */
   runOnce(): Promise<number>;

@@ -181,7 +181,7 @@ describe('delivery over SMTP', () => {
     }
   });
 
-  it('a permanent refusal (550) fails the message at once with the reason; the others go on', async () => {
+  it('a permanent refusal (550) fails the message at once, with the reason, without retrying', async () => {
     const smtp = await startSmtp();
     const storage = await openStorage();
     const service = createMailService({ storage, transport: createSmtpTransport({ url: smtp.url }), newId: () => 'p-1' });
@@ -197,6 +197,40 @@ describe('delivery over SMTP', () => {
       await service.stop();
       await storage.close();
       await smtp.close();
+    }
+  });
+  it('gives up after maxAttempts with the last reason, and the message is never attempted again', async () => {
+    const port = await freePort();
+    const storage = await openStorage();
+    const t = manualClock();
+    const service = createMailService({
+      storage,
+      transport: createSmtpTransport({ url: `smtp://127.0.0.1:${port}`, attemptTimeoutMs: 5000 }),
+      clock: t.clock,
+      newId: () => 'x-1',
+      retry: { baseMs: 1000, maxMs: 1000, maxAttempts: 3 },
+    });
+    try {
+      await service.accept(validRequest(), 't');
+      for (let i = 0; i < 3; i++) {
+        expect(await service.runOnce()).toBe(1);
+        t.advance(1000);
+      }
+      t.advance(3_600_000);
+      expect(await service.runOnce()).toBe(0);
+      const events = await service.events('x-1', 't');
+      expect(events!.messages).toEqual([{ personalization: 0, state: 'failed', attempts: 3 }]);
+      expect(events!.events.map((e) => [e.type, e.attempt])).toEqual([
+        ['queued', 0],
+        ['attempt_failed', 1],
+        ['attempt_failed', 2],
+        ['attempt_failed', 3],
+        ['failed', 3],
+      ]);
+      expect(events!.events[4]!.detail).toMatch(/ECONNREFUSED|ECONNECTION/);
+    } finally {
+      await service.stop();
+      await storage.close();
     }
   });
 });
