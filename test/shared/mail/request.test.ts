@@ -1,4 +1,5 @@
 /** The mail request schema: what it accepts, and the contract's 422 body for each kind of problem. */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { documentMailRequest, toBase64 } from '../../../src/shared/mail/document-mail.js';
 import { mailAcceptedBody, validateMailRequest } from '../../../src/shared/mail/request.js';
@@ -87,6 +88,45 @@ describe('validateMailRequest', () => {
     const req = validRequest();
     req.personalizations = [];
     expect(errorsOf(req)).toEqual([{ field: 'personalizations', message: "El campo 'personalizations' debe tener al menos 1 elemento(s).", help: null }]);
+  });
+});
+
+describe('validateMailRequest on hostile input', () => {
+  it('never throws: any JSON value, or a valid request with any member replaced, gives ok or the 422 shape', () => {
+    const check = (input: unknown) => {
+      const r = validateMailRequest(input);
+      if (r.ok) return;
+      expect(r.body.errors.length).toBeGreaterThan(0);
+      for (const e of r.body.errors) {
+        expect(typeof e.field).toBe('string');
+        expect(e.message).toMatch(/^(El campo|La propiedad|Los adjuntos)/);
+        expect(e.help).toBeNull();
+      }
+    };
+    fc.assert(fc.property(fc.jsonValue(), check), { numRuns: 300 });
+    const paths = [
+      'from',
+      'from.email',
+      'personalizations',
+      'personalizations.0',
+      'personalizations.0.to.0',
+      'personalizations.0.custom_args',
+      'personalizations.0.dynamic_template_data.body',
+      'email_to_notify',
+      'attachments',
+    ];
+    fc.assert(
+      fc.property(fc.constantFrom(...paths), fc.jsonValue(), (path, value) => {
+        const req = validRequest();
+        req.attachments = [{ content: 'QUJD', mime: 'text/plain', filename: 'a.txt' }];
+        const keys = path.split('.');
+        let at = req;
+        for (const k of keys.slice(0, -1)) at = at[k];
+        at[keys.at(-1)!] = value;
+        check(req);
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 
