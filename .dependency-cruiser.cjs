@@ -8,7 +8,7 @@
 
 /** Each product's pure core: no filesystem, network, environment, clock or process (design.md §1). */
 const ECF_PURE = '^src/ecf/(spec|validate|calc|xml|derive|rfce|documents|messages|pdf)/|^src/ecf/time[.]ts$';
-const SHARED_PURE = '^src/shared/(errors|money|time|xml|pdf)/|^src/shared/(issues|ports)[.]ts$';
+const SHARED_PURE = '^src/shared/(errors|money|time|xml|pdf)/|^src/shared/(issues|ports)[.]ts$|^src/shared/mail/(request|compose|document-mail)[.]ts$';
 /** The e-CF SDK's public entry files: what the server and the CLI may import from the product. */
 const ECF_ENTRIES = '^src/ecf/(index[.]ts|(sign|xsd|pdf|dgii|simulator)/index[.]ts)$';
 /** The DIAN SDK's public entry files (design.md §9), the ones that exist and the ones to come. */
