@@ -1,0 +1,200 @@
+/**
+ * The document endpoints end to end against the in-process local DIAN, on SQLite and PostgreSQL: every kind
+ * accepted with the spec's response shape, own validations, DIAN rejections, idempotent retries, a lost
+ * answer, DIAN down, tenant isolation.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIAN_KINDS, type DianKindId } from '../../../../src/dian/index.js';
+import { example, type Harness, startHarness } from '../helpers.js';
+
+const SPEC_DOCUMENT_KEYS = [
+  'number',
+  'statusCode',
+  'statusDescription',
+  'uuid',
+  'zipBase64Bytes',
+  'pdfBase64Bytes',
+  'appResponseBase64Bytes',
+  'attachedDocumentBase64Bytes',
+];
+
+describe.each(['sqlite', 'postgres'] as const)('DIAN service documents (%s)', (engine) => {
+  let h: Harness;
+  const post = (kind: DianKindId, body: unknown, token = h.token) =>
+    h.server.app.request(DIAN_KINDS[kind].path, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: JSON.stringify(body),
+    });
+  const get = (id: string, token = h.token) => h.server.app.request(`/service/documents/${id}`, { headers: { Authorization: `Bearer ${token}` } });
+  const sends = () => h.server.simulator!.stats().requests.SendBillSync ?? 0;
+
+  beforeAll(async () => {
+    h = await startHarness(engine);
+  });
+  afterAll(async () => {
+    await h?.cleanup();
+  });
+
+  it.each(Object.keys(DIAN_KINDS) as DianKindId[])('accepts %s end to end with the spec response shape', async (kind) => {
+    const body = example(kind);
+    const r = await post(kind, body);
+    const json = (await r.json()) as { status: string; message: string; document: Record<string, unknown> };
+    expect(r.status, JSON.stringify(json)).toBe(200);
+    expect(json.status).toBe('success');
+    expect(Object.keys(json.document).filter((k) => k !== 'notifications')).toEqual(SPEC_DOCUMENT_KEYS);
+    expect(json.document.statusCode).toBe(6);
+    expect(json.document.number).toBe(`${body.prefix}${body.number}`);
+    expect(json.document.uuid).toMatch(/^[0-9a-f]{96}$/);
+    // The zip holds the signed document; the PDF is a PDF; the AttachedDocument carries DIAN's answer.
+    expect(
+      Buffer.from(json.document.zipBase64Bytes as string, 'base64')
+        .subarray(0, 2)
+        .toString(),
+    ).toBe('PK');
+    expect(
+      Buffer.from(json.document.pdfBase64Bytes as string, 'base64')
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
+    const app = Buffer.from(json.document.appResponseBase64Bytes as string, 'base64').toString();
+    expect(app).toContain('ApplicationResponse');
+    expect(app).toContain(json.document.uuid as string);
+    const attached = Buffer.from(json.document.attachedDocumentBase64Bytes as string, 'base64').toString();
+    expect(attached).toContain('<AttachedDocument');
+    expect(attached).toContain('ds:Signature');
+    // Stored: by number and by CUFE.
+    const byNumber = (await (await get(json.document.number as string)).json()) as { document: Record<string, unknown> };
+    expect(byNumber.document).toMatchObject({ state: 'accepted', kind, uuid: json.document.uuid });
+    const byKey = await get(json.document.uuid as string);
+    expect(byKey.status).toBe(200);
+  });
+
+  it('own validations: 422 statusCode 13 with errors and detailedErrors at request paths, nothing sent', async () => {
+    const before = sends();
+    const body = example('invoice');
+    body.number = 990000100;
+    delete (body.customer as Record<string, unknown>).name;
+    body.currency_type_code = 7;
+    const r = await post('invoice', body);
+    expect(r.status).toBe(422);
+    const json = (await r.json()) as { status: string; document: { statusCode: number; errors: string[]; detailedErrors: Record<string, string[]> } };
+    expect(json.status).toBe('error');
+    expect(json.document.statusCode).toBe(13);
+    expect(Object.keys(json.document.detailedErrors).sort()).toEqual(['currency_type_code', 'customer.name']);
+    expect(json.document.errors.length).toBe(2);
+    expect(sends()).toBe(before);
+    expect((await get('SETP990000100')).status).toBe(404);
+  });
+
+  it('numbering: prefix, range and validity of the resolution', async () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ prefix: 'XX' }, 'prefix'],
+      [{ number: 1 }, 'number'],
+      [{ date: '2027-01-05' }, 'date'],
+    ];
+    for (const [change, path] of cases) {
+      const r = await post('invoice', { ...example('invoice'), number: 990000101, ...change });
+      const json = (await r.json()) as { document: { statusCode: number; detailedErrors: Record<string, string[]> } };
+      expect(r.status).toBe(422);
+      expect(json.document.statusCode).toBe(13);
+      expect(Object.keys(json.document.detailedErrors)).toEqual([path]);
+    }
+  });
+
+  it('DIAN rejection: 422 statusCode 11 with the Regla/Rechazo strings in Errors', async () => {
+    h.server.simulator!.setScenarios([{ number: 'SETP990000200', rule: 'FAU04', kind: 'Rechazo', text: 'Base gravable distinta a la suma de las bases' }]);
+    const r = await post('invoice', { ...example('invoice'), number: 990000200 });
+    expect(r.status).toBe(422);
+    const json = (await r.json()) as { status: string; document: { number: string; statusCode: number; statusDescription: string; Errors: string[] } };
+    expect(json.status).toBe('error');
+    expect(json.document.statusCode).toBe(11);
+    expect(json.document.number).toBe('SETP990000200');
+    expect(json.document.Errors).toContain('Regla: FAU04, Rechazo: Base gravable distinta a la suma de las bases');
+    h.server.simulator!.setScenarios([]);
+  });
+
+  it('a retry with the same body returns the stored answer without a second send; another body is refused', async () => {
+    const body = { ...example('invoice'), number: 990000300 };
+    const first = await post('invoice', body);
+    expect(first.status).toBe(200);
+    const firstJson = await first.json();
+    const before = sends();
+    // Same body, keys in another order.
+    const reordered = Object.fromEntries(Object.entries(body).reverse());
+    const again = await post('invoice', reordered);
+    expect(again.status).toBe(200);
+    expect(await again.json()).toEqual(firstJson);
+    expect(sends()).toBe(before);
+    const other = await post('invoice', { ...body, notes: [{ text: 'otro contenido' }] });
+    expect(other.status).toBe(422);
+    const json = (await other.json()) as { document: { statusCode: number; detailedErrors: Record<string, string[]> } };
+    expect(json.document.detailedErrors.number?.[0]).toMatch(/ya fue usado/);
+    expect(sends()).toBe(before);
+  });
+
+  it('a lost answer is resolved with GetStatus, never by sending again', async () => {
+    const sim = h.server.simulator!;
+    const before = { send: sends(), status: sim.stats().requests.GetStatus ?? 0 };
+    sim.setFaults({ dropAfterRate: 1, operations: ['SendBillSync'], limit: 1 });
+    const r = await post('invoice', { ...example('invoice'), number: 990000400 });
+    sim.setFaults({});
+    const json = (await r.json()) as { document: { statusCode: number; appResponseBase64Bytes: string } };
+    expect(r.status, JSON.stringify(json)).toBe(200);
+    expect(json.document.statusCode).toBe(6);
+    expect(sends()).toBe(before.send + 1);
+    expect(sim.stats().requests.GetStatus).toBe(before.status + 1);
+    expect(sim.stats().documents.duplicates).toBe(0);
+  });
+
+  it('DIAN down: 503 naming the contingency endpoint, the number stays free', async () => {
+    const sim = h.server.simulator!;
+    const body = { ...example('invoice'), number: 990000500 };
+    sim.setOutage('503');
+    const r = await post('invoice', body);
+    sim.setOutage('off');
+    expect(r.status).toBe(503);
+    const json = (await r.json()) as { status: string; message: string };
+    expect(json.status).toBe('error');
+    expect(json.message).toContain('/service/contingency-invoice');
+    expect((await get('SETP990000500')).status).toBe(404);
+    const later = await post('invoice', body);
+    expect(later.status).toBe(200);
+  });
+
+  it('tenant isolation: another company cannot read the document nor issue with this NIT', async () => {
+    const mine = (await (await post('invoice', { ...example('invoice'), number: 990000600 })).json()) as { document: { uuid: string } };
+    expect((await get('SETP990000600', h.otherToken)).status).toBe(404);
+    expect((await get(mine.document.uuid, h.otherToken)).status).toBe(404);
+    expect((await get('SETP990000600')).status).toBe(200);
+    const foreign = await post('credit-note', { ...example('credit-note'), number: 77 }, h.otherToken);
+    expect(foreign.status).toBe(422);
+    const json = (await foreign.json()) as { document: { detailedErrors: Record<string, string[]> } };
+    expect(Object.keys(json.document.detailedErrors)).toContain('identification_number');
+  });
+
+  it('refuses a missing or unknown token with 401', async () => {
+    const none = await h.server.app.request('/service/invoice', { method: 'POST', body: '{}' });
+    expect(none.status).toBe(401);
+    expect(none.headers.get('WWW-Authenticate')).toBe('Bearer');
+    expect((await post('invoice', example('invoice'), 'dian_nope')).status).toBe(401);
+    // The misspelt header is not accepted on document endpoints.
+    const misspelt = await h.server.app.request('/service/invoice', { method: 'POST', headers: { Authotization: `Bearer ${h.token}` }, body: '{}' });
+    expect(misspelt.status).toBe(401);
+  });
+
+  it('over real HTTP: an invoice issued and read back', async () => {
+    const r = await fetch(`${h.server.url}/service/invoice`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${h.token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ ...example('invoice'), number: 990000700 }),
+    });
+    expect(r.status).toBe(200);
+    const json = (await r.json()) as { document: { uuid: string; statusCode: number } };
+    expect(json.document.statusCode).toBe(6);
+    const back = await fetch(`${h.server.url}/service/documents/${json.document.uuid}`, { headers: { Authorization: `Bearer ${h.token}` } });
+    expect(((await back.json()) as { document: { number: string } }).document.number).toBe('SETP990000700');
+    const openapi = (await (await fetch(`${h.server.url}/service/openapi.json`)).json()) as { paths: Record<string, unknown> };
+    expect(Object.keys(openapi.paths)).toEqual(expect.arrayContaining(Object.values(DIAN_KINDS).map((k) => k.path)));
+  });
+});
