@@ -11,7 +11,7 @@ export { DIAN_MIGRATIONS } from './storage/migrations.js';
 /** The issuing use case, its ports and the canonical JSON its idempotency hash is taken over. */
 export { issueDocument, canonicalJson, CONTINGENCY_PATH } from './use-cases/issue.js';
 /** The ports of the use cases: DIAN as a gateway, the company's signer, the clock. */
-export type { DianGateway, DianUseCaseDeps, UseCaseAnswer } from './use-cases/ports.js';
+export type { DianGateway, DianUseCaseDeps, UseCaseAnswer, CustomerNotice } from './use-cases/ports.js';
 /** The HTTP app (hono) over its dependencies. */
 export { createDianApp, type DianAppDeps } from './app/index.js';
 /** The OpenAPI document served at /service/openapi.json. */

@@ -15,7 +15,7 @@ import { createDianApp } from './app/index.js';
 import { companySigners, loadDianCertificateKey } from './certificates.js';
 import { openDianStorage } from './storage/open.js';
 import type { CompanyRecord, DianStorage, ResolutionRecord } from './storage/types.js';
-import type { DianGateway } from './use-cases/ports.js';
+import type { DianGateway, DianUseCaseDeps } from './use-cases/ports.js';
 
 export interface DianServerOptions {
   dataDir: string;
@@ -40,6 +40,8 @@ export interface DianServerOptions {
   dianTimeoutMs?: number;
   /** Retries of idempotent DIAN queries (GetStatus); default 2. */
   dianRetries?: number;
+  /** The `send: true` hook (see DianUseCaseDeps.notifyCustomer; TODO(mail): the mail subsystem's outbox by default). */
+  notifyCustomer?: DianUseCaseDeps['notifyCustomer'];
 }
 
 export interface DianServer {
@@ -90,7 +92,14 @@ export async function startDianServer(options: DianServerOptions): Promise<DianS
     getStatus: async (documentKey) => (await clientOf(company)).getStatus(documentKey),
     ...(simulator ? { prepare: (co: CompanyRecord, resolutions: readonly ResolutionRecord[]) => registerWithSimulator(simulator!, co, resolutions) } : {}),
   });
-  const app = createDianApp({ storage, signerFor, dianFor, clock, onError: (e) => console.error('dian-server: unexpected error', e) });
+  const app = createDianApp({
+    storage,
+    signerFor,
+    dianFor,
+    clock,
+    ...(options.notifyCustomer ? { notifyCustomer: options.notifyCustomer } : {}),
+    onError: (e) => console.error('dian-server: unexpected error', e),
+  });
   const host = options.host ?? '127.0.0.1';
   const server = await new Promise<ReturnType<typeof serve>>((ok) => {
     const s = serve({ fetch: app.fetch, port: options.port ?? 0, hostname: host }, () => ok(s));

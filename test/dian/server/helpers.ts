@@ -44,7 +44,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { addCompany, addResolution, type DianServer, startDianServer } from '../../../src/dian/server/index.js';
+import { addCompany, addResolution, type DianServer, type DianServerOptions, startDianServer } from '../../../src/dian/server/index.js';
 import { DIAN_KINDS, type DianKindId } from '../../../src/dian/index.js';
 import { dianXsdDir, repoRoot } from '../helpers/env.js';
 
@@ -70,7 +70,7 @@ export interface Harness {
 }
 
 /** A server on a fresh data directory (SQLite, or PostgreSQL in a private schema) with the examples' company. */
-export async function startHarness(engine: 'sqlite' | 'postgres'): Promise<Harness> {
+export async function startHarness(engine: 'sqlite' | 'postgres', extra: Partial<DianServerOptions> = {}): Promise<Harness> {
   const dataDir = mkdtempSync(join(tmpdir(), 'dian-server-'));
   const schema = engine === 'postgres' ? newSchema() : undefined;
   const certificateKey = new Uint8Array(randomBytes(32));
@@ -82,6 +82,7 @@ export async function startHarness(engine: 'sqlite' | 'postgres'): Promise<Harne
     clock: () => NOW,
     certificateKey,
     dianRetries: 0,
+    ...extra,
   });
   const company = {
     profile: CONTEXT.company,

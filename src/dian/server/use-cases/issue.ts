@@ -181,7 +181,10 @@ export async function issueDocument(deps: DianUseCaseDeps, company: CompanyRecor
   }
   if (reservation.outcome === 'same') {
     if (doc.response && (doc.state === 'accepted' || doc.state === 'rejected')) return doc.response as UseCaseAnswer;
-    if (doc.state === 'building' && now.getTime() - doc.updatedAt < (deps.buildLeaseMs ?? 120_000)) {
+    // Another request is building or sending this document right now (a send whose answer could not be
+    // confirmed stores its 503 and is no longer in flight).
+    const inFlight = doc.state === 'building' || (doc.state === 'sending' && doc.response === null);
+    if (inFlight && now.getTime() - doc.updatedAt < (deps.buildLeaseMs ?? 120_000)) {
       return {
         status: 409,
         body: { status: 'error', message: `El documento ${label} se está procesando en otra solicitud; reintente en unos segundos.`, document: null },
@@ -192,7 +195,10 @@ export async function issueDocument(deps: DianUseCaseDeps, company: CompanyRecor
       // A send whose answer was lost: ask DIAN before anything else.
       const known = await askStatus(deps, company, doc);
       if (known.kind === 'answer') return finish(deps, company, doc, label, body, known.answer);
-      if (known.kind === 'unknown') return known.reply;
+      if (known.kind === 'unknown') {
+        await storage.updateDocument(doc.id, { response: known.reply });
+        return known.reply;
+      }
       // DIAN never received it: build and send again below.
     }
   }
@@ -227,6 +233,7 @@ export async function issueDocument(deps: DianUseCaseDeps, company: CompanyRecor
   }
   doc = await storage.updateDocument(doc.id, {
     state: 'sending',
+    response: null,
     documentKey: built.codes.hash,
     signedXml: signed.xml,
     zip: zipped.value.zip,
@@ -241,7 +248,10 @@ export async function issueDocument(deps: DianUseCaseDeps, company: CompanyRecor
     if (isTransportError(e) && e.outcomeUnknown) {
       const known = await askStatus(deps, company, doc);
       if (known.kind === 'answer') return finish(deps, company, doc, label, body, known.answer);
-      if (known.kind === 'unknown') return known.reply;
+      if (known.kind === 'unknown') {
+        await storage.updateDocument(doc.id, { response: known.reply });
+        return known.reply;
+      }
       await storage.releaseDocument(doc.id);
       return unreachable();
     }
@@ -347,12 +357,22 @@ async function finish(
       },
     },
   };
-  await storage.updateDocument(doc.id, {
+  const stored = await storage.updateDocument(doc.id, {
     state: 'accepted',
     dianAnswer: answer,
     applicationResponse: appResponse ?? null,
     attachedDocument: attachedSigned.xml,
     response: reply,
   });
+  if (body.send === true && deps.notifyCustomer) {
+    const customer = body.customer as { email?: unknown } | undefined;
+    await deps.notifyCustomer({
+      company,
+      document: stored,
+      to: typeof customer?.email === 'string' ? customer.email : null,
+      pdf: pdf.ok ? pdf.pdf : null,
+      attachedDocument: attachedSigned.xml,
+    });
+  }
   return reply;
 }

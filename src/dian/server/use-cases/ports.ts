@@ -5,7 +5,7 @@
 import type { DianResponse } from '../../transport/index.js';
 import type { Signer } from '../../sign/index.js';
 import type { Clock } from '../../../shared/ports.js';
-import type { CompanyRecord, CompanyStore, DocumentStore, ResolutionRecord, ResolutionStore } from '../storage/types.js';
+import type { CompanyRecord, CompanyStore, DocumentRecord, DocumentStore, ResolutionRecord, ResolutionStore } from '../storage/types.js';
 
 /** What the use cases need of DIAN (a subset of DianClient). */
 export interface DianGateway {
@@ -25,7 +25,14 @@ export interface DianUseCaseDeps {
   /** DIAN as seen by one company (its certificate signs the WS-Security envelope). */
   dianFor(company: CompanyRecord): DianGateway;
   clock: Clock;
-  /** How long a reservation in state `building` belongs to the request that made it (ms); default 120,000. */
+  /**
+   * `send: true` on an accepted document: e-mail the customer the PDF and the zipped AttachedDocument.
+   * TODO(mail): the mail subsystem (src/shared/mail, being built elsewhere) plugs in here with a durable outbox;
+   * until then nothing is wired by default and the flag changes nothing. Called after the document is stored
+   * as accepted, so a failure here never loses the issued document (a retry gets the stored answer).
+   */
+  notifyCustomer?(input: CustomerNotice): Promise<void>;
+  /** How long a document being built or sent belongs to the request doing it (ms; a retry meanwhile gets 409); default 120,000. */
   buildLeaseMs?: number;
 }
 
@@ -34,4 +41,15 @@ export interface UseCaseAnswer {
   status: number;
   body: unknown;
   headers?: Record<string, string>;
+}
+
+/** What the customer e-mail of `send: true` carries. */
+export interface CustomerNotice {
+  company: CompanyRecord;
+  document: DocumentRecord;
+  /** The request's `customer.email` (several addresses separated by `;`). */
+  to: string | null;
+  pdf: Uint8Array | null;
+  /** The signed AttachedDocument XML. */
+  attachedDocument: string;
 }

@@ -142,9 +142,49 @@ describe.each(['sqlite', 'postgres'] as const)('DIAN service documents (%s)', (e
     const json = (await r.json()) as { document: { statusCode: number; appResponseBase64Bytes: string } };
     expect(r.status, JSON.stringify(json)).toBe(200);
     expect(json.document.statusCode).toBe(6);
+    expect(Buffer.from(json.document.appResponseBase64Bytes, 'base64').toString()).toContain('ApplicationResponse');
     expect(sends()).toBe(before.send + 1);
     expect(sim.stats().requests.GetStatus).toBe(before.status + 1);
     expect(sim.stats().documents.duplicates).toBe(0);
+  });
+
+  it('a lost answer DIAN cannot confirm yet: 503, then the retry asks GetStatus and never sends again', async () => {
+    const sim = h.server.simulator!;
+    const body = { ...example('invoice'), number: 990000450 };
+    const before = sends();
+    sim.setFaults({ dropAfterRate: 1, operations: ['SendBillSync', 'GetStatus'], limit: 2 });
+    const first = await post('invoice', body);
+    sim.setFaults({});
+    expect(first.status).toBe(503);
+    expect(((await first.json()) as { message: string }).message).toMatch(/no se enviará de nuevo sin consultar su estado/);
+    expect(((await (await get('SETP990000450')).json()) as { document: { state: string } }).document.state).toBe('sending');
+    const retry = await post('invoice', body);
+    expect(retry.status).toBe(200);
+    expect(sends()).toBe(before + 1);
+    expect(sim.stats().documents.duplicates).toBe(0);
+  });
+
+  it('two identical requests at once: one send, the other told to retry (409) or given the same answer', async () => {
+    const body = { ...example('invoice'), number: 990000460 };
+    const before = sends();
+    const [a, b] = await Promise.all([post('invoice', body), post('invoice', body)]);
+    const statuses = [a.status, b.status].sort();
+    // Which one is second depends on scheduling; either way DIAN gets the document once.
+    expect([
+      [200, 200],
+      [200, 409],
+    ]).toContainEqual(statuses);
+    expect(sends()).toBe(before + 1);
+    const again = await post('invoice', body);
+    expect(again.status).toBe(200);
+    const first = await (a.status === 200 ? a : b).json();
+    expect(await again.json()).toEqual(first);
+  });
+
+  it('contingency without transmission (send_dian false) is not offered yet: 501, nothing reserved', async () => {
+    const r = await post('contingency-invoice', { ...example('contingency-invoice'), number: 990000470, send_dian: false });
+    expect(r.status).toBe(501);
+    expect((await get('SETP990000470')).status).toBe(404);
   });
 
   it('DIAN down: 503 naming the contingency endpoint, the number stays free', async () => {
