@@ -9,6 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { EcfError } from '../index.js';
 import { createSelfSignedIdentity, p12Signer, readP12, type Signer } from '../sign/index.js';
 import { decryptSecret, encryptSecret, KEY_BYTES, parseKey } from '../../shared/server-kit/sealing.js';
 import { ensurePrivateDir } from '../../shared/server-kit/storage/open.js';
@@ -67,7 +68,7 @@ export function companySigners(key: Uint8Array): (company: CompanyRecord) => Pro
   return async (company) => {
     const hit = cache.get(company.id);
     if (hit) return hit;
-    if (!company.certificate) throw new Error(`Company ${company.nit} has no signing certificate.`);
+    if (!company.certificate) throw new EcfError(`Company ${company.nit} has no signing certificate.`, { code: 'no_certificate' });
     const { p12, password } = unsealIdentity(company.certificate, key);
     const signer = p12Signer(readP12(p12, password));
     cache.set(company.id, signer);

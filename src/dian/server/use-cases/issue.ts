@@ -21,6 +21,7 @@ import {
   type DianContext,
   type DianKindId,
   dianDocumentZip,
+  EcfError,
   sha384Hex,
   toDianValidationBody,
   validateDianRequest,
@@ -215,7 +216,7 @@ export async function issueDocument(deps: DianUseCaseDeps, company: CompanyRecor
   const signed = await signDianXml(built.xml, signer, { clock: () => now });
   if (!signed.ok) {
     await storage.releaseDocument(doc.id);
-    throw new Error(`Signing failed: ${signed.message}`);
+    throw new EcfError(`Signing failed: ${signed.message}`, { code: 'signing_failed' });
   }
   const issueDate = (/<cbc:IssueDate>(\d{4}-\d{2}-\d{2})</.exec(signed.xml)?.[1] ?? today) as string;
   const zipped = dianDocumentZip({
@@ -229,7 +230,7 @@ export async function issueDocument(deps: DianUseCaseDeps, company: CompanyRecor
   });
   if (!zipped.ok) {
     await storage.releaseDocument(doc.id);
-    throw new Error(`Zipping failed: ${zipped.message}`);
+    throw new EcfError(`Zipping failed: ${zipped.message}`, { code: 'zip_failed' });
   }
   doc = await storage.updateDocument(doc.id, {
     state: 'sending',
@@ -334,10 +335,10 @@ async function finish(
     issueDate: stamp.slice(0, 10),
     issueTime: stamp.slice(11),
   });
-  if (!attached.ok) throw new Error(`AttachedDocument failed: ${attached.message}`);
+  if (!attached.ok) throw new EcfError(`AttachedDocument failed: ${attached.message}`, { code: 'attached_document_failed' });
   const signer = await deps.signerFor(company);
   const attachedSigned = await signDianXml(attached.xml, signer, { clock: () => at });
-  if (!attachedSigned.ok) throw new Error(`Signing the AttachedDocument failed: ${attachedSigned.message}`);
+  if (!attachedSigned.ok) throw new EcfError(`Signing the AttachedDocument failed: ${attachedSigned.message}`, { code: 'signing_failed' });
   const pdf = await dianPdf(signedXml, { format: body.pos_pdf === true ? 'receipt80' : 'a4' });
   const reply: UseCaseAnswer = {
     status: 200,

@@ -23,7 +23,7 @@ describe('send: true hook', () => {
   it('calls the hook for send: true only, with the stored document, the PDF and the AttachedDocument', async () => {
     expect((await post({ ...example('invoice'), number: 990000801 })).status).toBe(200);
     expect(notices).toHaveLength(0);
-    const body = { ...example('invoice'), number: 990000802, send: true };
+    const body: Record<string, unknown> = { ...example('invoice'), number: 990000802, send: true };
     expect((await post(body)).status).toBe(200);
     expect(notices).toHaveLength(1);
     const n = notices[0]!;
