@@ -232,6 +232,19 @@ describe.each(MATRIX)('DIAN service documents (%s, %s)', (engine, transport) => 
     expect(misspelt.status).toBe(401);
   });
 
+  it('a body that is not JSON is a 400 and one over the limit a 413, both in the error envelope', async () => {
+    const bad = await call('/service/invoice', { method: 'POST', headers: { Authorization: `Bearer ${h.token}` }, body: '{"number":' });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ status: 'error', document: null, message: expect.stringMatching(/JSON/) });
+    const big = await call('/service/invoice', {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${h.token}` },
+      body: `{"x":"${'a'.repeat(2 * 1024 * 1024)}"}`,
+    });
+    expect(big.status).toBe(413);
+    expect(await big.json()).toMatchObject({ status: 'error', document: null });
+  });
+
   it('serves the OpenAPI document with every document endpoint and its request schema', async () => {
     const openapi = (await (await call('/service/openapi.json')).json()) as {
       paths: Record<string, { post?: { requestBody: { content: Record<string, { schema: { $ref: string } }> } } }>;
