@@ -7,9 +7,11 @@
  */
 import { resolve } from 'node:path';
 import { serve } from '@hono/node-server';
+import pino from 'pino';
 import { createDianClient, type DianClient } from '../transport/index.js';
 import { startDianSimulator, type DianSimulator } from '../simulator/index.js';
-import type { Clock } from '../../shared/ports.js';
+import type { Clock, Logger } from '../../shared/ports.js';
+import { LOG_SERIALIZERS, REDACT_PATHS } from '../../shared/server-kit/logging.js';
 import { systemClock } from '../../shared/server-kit/clock.js';
 import { createDianApp } from './app/index.js';
 import { companySigners, loadDianCertificateKey } from './certificates.js';
@@ -42,6 +44,15 @@ export interface DianServerOptions {
   dianRetries?: number;
   /** The `send: true` hook (see DianUseCaseDeps.notifyCustomer; TODO(mail): the mail subsystem's outbox by default). */
   notifyCustomer?: DianUseCaseDeps['notifyCustomer'];
+  /** Default: pino on stdout (level LOG_LEVEL, default info), with the kit's redaction and error serializers. */
+  logger?: Logger;
+}
+
+function defaultLogger(level: string): Logger {
+  return pino(
+    { level, base: { service: 'ecf-kit-dian' }, redact: { paths: [...REDACT_PATHS], censor: '[redacted]' }, serializers: LOG_SERIALIZERS },
+    pino.destination(1),
+  );
 }
 
 export interface DianServer {
@@ -57,6 +68,7 @@ export interface DianServer {
 export async function startDianServer(options: DianServerOptions): Promise<DianServer> {
   const env = options.env ?? process.env;
   const clock = options.clock ?? systemClock;
+  const logger = options.logger ?? defaultLogger(env.LOG_LEVEL || 'info');
   const dataDir = resolve(options.dataDir);
   const storage = await openDianStorage({ dataDir, databaseUrl: options.databaseUrl, schema: options.schema, clock });
   const key = options.certificateKey ?? loadDianCertificateKey({ dataDir, env });
@@ -98,7 +110,7 @@ export async function startDianServer(options: DianServerOptions): Promise<DianS
     dianFor,
     clock,
     ...(options.notifyCustomer ? { notifyCustomer: options.notifyCustomer } : {}),
-    onError: (e) => console.error('dian-server: unexpected error', e),
+    onError: (err) => logger.error({ err }, 'unexpected error'),
   });
   const host = options.host ?? '127.0.0.1';
   const server = await new Promise<ReturnType<typeof serve>>((ok) => {
@@ -106,6 +118,14 @@ export async function startDianServer(options: DianServerOptions): Promise<DianS
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : (options.port ?? 0);
+  logger.info(
+    {
+      url: `http://${host}:${port}`,
+      storage: options.databaseUrl ? 'postgres' : 'sqlite',
+      dian: simulator ? `embedded local DIAN ${simulator.url}` : endpoint,
+    },
+    'DIAN service listening',
+  );
   return {
     url: `http://${host}:${port}`,
     port,

@@ -48,6 +48,9 @@ import { addCompany, addResolution, type DianServer, type DianServerOptions, sta
 import { DIAN_KINDS, type DianKindId } from '../../../src/dian/index.js';
 import { dianXsdDir, repoRoot } from '../helpers/env.js';
 
+/** A logger that drops everything (the tests assert answers, not log lines). */
+export const QUIET = { debug() {}, info() {}, warn() {}, error() {} };
+
 /** 2025-03-14 10:00 in Bogotá: the examples' issue date; the service's, its signatures' and the local DIAN's clock. */
 export const NOW = new Date('2025-03-14T15:00:00Z');
 
@@ -82,6 +85,7 @@ export async function startHarness(engine: 'sqlite' | 'postgres', extra: Partial
     clock: () => NOW,
     certificateKey,
     dianRetries: 0,
+    logger: QUIET,
     ...extra,
   });
   const company = {

@@ -1,7 +1,7 @@
 /** `send: true`: the customer-notice hook (the mail subsystem's place) gets the accepted document once. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CustomerNotice } from '../../../../src/dian/server/index.js';
-import { example, type Harness, startHarness } from '../helpers.js';
+import { example, type Harness, QUIET, startHarness } from '../helpers.js';
 
 describe('send: true hook', () => {
   let h: Harness;
@@ -34,5 +34,35 @@ describe('send: true hook', () => {
     // A retry returns the stored answer and does not e-mail again.
     expect((await post(body)).status).toBe(200);
     expect(notices).toHaveLength(1);
+  });
+});
+
+describe('a failing send hook', () => {
+  let h: Harness;
+  const logged: unknown[] = [];
+  beforeAll(async () => {
+    h = await startHarness('sqlite', {
+      notifyCustomer: async () => {
+        throw new Error('smtp down');
+      },
+      logger: { ...QUIET, error: (obj: object) => logged.push(obj) },
+    });
+  });
+  afterAll(async () => {
+    await h?.cleanup();
+  });
+
+  it('answers 500 without details and logs it; the issued document is kept and a retry gets it without a second send', async () => {
+    const body = { ...example('invoice'), number: 990000803, send: true };
+    const post = () =>
+      h.server.app.request('/service/invoice', { method: 'POST', headers: { Authorization: `Bearer ${h.token}` }, body: JSON.stringify(body) });
+    const first = await post();
+    expect(first.status).toBe(500);
+    expect(JSON.stringify(await first.json())).not.toContain('smtp');
+    expect(logged).toHaveLength(1);
+    const sends = h.server.simulator!.stats().requests.SendBillSync;
+    const retry = await post();
+    expect(retry.status).toBe(200);
+    expect(h.server.simulator!.stats().requests.SendBillSync).toBe(sends);
   });
 });

@@ -11,7 +11,7 @@ import { startDianServer } from '../../../../src/dian/server/index.js';
 import { UsageError } from '../../../../src/shared/cli/command.js';
 import { fakeIo } from '../../../ecf/helpers/cli.js';
 import { dianXsdDir } from '../../helpers/env.js';
-import { example, NOW } from '../helpers.js';
+import { example, NOW, QUIET } from '../helpers.js';
 
 let dataDir: string;
 beforeAll(() => {
@@ -114,7 +114,7 @@ describe('ecf dian admin', () => {
   });
 
   it('startDianServer on that directory issues with the printed token', async () => {
-    const server = await startDianServer({ dataDir, xsdDir: dianXsdDir(), clock: () => NOW, env: {} });
+    const server = await startDianServer({ dataDir, xsdDir: dianXsdDir(), clock: () => NOW, env: {}, logger: QUIET });
     try {
       const r = await fetch(`${server.url}/service/invoice`, {
         method: 'POST',
