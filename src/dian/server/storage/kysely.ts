@@ -271,9 +271,9 @@ export function createDianKyselyStorage(options: DianKyselyOptions): DianStorage
           const t = now();
           if (existing) {
             const doc = document(existing as DocumentRow & { id: number });
-            if (doc.requestHash === input.requestHash) return { outcome: 'same' as const, document: doc };
-            if (doc.state !== 'rejected') return { outcome: 'different' as const, document: doc };
-            // A number DIAN refused is free: the new body takes the row over.
+            if (doc.state !== 'rejected') return { outcome: doc.requestHash === input.requestHash ? ('same' as const) : ('different' as const), document: doc };
+            // A number DIAN refused is free: the request (a corrected body, or the same one once the cause is
+            // fixed) takes the row over.
             const row = await q
               .updateTable('dian_documents')
               .set({

@@ -65,7 +65,7 @@ export type NewResolution = Omit<ResolutionRecord, 'id' | 'companyId' | 'created
 /**
  * A document's life: `building` (number reserved, nothing sent), `sending` (signed and zipped, SendBillSync
  * under way or its answer lost), `accepted` (DIAN's verdict valid), `rejected` (DIAN refused it; the number
- * may be used again with another body). A number released because DIAN could not be reached leaves no row.
+ * may be sent again, with the same body or another). A number released because DIAN could not be reached leaves no row.
  */
 export type DocumentState = 'building' | 'sending' | 'accepted' | 'rejected';
 
@@ -134,9 +134,9 @@ export interface DocumentPatch {
 
 export interface DocumentStore {
   /**
-   * In one transaction: when `prefix`+`number` is free for the company (or held by a `rejected` document with
-   * another body, which is taken over), a row in state `building` is written and returned; else the existing
-   * document says whether its body was the same.
+   * In one transaction: when `prefix`+`number` is free for the company (or held by a document DIAN rejected,
+   * which is taken over whatever its body), a row in state `building` is written and returned; else the
+   * existing document says whether its body was the same.
    */
   reserveDocument(input: { companyId: number; kind: DianKindId; prefix: string; number: number; requestHash: string }): Promise<Reservation>;
   updateDocument(id: number, patch: DocumentPatch): Promise<DocumentRecord>;

@@ -3,8 +3,8 @@
  *
  * 1. own validations (validateDianRequest): 422 `statusCode` 13 with `errors` and `detailedErrors` at request paths;
  * 2. the number against the company's resolutions for the kind (prefix, range, validity dates): 422 `statusCode` 13;
- * 3. idempotency: `prefix`+`number` already used with the same body → the stored answer (nothing sent again);
- *    with another body → 422 (a number DIAN rejected may be used again);
+ * 3. idempotency: `prefix`+`number` already accepted (or in flight) with the same body → the stored answer
+ *    (nothing sent again); with another body → 422; a number DIAN rejected is sent again (same or new body);
  * 4. the number reserved (a row in state `building`, one transaction) before anything is sent;
  * 5. build (buildDianXml with the company's context), sign (the company's signer), zip, state `sending`;
  * 6. SendBillSync. A lost answer (`outcomeUnknown`) is resolved with GetStatus by the document's key before
@@ -181,7 +181,7 @@ export async function issueDocument(deps: DianUseCaseDeps, company: CompanyRecor
     ]);
   }
   if (reservation.outcome === 'same') {
-    if (doc.response && (doc.state === 'accepted' || doc.state === 'rejected')) return doc.response as UseCaseAnswer;
+    if (doc.response && doc.state === 'accepted') return doc.response as UseCaseAnswer;
     // Another request is building or sending this document right now (a send whose answer could not be
     // confirmed stores its 503 and is no longer in flight).
     const inFlight = doc.state === 'building' || (doc.state === 'sending' && doc.response === null);

@@ -111,7 +111,7 @@ describe.each(MATRIX)('DIAN service documents (%s, %s)', (engine, transport) => 
     }
   });
 
-  it('DIAN rejection: 422 statusCode 11 with the Regla/Rechazo strings in Errors', async () => {
+  it('DIAN rejection: 422 statusCode 11 with the Regla/Rechazo strings in Errors; the number can be sent again', async () => {
     h.server.simulator!.setScenarios([{ number: 'SETP990000200', rule: 'FAU04', kind: 'Rechazo', text: 'Base gravable distinta a la suma de las bases' }]);
     const r = await post('invoice', { ...example('invoice'), number: 990000200 });
     expect(r.status).toBe(422);
@@ -120,7 +120,13 @@ describe.each(MATRIX)('DIAN service documents (%s, %s)', (engine, transport) => 
     expect(json.document.statusCode).toBe(11);
     expect(json.document.number).toBe('SETP990000200');
     expect(json.document.Errors).toContain('Regla: FAU04, Rechazo: Base gravable distinta a la suma de las bases');
+    expect(((await (await get('SETP990000200')).json()) as { document: { state: string } }).document.state).toBe('rejected');
+    // Once the cause is gone the same body is sent again and accepted (a rejected number is free).
     h.server.simulator!.setScenarios([]);
+    const before = sends();
+    const again = await post('invoice', { ...example('invoice'), number: 990000200 });
+    expect(again.status).toBe(200);
+    expect(sends()).toBe(before + 1);
   });
 
   it('a retry with the same body returns the stored answer without a second send; another body is refused', async () => {

@@ -74,7 +74,7 @@ export function runDianStorageContract(name: string, make: () => Promise<{ stora
       expect(await s.listResolutions((await newCompany()).id)).toEqual([]);
     });
 
-    it('reserves a number once: same body, different body, a rejected number taken over', async () => {
+    it('reserves a number once: same body, different body, a rejected number taken over with any body', async () => {
       const c = await newCompany();
       const input = { companyId: c.id, kind: 'invoice' as const, prefix: 'SETP', number: 990000001, requestHash: 'h1' };
       const first = await s.reserveDocument(input);
@@ -90,6 +90,9 @@ export function runDianStorageContract(name: string, make: () => Promise<{ stora
       expect(again.outcome).toBe('reserved');
       expect(again.document.id).toBe(first.document.id);
       expect(again.document.response).toBeNull();
+      // Rejected again: even the same body takes it over (DIAN keeps no rejected document as a duplicate).
+      await s.updateDocument(first.document.id, { state: 'rejected' });
+      expect((await s.reserveDocument({ ...input, requestHash: 'h2' })).outcome).toBe('reserved');
     });
 
     it('concurrent reservations of one number give one row', async () => {
