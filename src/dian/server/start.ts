@@ -13,6 +13,7 @@ import { startDianSimulator, type DianSimulator } from '../simulator/index.js';
 import type { Clock, Logger } from '../../shared/ports.js';
 import { LOG_SERIALIZERS, REDACT_PATHS } from '../../shared/server-kit/logging.js';
 import { systemClock } from '../../shared/server-kit/clock.js';
+import { closeHttp } from '../../shared/server-kit/close-http.js';
 import { createDianApp } from './app/index.js';
 import { companySigners, loadDianCertificateKey } from './certificates.js';
 import { openDianStorage } from './storage/open.js';
@@ -133,7 +134,7 @@ export async function startDianServer(options: DianServerOptions): Promise<DianS
     storage,
     simulator,
     async close() {
-      await new Promise<void>((ok) => server.close(() => ok()));
+      await closeHttp(server);
       for (const c of clients.values()) await (await c).close();
       await simulator?.close();
       await storage.close();
