@@ -27,9 +27,10 @@ export interface DianUseCaseDeps {
   clock: Clock;
   /**
    * `send: true` on an accepted document: e-mail the customer the PDF and the zipped AttachedDocument.
-   * TODO(mail): the mail subsystem (src/shared/mail, being built elsewhere) plugs in here with a durable outbox;
-   * until then nothing is wired by default and the flag changes nothing. Called after the document is stored
-   * as accepted, so a failure here never loses the issued document (a retry gets the stored answer).
+   * TODO(mail): wire the mail subsystem's outbox here (src/shared/mail: `documentMailRequest` into the mail
+   * service; docs/mail.md); until then nothing is wired by default and the flag changes nothing. Called after
+   * the document is stored as accepted, so a failure here never loses the issued document (a retry gets the
+   * stored answer).
    */
   notifyCustomer?(input: CustomerNotice): Promise<void>;
   /** How long a document being built or sent belongs to the request doing it (ms; a retry meanwhile gets 409); default 120,000. */
