@@ -69,6 +69,13 @@ module.exports = {
       to: { path: '^src/ecf/', pathNot: ['^src/ecf/cli/', ECF_ENTRIES, '^src/ecf/server/index[.]ts$'] },
     },
     {
+      name: 'dian-server-through-entries',
+      comment: "The DIAN server is a thin adapter: it reaches the product's SDK only through its public entries (the kernel is a library it may use).",
+      severity: 'error',
+      from: { path: '^src/dian/server/' },
+      to: { path: '^src/dian/', pathNot: ['^src/dian/server/', DIAN_ENTRIES] },
+    },
+    {
       name: 'dian-cli-through-entries',
       comment: "The DIAN commands reach the product only through its public entries, ecf-kit/dian/server included.",
       severity: 'error',

@@ -16,6 +16,7 @@ for (const [name, file] of Object.entries({
   'dian/transport': 'src/dian/transport/index.ts',
   'dian/pdf': 'src/dian/pdf/index.ts',
   'dian/simulator': 'src/dian/simulator/index.ts',
+  'dian/server': 'src/dian/server/index.ts',
 })) {
   if (existsSync(file)) entry[name] = file;
 }

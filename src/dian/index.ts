@@ -154,3 +154,6 @@ export {
 export { PAYROLL_XSD } from './spec/payroll-schema.gen.js';
 /** The payroll schema tree's node and value types. */
 export type { PayrollXsdNode, PayrollXsdType } from './spec/payroll-xsd.js';
+
+/** The JSON Schema (2020-12) of an endpoint's request body, as in schemas/dian-<kind>.schema.json. */
+export { dianRequestJsonSchema } from './validate/json-schema.js';

@@ -54,12 +54,14 @@ const KNOWN: Record<string, string[]> = {
     'buildDianPayroll',
     'parseDianPayroll',
     'validateDianPayroll',
+    'dianRequestJsonSchema',
   ],
   './dian/sign': ['signDianXml', 'verifyDianXml'],
   './dian/xsd': ['createDianSchemaValidator', 'detectDianSchemaId'],
   './dian/transport': ['createDianClient', 'signDianEnvelope', 'verifyDianEnvelope', 'readDianAnswer', 'DIAN_OPERATIONS'],
   './dian/pdf': ['dianPdf', 'renderDianPdf', 'dianPdfModel'],
   './dian/simulator': ['startDianSimulator', 'DIAN_SIM_EXAMPLE_COMPANY', 'DIAN_SIM_EXAMPLE_RANGE'],
+  './dian/server': ['startDianServer', 'createDianApp', 'openDianStorage', 'issueDocument', 'addCompany'],
   './package.json': ['name', 'version', 'exports'],
 };
 

@@ -1,4 +1,5 @@
 import type { CliCommand } from '../../shared/cli/command.js';
+import { dianAdminCommands } from './admin.js';
 import { dianAttachCommand } from './attach.js';
 import { dianBuildCommand } from './build.js';
 import { dianEventCommand } from './event.js';
@@ -31,4 +32,5 @@ export const commands: CliCommand[] = [
   dianSimulateCommand,
   dianSendCommand,
   dianStatusCommand,
+  ...dianAdminCommands,
 ];

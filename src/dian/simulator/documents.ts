@@ -6,6 +6,7 @@
  * Every check runs (messages are collected); only an unreadable document stops early.
  */
 import { computeDocumentCodes } from '../codes/from-tree.js';
+import { DOCUMENT_TYPES } from '../spec/kinds.js';
 import { checkDianRules } from '../rules/check.js';
 import { verifyDianXml } from '../sign/verify.js';
 import { readUbl } from '../ubl/read.js';
@@ -72,7 +73,10 @@ export async function processDocument(core: SimCore, fileName: string | null, xm
   }
   const root = read.root;
   const number = textAt(root, 'cbc:ID') ?? '';
-  const nit = textAt(root, `${SUPPLIER}/cbc:CompanyID`) ?? '';
+  // The issuer: the supplier, except on a support document and its note (CUDS), which the acquirer issues.
+  const typeCode = textAt(root, 'cbc:InvoiceTypeCode') ?? textAt(root, 'cbc:CreditNoteTypeCode') ?? '';
+  const issuerParty = DOCUMENT_TYPES[typeCode]?.hash === 'cuds' ? CUSTOMER : SUPPLIER;
+  const nit = textAt(root, `${issuerParty}/cbc:CompanyID`) ?? '';
   const declared = textAt(root, 'cbc:UUID') ?? '';
   const acceptedKey = state.accepted[`${nit}|${number}`];
   if ((declared && state.documents[declared]?.verdict.isValid) || acceptedKey !== undefined) {
@@ -85,7 +89,12 @@ export async function processDocument(core: SimCore, fileName: string | null, xm
   const signature = verifyDianXml(xml);
   if (!signature.valid) messages.push(rejection('signature', root, signature.reason ?? signature.code));
 
-  const softwareId = textAt(root, 'ext:UBLExtensions/ext:UBLExtension/ext:ExtensionContent/sts:DianExtensions/sts:SoftwareProvider/sts:SoftwareID') ?? '';
+  // DianExtensions is not always the first extension (a POS document's come before it).
+  const extensions = root.children.find((c) => c.name === 'ext:UBLExtensions')?.children ?? [];
+  const softwareId =
+    extensions
+      .map((e) => textAt(e, 'ext:ExtensionContent/sts:DianExtensions/sts:SoftwareProvider/sts:SoftwareID'))
+      .find((v) => v !== undefined && v !== null) ?? '';
   const company = state.companies.find((c) => c.nit === nit && c.softwareId === softwareId);
   if (!company) messages.push(rejection('unknownSoftware', root, `NIT ${nit}, software ${softwareId || '(vacío)'}`));
   const range = root.name === 'Invoice' && company ? rangeOf(state.ranges, nit, softwareId, number) : undefined;

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { serve } from '@hono/node-server';
+import { closeHttp } from '../../shared/server-kit/close-http.js';
 import type { Logger } from 'pino';
 import type { Clock } from '../index.js';
 import { createApp } from './app/index.js';
@@ -42,19 +43,6 @@ export interface StartOptions {
   offloadPool?: Partial<OffloadPoolOptions>;
   /** Called with the pool once it exists (tests inspect its processes). */
   onOffloadPool?: (pool: OffloadPool) => void;
-}
-
-function closeHttp(server: ReturnType<typeof serve>): Promise<void> {
-  return new Promise((resolve) => {
-    const s = server as unknown as import('node:http').Server;
-    const force = setTimeout(() => s.closeAllConnections?.(), 5_000);
-    force.unref();
-    s.close(() => {
-      clearTimeout(force);
-      resolve();
-    });
-    s.closeIdleConnections?.();
-  });
 }
 
 /**

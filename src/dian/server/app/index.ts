@@ -1,0 +1,124 @@
+/**
+ * The DIAN service's HTTP app (hono): every document endpoint of dian-service.md plus `/service/invoice` and
+ * `/service/credit-note`, one route per DIAN_KINDS row; a stored document by number or CUFE; the OpenAPI
+ * document. Routes parse, call the use case and send its answer; nothing here knows a kind.
+ *
+ * Auth: `Authorization: Bearer <token>` names the company (tokens stored hashed). The published interface
+ * writes `Authotization` on the payroll and mail endpoints; routes that take that spelling opt in
+ * (`misspelt: true`); none of the endpoints of this slice does.
+ */
+import { Hono, type Context } from 'hono';
+import { DIAN_KINDS, type DianKindId } from '../../index.js';
+import { ApiError, envelopeResponse } from '../../../shared/server-kit/envelope.js';
+import { readLimited, utf8Text } from '../../../shared/server-kit/body.js';
+import { isStorageUnavailable } from '../../../shared/server-kit/storage/errors.js';
+import { hashToken } from '../../../shared/server-kit/tokens.js';
+import type { CompanyRecord, DianStorage, DocumentRecord } from '../storage/types.js';
+import { issueDocument } from '../use-cases/issue.js';
+import type { DianUseCaseDeps, UseCaseAnswer } from '../use-cases/ports.js';
+import { dianOpenApi } from './openapi.js';
+
+export interface DianAppDeps extends DianUseCaseDeps {
+  storage: DianStorage;
+  /** Largest request body (bytes); default 2 MB. */
+  maxBodyBytes?: number;
+  /** Where unexpected errors are reported (default: nowhere; the client gets a 500 without details). */
+  onError?: (e: unknown) => void;
+}
+
+type Env = { Variables: { company: CompanyRecord } };
+
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+function send(a: UseCaseAnswer): Response {
+  return new Response(JSON.stringify(a.body), { status: a.status, headers: { 'Content-Type': 'application/json; charset=utf-8', ...(a.headers ?? {}) } });
+}
+
+function fail(status: 400 | 401 | 404 | 413 | 500 | 503, message: string, headers: Record<string, string> = {}): Response {
+  return envelopeResponse(status, { status: 'error', message, document: null }, headers);
+}
+
+/** The company of the request's bearer token, or the 401 to answer. */
+async function authenticate(c: Context, storage: DianStorage, misspelt: boolean): Promise<CompanyRecord | Response> {
+  const header = c.req.header('Authorization') ?? (misspelt ? c.req.header('Authotization') : undefined);
+  const m = header ? BEARER.exec(header) : null;
+  const challenge = { 'WWW-Authenticate': 'Bearer' };
+  if (!m) return fail(401, 'Falta el encabezado Authorization: Bearer <token>.', challenge);
+  const company = await storage.companyByTokenHash(hashToken(m[1]!));
+  if (!company) return fail(401, 'El token no es válido o fue revocado.', challenge);
+  return company;
+}
+
+/** What GET answers about a stored document. */
+function documentView(d: DocumentRecord) {
+  const reply = d.response?.body as { document?: Record<string, unknown> } | undefined;
+  return {
+    status: 'success',
+    document: {
+      number: `${d.prefix}${d.number}`,
+      kind: d.kind,
+      path: DIAN_KINDS[d.kind].path,
+      state: d.state,
+      uuid: d.documentKey,
+      createdAt: new Date(d.createdAt).toISOString(),
+      updatedAt: new Date(d.updatedAt).toISOString(),
+      answer: d.response ? { httpStatus: d.response.status, ...(reply?.document ?? {}) } : null,
+    },
+  };
+}
+
+/** Builds the app over its dependencies. */
+export function createDianApp(deps: DianAppDeps): Hono<Env> {
+  const app = new Hono<Env>();
+  const limit = deps.maxBodyBytes ?? 2 * 1024 * 1024;
+
+  app.onError((e) => {
+    if (e instanceof ApiError) return envelopeResponse(e.status, { status: 'error', message: e.message, document: e.document }, e.headers);
+    if (isStorageUnavailable(e)) return fail(503, 'El almacenamiento no está disponible en este momento; reintente en unos segundos.', { 'Retry-After': '5' });
+    deps.onError?.(e);
+    return fail(500, 'Error interno del servicio; el incidente quedó registrado.');
+  });
+  app.notFound(() => fail(404, 'Ruta no encontrada.'));
+
+  app.get('/service/openapi.json', (c) => c.json(dianOpenApi()));
+
+  const auth = (misspelt: boolean) => async (c: Context<Env>, next: () => Promise<void>) => {
+    const r = await authenticate(c, deps.storage, misspelt);
+    if (r instanceof Response) return r;
+    c.set('company', r);
+    await next();
+  };
+
+  for (const kind of Object.keys(DIAN_KINDS) as DianKindId[]) {
+    app.post(DIAN_KINDS[kind].path, auth(false), async (c) => {
+      const bytes = await readLimited(c.req.raw, limit);
+      const text = utf8Text(bytes);
+      let body: unknown;
+      try {
+        body = JSON.parse(text ?? '');
+      } catch {
+        return fail(400, 'El cuerpo de la solicitud no es JSON válido (UTF-8).');
+      }
+      return send(await issueDocument(deps, c.get('company'), kind, body));
+    });
+  }
+
+  app.get('/service/documents/:id', auth(false), async (c) => {
+    const company = c.get('company');
+    const id = c.req.param('id') ?? '';
+    let doc: DocumentRecord | null = null;
+    if (/^[0-9a-f]{96}$/i.test(id)) doc = await deps.storage.getDocumentByKey(company.id, id.toLowerCase());
+    else {
+      // `SETP990000001`: every split into a prefix and a number, shortest prefix first.
+      for (let i = 0; i < id.length && !doc; i++) {
+        const digits = id.slice(i);
+        if (!/^\d{1,15}$/.test(digits)) continue;
+        doc = await deps.storage.getDocumentByNumber(company.id, id.slice(0, i), Number(digits));
+      }
+    }
+    if (!doc) return fail(404, `No existe un documento ${id} de esta empresa.`);
+    return c.json(documentView(doc));
+  });
+
+  return app;
+}

@@ -1,0 +1,112 @@
+/**
+ * The service's OpenAPI 3.1 document, built from the same descriptions that run: each document endpoint is a
+ * row of DIAN_KINDS with its request body's JSON Schema (dianRequestJsonSchema, the one behind
+ * schemas/dian-<kind>.schema.json and validateDianRequest's field table).
+ */
+import { DIAN_KINDS, dianRequestJsonSchema } from '../../index.js';
+
+const errorBody = {
+  type: 'object',
+  required: ['status', 'message', 'document'],
+  properties: { status: { const: 'error' }, message: { type: 'string' }, document: { type: ['object', 'null'] } },
+};
+
+const documentAnswer = {
+  type: 'object',
+  required: ['status', 'message', 'document'],
+  properties: {
+    status: { const: 'success' },
+    message: { type: 'string' },
+    document: {
+      type: 'object',
+      required: [
+        'number',
+        'statusCode',
+        'statusDescription',
+        'uuid',
+        'zipBase64Bytes',
+        'pdfBase64Bytes',
+        'appResponseBase64Bytes',
+        'attachedDocumentBase64Bytes',
+      ],
+      properties: {
+        number: { type: 'string', description: 'Prefijo y consecutivo.' },
+        statusCode: { const: 6 },
+        statusDescription: { type: 'string' },
+        uuid: { type: 'string', description: 'CUFE, CUDE o CUDS.' },
+        zipBase64Bytes: { type: 'string', contentEncoding: 'base64' },
+        pdfBase64Bytes: { type: ['string', 'null'], contentEncoding: 'base64' },
+        appResponseBase64Bytes: { type: ['string', 'null'], contentEncoding: 'base64' },
+        attachedDocumentBase64Bytes: { type: 'string', contentEncoding: 'base64' },
+        notifications: { type: 'array', items: { type: 'string' }, description: 'Notificaciones de la DIAN (`Regla: X, Notificación: …`).' },
+      },
+    },
+  },
+};
+
+const rejection = {
+  type: 'object',
+  properties: {
+    status: { const: 'error' },
+    message: { type: 'string' },
+    document: {
+      type: 'object',
+      properties: {
+        number: { type: 'string' },
+        statusCode: { enum: [11, 13] },
+        statusDescription: { type: 'string' },
+        Errors: { type: 'array', items: { type: 'string' }, description: 'statusCode 11: `Regla: X, Rechazo: …`.' },
+        errors: { type: 'array', items: { type: 'string' }, description: 'statusCode 13.' },
+        detailedErrors: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
+      },
+    },
+  },
+};
+
+const json = (schema: unknown) => ({ content: { 'application/json': { schema } } });
+
+/** The OpenAPI document of the DIAN service. */
+export function dianOpenApi(): Record<string, unknown> {
+  const paths: Record<string, unknown> = {};
+  const schemas: Record<string, unknown> = { DocumentAnswer: documentAnswer, Rejection: rejection, Error: errorBody };
+  for (const kind of Object.values(DIAN_KINDS)) {
+    const name = `Request_${kind.id.replace(/-/g, '_')}`;
+    const { $schema: _s, $id: _i, ...schema } = dianRequestJsonSchema(kind.id);
+    schemas[name] = schema;
+    paths[kind.path] = {
+      post: {
+        operationId: `issue_${kind.id.replace(/-/g, '_')}`,
+        summary: `Emite ${kind.name}`,
+        requestBody: { required: true, ...json({ $ref: `#/components/schemas/${name}` }) },
+        responses: {
+          '200': { description: 'Validado y aceptado por la DIAN (statusCode 6).', ...json({ $ref: '#/components/schemas/DocumentAnswer' }) },
+          '401': { description: 'Token ausente o inválido.', ...json({ $ref: '#/components/schemas/Error' }) },
+          '409': { description: 'El mismo documento se está procesando en otra solicitud.', ...json({ $ref: '#/components/schemas/Error' }) },
+          '422': {
+            description: 'Validaciones del servicio (statusCode 13) o rechazo de la DIAN (statusCode 11).',
+            ...json({ $ref: '#/components/schemas/Rejection' }),
+          },
+          '503': { description: 'La DIAN no responde: nada se emitió; use /service/contingency-invoice.', ...json({ $ref: '#/components/schemas/Error' }) },
+        },
+      },
+    };
+  }
+  paths['/service/documents/{id}'] = {
+    get: {
+      operationId: 'get_document',
+      summary: 'Un documento de la empresa por prefijo y número o por CUFE/CUDE',
+      parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+      responses: {
+        '200': { description: 'Estado y archivos del documento.', ...json({ type: 'object' }) },
+        '404': { description: 'No existe para esta empresa.', ...json({ $ref: '#/components/schemas/Error' }) },
+      },
+    },
+  };
+  return {
+    openapi: '3.1.0',
+    info: { title: 'ecf-kit: servicio de documentos electrónicos de Colombia (DIAN)', version: '0.1.0' },
+    security: [{ bearer: [] }],
+    paths,
+    components: { schemas, securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+  };
+}

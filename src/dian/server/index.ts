@@ -1,0 +1,24 @@
+/**
+ * `ecf-kit/dian/server`: the Colombian documents service (dian-service.md) as its own app: storage ports and
+ * adapters (SQLite, PostgreSQL), the issuing use case, the hono routes and `startDianServer`.
+ */
+/** The storage ports and records. */
+export type * from './storage/types.js';
+/** Opening the storage: SQLite (embedded default), PostgreSQL (schema `dian`). */
+export { openDianStorage, createDianSqliteStorage, createDianPostgresStorage, DIAN_PG_SCHEMA, type OpenDianStorageOptions } from './storage/open.js';
+/** The schema migrations of the DIAN tables. */
+export { DIAN_MIGRATIONS } from './storage/migrations.js';
+/** The issuing use case, its ports and the canonical JSON its idempotency hash is taken over. */
+export { issueDocument, canonicalJson, CONTINGENCY_PATH } from './use-cases/issue.js';
+/** The ports of the use cases: DIAN as a gateway, the company's signer, the clock. */
+export type { DianGateway, DianUseCaseDeps, UseCaseAnswer, CustomerNotice } from './use-cases/ports.js';
+/** The HTTP app (hono) over its dependencies. */
+export { createDianApp, type DianAppDeps } from './app/index.js';
+/** The OpenAPI document served at /service/openapi.json. */
+export { dianOpenApi } from './app/openapi.js';
+/** Companies' identities sealed at rest, the sealing key, per-company signers. */
+export { loadDianCertificateKey, sealIdentity, unsealIdentity, sealedDevIdentity, companySigners, DIAN_DEV_KEY_FILE } from './certificates.js';
+/** The operator's operations (what `ecf dian admin` runs). */
+export { addCompany, addToken, addResolution, generateDianToken, DianAdminError, DIAN_TOKEN_PREFIX, type AddCompanyInput } from './admin.js';
+/** Starts the service (embedded local DIAN by default). */
+export { startDianServer, type DianServerOptions, type DianServer } from './start.js';

@@ -1,0 +1,162 @@
+/**
+ * `startDianServer`: the DIAN service in one process: storage (SQLite in `dataDir` or PostgreSQL), the
+ * companies' sealed identities, the hono app on @hono/node-server and DIAN: by default (`authority:
+ * 'embedded'`) a local DIAN in process (ecf-kit/dian/simulator, state in `${dataDir}/dian-simulator`), to which
+ * every company is registered with its software and ranges before it sends; or a DIAN endpoint URL.
+ * Not yet part of `npm start` (the e-CF main): serving both products from one process is the next step.
+ */
+import { resolve } from 'node:path';
+import { serve } from '@hono/node-server';
+import pino from 'pino';
+import { createDianClient, type DianClient } from '../transport/index.js';
+import { startDianSimulator, type DianSimulator } from '../simulator/index.js';
+import type { Clock, Logger } from '../../shared/ports.js';
+import { LOG_SERIALIZERS, REDACT_PATHS } from '../../shared/server-kit/logging.js';
+import { systemClock } from '../../shared/server-kit/clock.js';
+import { closeHttp } from '../../shared/server-kit/close-http.js';
+import { createDianApp } from './app/index.js';
+import { companySigners, loadDianCertificateKey } from './certificates.js';
+import { openDianStorage } from './storage/open.js';
+import type { CompanyRecord, DianStorage, ResolutionRecord } from './storage/types.js';
+import type { DianGateway, DianUseCaseDeps } from './use-cases/ports.js';
+
+export interface DianServerOptions {
+  dataDir: string;
+  /** postgres:// URL; default SQLite `${dataDir}/dian.sqlite`. */
+  databaseUrl?: string;
+  /** PostgreSQL schema of the DIAN tables (default `dian`). */
+  schema?: string;
+  /** Default 0 (a free port). */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** `embedded` (default): the local DIAN in process; or DIAN's service URL (`…/WcfDianCustomerServices.svc`). */
+  authority?: 'embedded' | { endpoint: string };
+  /** DIAN XSDs for the local DIAN; default DIAN_XSD_DIR, else ../shared/dian-xsd. */
+  xsdDir?: string;
+  /** One clock for the service, its signatures and the local DIAN. Default: the system clock. */
+  clock?: Clock;
+  /** The sealing key of companies' identities; default DIAN_CERT_KEY or the data directory's development key. */
+  certificateKey?: Uint8Array;
+  env?: Record<string, string | undefined>;
+  /** Client deadline per DIAN call (ms); default 60,000. */
+  dianTimeoutMs?: number;
+  /** Retries of idempotent DIAN queries (GetStatus); default 2. */
+  dianRetries?: number;
+  /** The `send: true` hook (see DianUseCaseDeps.notifyCustomer; TODO(mail): the mail subsystem's outbox by default). */
+  notifyCustomer?: DianUseCaseDeps['notifyCustomer'];
+  /** Default: pino on stdout (level LOG_LEVEL, default info), with the kit's redaction and error serializers. */
+  logger?: Logger;
+}
+
+function defaultLogger(level: string): Logger {
+  return pino(
+    { level, base: { service: 'ecf-kit-dian' }, redact: { paths: [...REDACT_PATHS], censor: '[redacted]' }, serializers: LOG_SERIALIZERS },
+    pino.destination(1),
+  );
+}
+
+export interface DianServer {
+  url: string;
+  port: number;
+  app: ReturnType<typeof createDianApp>;
+  storage: DianStorage;
+  /** The local DIAN, when embedded. */
+  simulator: DianSimulator | null;
+  close(): Promise<void>;
+}
+
+export async function startDianServer(options: DianServerOptions): Promise<DianServer> {
+  const env = options.env ?? process.env;
+  const clock = options.clock ?? systemClock;
+  const logger = options.logger ?? defaultLogger(env.LOG_LEVEL || 'info');
+  const dataDir = resolve(options.dataDir);
+  const storage = await openDianStorage({ dataDir, databaseUrl: options.databaseUrl, schema: options.schema, clock });
+  const key = options.certificateKey ?? loadDianCertificateKey({ dataDir, env });
+  const signerFor = companySigners(key);
+  const authority = options.authority ?? 'embedded';
+  let simulator: DianSimulator | null = null;
+  if (authority === 'embedded') {
+    const xsdDir = options.xsdDir ?? (env.DIAN_XSD_DIR ? resolve(env.DIAN_XSD_DIR) : resolve('../shared/dian-xsd'));
+    simulator = await startDianSimulator({ xsdDir, clock, dataDir: resolve(dataDir, 'dian-simulator') });
+    for (const company of await storage.listCompanies()) registerWithSimulator(simulator, company, await storage.listResolutions(company.id));
+  }
+  const endpoint = simulator ? simulator.url : (authority as { endpoint: string }).endpoint;
+  const clients = new Map<number, Promise<DianClient>>();
+  const clientOf = (company: CompanyRecord): Promise<DianClient> => {
+    let client = clients.get(company.id);
+    if (!client) {
+      client = signerFor(company).then((signer) =>
+        createDianClient({
+          signer,
+          endpoint,
+          environment: company.environment,
+          clock,
+          timeoutMs: options.dianTimeoutMs ?? 60_000,
+          retries: options.dianRetries ?? 2,
+        }),
+      );
+      clients.set(company.id, client);
+    }
+    return client;
+  };
+  const dianFor = (company: CompanyRecord): DianGateway => ({
+    sendBillSync: async (fileName, zip) => (await clientOf(company)).sendBillSync(fileName, zip),
+    getStatus: async (documentKey) => (await clientOf(company)).getStatus(documentKey),
+    ...(simulator ? { prepare: (co: CompanyRecord, resolutions: readonly ResolutionRecord[]) => registerWithSimulator(simulator!, co, resolutions) } : {}),
+  });
+  const app = createDianApp({
+    storage,
+    signerFor,
+    dianFor,
+    clock,
+    ...(options.notifyCustomer ? { notifyCustomer: options.notifyCustomer } : {}),
+    onError: (err) => logger.error({ err }, 'unexpected error'),
+  });
+  const host = options.host ?? '127.0.0.1';
+  const server = await new Promise<ReturnType<typeof serve>>((ok) => {
+    const s = serve({ fetch: app.fetch, port: options.port ?? 0, hostname: host }, () => ok(s));
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : (options.port ?? 0);
+  logger.info(
+    {
+      url: `http://${host}:${port}`,
+      storage: options.databaseUrl ? 'postgres' : 'sqlite',
+      dian: simulator ? `embedded local DIAN ${simulator.url}` : endpoint,
+    },
+    'DIAN service listening',
+  );
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    app,
+    storage,
+    simulator,
+    async close() {
+      await closeHttp(server);
+      for (const c of clients.values()) await (await c).close();
+      await simulator?.close();
+      await storage.close();
+    },
+  };
+}
+
+/** Registers a company, its software and its ranges with the local DIAN (replacing what it had). */
+function registerWithSimulator(sim: DianSimulator, company: CompanyRecord, resolutions: readonly ResolutionRecord[]): void {
+  sim.addCompany({ nit: company.nit, name: company.profile.name, softwareId: company.softwareId, pin: company.softwarePin, providerNit: company.providerNit });
+  for (const r of resolutions) {
+    sim.addRange({
+      nit: company.nit,
+      softwareId: company.softwareId,
+      prefix: r.prefix,
+      from: String(r.from),
+      to: String(r.to),
+      technicalKey: r.technicalKey ?? '',
+      resolutionNumber: r.resolutionNumber,
+      resolutionDate: r.resolutionDate,
+      validFrom: r.validFrom,
+      validTo: r.validTo,
+    });
+  }
+}

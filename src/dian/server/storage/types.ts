@@ -1,0 +1,154 @@
+/**
+ * The DIAN server's storage ports: one small interface per kind of record (companies and their tokens,
+ * numbering resolutions, documents). Adapters: Kysely on SQLite (embedded default) and PostgreSQL
+ * (./kysely.ts); both pass one conformance suite (test/dian/server/storage).
+ */
+import type { DianCompany, DianKindId } from '../../index.js';
+
+/** `1` production, `2` habilitación. */
+export type DianEnvironmentCode = '1' | '2';
+
+/** An issuing company: its NIT, its profile (the DianContext company part), the software and environment. */
+export interface CompanyRecord {
+  id: number;
+  nit: string;
+  profile: DianCompany;
+  softwareId: string;
+  softwarePin: string;
+  providerNit: string;
+  providerDv: string;
+  environment: DianEnvironmentCode;
+  /** The signing identity (.p12 and its password), sealed with the server's key; null until one is set. */
+  certificate: Uint8Array | null;
+  createdAt: number;
+}
+
+export interface NewCompany {
+  nit: string;
+  profile: DianCompany;
+  softwareId: string;
+  softwarePin: string;
+  providerNit: string;
+  providerDv: string;
+  environment: DianEnvironmentCode;
+  certificate?: Uint8Array | null;
+}
+
+export interface TokenRecord {
+  id: number;
+  companyId: number;
+  label: string | null;
+  createdAt: number;
+  revokedAt: number | null;
+}
+
+/** A numbering resolution of one company for one document kind. */
+export interface ResolutionRecord {
+  id: number;
+  companyId: number;
+  kind: DianKindId;
+  /** '' when the range has no prefix. */
+  prefix: string;
+  from: number;
+  to: number;
+  technicalKey: string | null;
+  resolutionNumber: string;
+  /** `yyyy-MM-dd`. */
+  resolutionDate: string;
+  validFrom: string;
+  validTo: string;
+  createdAt: number;
+}
+
+export type NewResolution = Omit<ResolutionRecord, 'id' | 'companyId' | 'createdAt'>;
+
+/**
+ * A document's life: `building` (number reserved, nothing sent), `sending` (signed and zipped, SendBillSync
+ * under way or its answer lost), `accepted` (DIAN's verdict valid), `rejected` (DIAN refused it; the number
+ * may be sent again, with the same body or another). A number released because DIAN could not be reached leaves no row.
+ */
+export type DocumentState = 'building' | 'sending' | 'accepted' | 'rejected';
+
+export interface DocumentRecord {
+  id: number;
+  companyId: number;
+  kind: DianKindId;
+  prefix: string;
+  number: number;
+  /** SHA-384 of the request body's canonical JSON: the idempotency check. */
+  requestHash: string;
+  state: DocumentState;
+  /** CUFE / CUDE / CUDS. */
+  documentKey: string | null;
+  signedXml: string | null;
+  zip: Uint8Array | null;
+  zipName: string | null;
+  /** DIAN's answer (the transport's DianResponse, JSON). */
+  dianAnswer: unknown;
+  /** DIAN's ApplicationResponse XML. */
+  applicationResponse: string | null;
+  attachedDocument: string | null;
+  /** The HTTP answer given (status and body), returned again to a retry with the same body. */
+  response: { status: number; body: unknown } | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** The outcome of reserving a number. */
+export type Reservation =
+  | { outcome: 'reserved'; document: DocumentRecord }
+  /** The number is taken by a document with the same body. */
+  | { outcome: 'same'; document: DocumentRecord }
+  /** The number is taken by a document with another body. */
+  | { outcome: 'different'; document: DocumentRecord };
+
+export interface CompanyStore {
+  createCompany(company: NewCompany): Promise<CompanyRecord>;
+  getCompanyByNit(nit: string): Promise<CompanyRecord | null>;
+  getCompany(id: number): Promise<CompanyRecord | null>;
+  listCompanies(): Promise<CompanyRecord[]>;
+  setCertificate(companyId: number, sealed: Uint8Array): Promise<void>;
+  /** Stores the token's hash; the token itself is never stored. */
+  addToken(companyId: number, tokenHash: string, label?: string | null): Promise<TokenRecord>;
+  /** The company of an active (not revoked) token hash. */
+  companyByTokenHash(tokenHash: string): Promise<CompanyRecord | null>;
+  revokeToken(companyId: number, tokenId: number): Promise<boolean>;
+}
+
+export interface ResolutionStore {
+  addResolution(companyId: number, resolution: NewResolution): Promise<ResolutionRecord>;
+  listResolutions(companyId: number, kind?: DianKindId): Promise<ResolutionRecord[]>;
+}
+
+export interface DocumentPatch {
+  state?: DocumentState;
+  documentKey?: string | null;
+  signedXml?: string | null;
+  zip?: Uint8Array | null;
+  zipName?: string | null;
+  dianAnswer?: unknown;
+  applicationResponse?: string | null;
+  attachedDocument?: string | null;
+  response?: { status: number; body: unknown } | null;
+}
+
+export interface DocumentStore {
+  /**
+   * In one transaction: when `prefix`+`number` is free for the company (or held by a document DIAN rejected,
+   * which is taken over whatever its body), a row in state `building` is written and returned; else the
+   * existing document says whether its body was the same.
+   */
+  reserveDocument(input: { companyId: number; kind: DianKindId; prefix: string; number: number; requestHash: string }): Promise<Reservation>;
+  updateDocument(id: number, patch: DocumentPatch): Promise<DocumentRecord>;
+  /** Deletes a reservation that was never sent (DIAN unreachable, build failed): the number is free again. */
+  releaseDocument(id: number): Promise<void>;
+  getDocumentByNumber(companyId: number, prefix: string, number: number): Promise<DocumentRecord | null>;
+  getDocumentByKey(companyId: number, documentKey: string): Promise<DocumentRecord | null>;
+}
+
+export interface StorageLifecycle {
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export type DianStorage = CompanyStore & ResolutionStore & DocumentStore & StorageLifecycle;

@@ -1,0 +1,379 @@
+/**
+ * `issueDocument(company, kind, request)`: the service's document endpoints (dian-service.md). Steps, in order:
+ *
+ * 1. own validations (validateDianRequest): 422 `statusCode` 13 with `errors` and `detailedErrors` at request paths;
+ * 2. the number against the company's resolutions for the kind (prefix, range, validity dates): 422 `statusCode` 13;
+ * 3. idempotency: `prefix`+`number` already accepted (or in flight) with the same body → the stored answer
+ *    (nothing sent again); with another body → 422; a number DIAN rejected is sent again (same or new body);
+ * 4. the number reserved (a row in state `building`, one transaction) before anything is sent;
+ * 5. build (buildDianXml with the company's context), sign (the company's signer), zip, state `sending`;
+ * 6. SendBillSync. A lost answer (`outcomeUnknown`) is resolved with GetStatus by the document's key before
+ *    anything else; DIAN unreachable (nothing sent) releases the number and answers 503 naming
+ *    `/service/contingency-invoice`;
+ * 7. accepted: AttachedDocument (signed) and PDF, 200 `statusCode` 6; rejected: 422 `statusCode` 11 with `Errors`.
+ *
+ * The answer given is stored with the document and returned as is to a retry with the same body.
+ */
+import {
+  buildAttachedDocument,
+  buildDianXml,
+  DIAN_KINDS,
+  type DianContext,
+  type DianKindId,
+  dianDocumentZip,
+  EcfError,
+  sha384Hex,
+  toDianValidationBody,
+  validateDianRequest,
+} from '../../index.js';
+import { dianPdf } from '../../pdf/index.js';
+import { bogotaTime, signDianXml } from '../../sign/index.js';
+import { type DianResponse, isAuthorityError, isTransportError } from '../../transport/index.js';
+import type { CompanyRecord, DocumentRecord, ResolutionRecord } from '../storage/types.js';
+import type { DianUseCaseDeps, UseCaseAnswer } from './ports.js';
+
+/** The endpoint a client uses while DIAN cannot be reached. */
+export const CONTINGENCY_PATH = DIAN_KINDS['contingency-invoice'].path;
+
+/** Canonical JSON (keys sorted at every level): equal bodies hash equal whatever their key order. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const o = value as Record<string, unknown>;
+    return `{${Object.keys(o)
+      .sort()
+      .filter((k) => o[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** The service's 422 `statusCode` 13 body with errors at `path`. */
+function ownValidation(number: string, problems: { path: string; message: string }[]): UseCaseAnswer {
+  return {
+    status: 422,
+    body: toDianValidationBody(
+      number,
+      problems.map((p) => ({ code: 'rule' as const, path: p.path, message: p.message, severity: 'error' as const })),
+    ),
+  };
+}
+
+function unavailable(message: string, retryAfter = '30'): UseCaseAnswer {
+  return { status: 503, body: { status: 'error', message, document: null }, headers: { 'Retry-After': retryAfter } };
+}
+
+/** Bogotá `yyyy-MM-dd` of an instant. */
+function bogotaDate(at: Date): string {
+  return bogotaTime(at).slice(0, 10);
+}
+
+/** `Regla: X, Rechazo: text` as DIAN writes it (free text as is). */
+function ruleString(m: DianResponse['messages'][number]): string {
+  return m.rule && m.kind ? `Regla: ${m.rule}, ${m.kind}: ${m.text}` : m.text;
+}
+
+/** The resolution of the request's prefix, or the problems with the number (Spanish, at request paths). */
+function checkNumbering(
+  kind: DianKindId,
+  body: Record<string, unknown>,
+  resolutions: readonly ResolutionRecord[],
+  today: string,
+): { resolution: ResolutionRecord | null; problems: { path: string; message: string }[] } {
+  const prefix = typeof body.prefix === 'string' ? body.prefix : '';
+  const number = Number(body.number);
+  const date = typeof body.date === 'string' ? body.date : today;
+  const sameKind = resolutions.filter((r) => r.kind === kind);
+  if (sameKind.length === 0) {
+    // Kinds without a numbering control (notes) need no resolution; the others do.
+    if (!DIAN_KINDS[kind].invoiceControl) return { resolution: null, problems: [] };
+    return { resolution: null, problems: [{ path: 'prefix', message: `La empresa no tiene una resolución de numeración para ${DIAN_KINDS[kind].name}.` }] };
+  }
+  const withPrefix = sameKind.filter((r) => r.prefix === prefix);
+  if (withPrefix.length === 0) {
+    const known = sameKind.map((r) => (r.prefix === '' ? '(sin prefijo)' : r.prefix)).join(', ');
+    return {
+      resolution: null,
+      problems: [{ path: 'prefix', message: `El prefijo "${prefix}" no corresponde a ninguna resolución de la empresa para este documento (${known}).` }],
+    };
+  }
+  const inRange = withPrefix.filter((r) => number >= r.from && number <= r.to);
+  if (inRange.length === 0) {
+    const ranges = withPrefix.map((r) => `${r.from}–${r.to}`).join(', ');
+    return {
+      resolution: null,
+      problems: [{ path: 'number', message: `El número ${number} está fuera del rango autorizado para el prefijo "${prefix}" (${ranges}).` }],
+    };
+  }
+  const valid = inRange.find((r) => date >= r.validFrom && date <= r.validTo);
+  if (!valid) {
+    const r = inRange[0]!;
+    return {
+      resolution: null,
+      problems: [
+        { path: 'date', message: `La fecha ${date} está fuera de la vigencia de la resolución ${r.resolutionNumber} (${r.validFrom} a ${r.validTo}).` },
+      ],
+    };
+  }
+  return { resolution: valid, problems: [] };
+}
+
+function contextOf(company: CompanyRecord, resolution: ResolutionRecord | null, now: () => Date): DianContext {
+  return {
+    company: { ...company.profile, nit: company.nit },
+    software: { id: company.softwareId, pin: company.softwarePin, provider_nit: company.providerNit, provider_dv: company.providerDv },
+    ...(resolution
+      ? {
+          resolution: {
+            prefix: resolution.prefix || undefined,
+            from: String(resolution.from),
+            to: String(resolution.to),
+            start_date: resolution.validFrom,
+            end_date: resolution.validTo,
+            technical_key: resolution.technicalKey ?? undefined,
+          },
+        }
+      : {}),
+    environment: company.environment,
+    now,
+  };
+}
+
+/** Issues one document for `company`; the answer is the HTTP status and body of the spec. */
+export async function issueDocument(deps: DianUseCaseDeps, company: CompanyRecord, kind: DianKindId, request: unknown): Promise<UseCaseAnswer> {
+  const { storage } = deps;
+  const dian = deps.dianFor(company);
+  const now = deps.clock();
+  const today = bogotaDate(now);
+  const body = (request && typeof request === 'object' && !Array.isArray(request) ? request : {}) as Record<string, unknown>;
+  const prefix = typeof body.prefix === 'string' ? body.prefix : '';
+  const label = `${prefix}${typeof body.number === 'number' || typeof body.number === 'string' ? String(body.number) : ''}`;
+
+  // 1. Own validations (the whole body; nothing reserved yet).
+  const validation = validateDianRequest(kind, request, { today });
+  if (validation.issues.some((i) => i.severity === 'error')) return { status: 422, body: toDianValidationBody(label, validation.issues) };
+  // `send_dian: false` (the contingency endpoint's field) asks for a document that is not transmitted.
+  if (body.send_dian === false) {
+    return {
+      status: 501,
+      body: {
+        status: 'error',
+        message: 'La emisión en contingencia sin transmisión (send_dian: false) aún no está disponible en este servicio.',
+        document: null,
+      },
+    };
+  }
+
+  // 2. Numbering.
+  const resolutions = await storage.listResolutions(company.id, kind);
+  const numbering = checkNumbering(kind, body, resolutions, today);
+  if (numbering.problems.length) return ownValidation(label, numbering.problems);
+  const context = contextOf(company, numbering.resolution, () => now);
+
+  // 3–4. Idempotency and reservation.
+  const requestHash = sha384Hex(canonicalJson(request));
+  const reservation = await storage.reserveDocument({ companyId: company.id, kind, prefix, number: Number(body.number), requestHash });
+  let doc = reservation.document;
+  if (reservation.outcome === 'different') {
+    return ownValidation(label, [
+      { path: 'number', message: `El número ${label} ya fue usado por otro documento de la empresa con un contenido distinto; use un número nuevo.` },
+    ]);
+  }
+  if (reservation.outcome === 'same') {
+    if (doc.response && doc.state === 'accepted') return doc.response as UseCaseAnswer;
+    // Another request is building or sending this document right now (a send whose answer could not be
+    // confirmed stores its 503 and is no longer in flight).
+    const inFlight = doc.state === 'building' || (doc.state === 'sending' && doc.response === null);
+    if (inFlight && now.getTime() - doc.updatedAt < (deps.buildLeaseMs ?? 120_000)) {
+      return {
+        status: 409,
+        body: { status: 'error', message: `El documento ${label} se está procesando en otra solicitud; reintente en unos segundos.`, document: null },
+        headers: { 'Retry-After': '5' },
+      };
+    }
+    if (doc.state === 'sending' && doc.documentKey && doc.zip && doc.zipName) {
+      // A send whose answer was lost: ask DIAN before anything else.
+      const known = await askStatus(deps, company, doc);
+      if (known.kind === 'answer') return finish(deps, company, doc, label, body, known.answer);
+      if (known.kind === 'unknown') {
+        await storage.updateDocument(doc.id, { response: known.reply });
+        return known.reply;
+      }
+      // DIAN never received it: build and send again below.
+    }
+  }
+
+  await dian.prepare?.(company, resolutions);
+
+  // 5. Build, sign, zip.
+  const built = buildDianXml(kind, request, context, { today, rules: false });
+  if (!built.ok) {
+    await storage.releaseDocument(doc.id);
+    return { status: 422, body: built.body };
+  }
+  const signer = await deps.signerFor(company);
+  const signed = await signDianXml(built.xml, signer, { clock: () => now });
+  if (!signed.ok) {
+    await storage.releaseDocument(doc.id);
+    throw new EcfError(`Signing failed: ${signed.message}`, { code: 'signing_failed' });
+  }
+  const issueDate = (/<cbc:IssueDate>(\d{4}-\d{2}-\d{2})</.exec(signed.xml)?.[1] ?? today) as string;
+  const zipped = dianDocumentZip({
+    kind,
+    nit: company.nit,
+    provider: '000',
+    year: Number(issueDate.slice(0, 4)),
+    counter: doc.id,
+    xml: signed.xml,
+    date: issueDate,
+  });
+  if (!zipped.ok) {
+    await storage.releaseDocument(doc.id);
+    throw new EcfError(`Zipping failed: ${zipped.message}`, { code: 'zip_failed' });
+  }
+  doc = await storage.updateDocument(doc.id, {
+    state: 'sending',
+    response: null,
+    documentKey: built.codes.hash,
+    signedXml: signed.xml,
+    zip: zipped.value.zip,
+    zipName: zipped.value.names.zip,
+  });
+
+  // 6. Send.
+  let answer: DianResponse;
+  try {
+    answer = await dian.sendBillSync(zipped.value.names.zip, zipped.value.zip);
+  } catch (e) {
+    if (isTransportError(e) && e.outcomeUnknown) {
+      const known = await askStatus(deps, company, doc);
+      if (known.kind === 'answer') return finish(deps, company, doc, label, body, known.answer);
+      if (known.kind === 'unknown') {
+        await storage.updateDocument(doc.id, { response: known.reply });
+        return known.reply;
+      }
+      await storage.releaseDocument(doc.id);
+      return unreachable();
+    }
+    if (isTransportError(e)) {
+      await storage.releaseDocument(doc.id);
+      return unreachable();
+    }
+    if (isAuthorityError(e)) {
+      await storage.releaseDocument(doc.id);
+      return { status: 502, body: { status: 'error', message: `La DIAN rechazó la solicitud: ${e.message}`, document: null } };
+    }
+    throw e;
+  }
+  return finish(deps, company, doc, label, body, answer);
+}
+
+function unreachable(): UseCaseAnswer {
+  return unavailable(
+    `No fue posible comunicarse con la DIAN; el documento no fue enviado y su número sigue disponible. Reintente más tarde o, si la DIAN declaró contingencia, emita por ${CONTINGENCY_PATH}.`,
+  );
+}
+
+/** GetStatus by the document's key: DIAN's verdict, "not received" (90/66), or still unknown (503 to answer). */
+async function askStatus(
+  deps: DianUseCaseDeps,
+  company: CompanyRecord,
+  doc: DocumentRecord,
+): Promise<{ kind: 'answer'; answer: DianResponse } | { kind: 'absent' } | { kind: 'unknown'; reply: UseCaseAnswer }> {
+  const pending = unavailable(
+    `No se pudo confirmar con la DIAN el resultado del documento ${doc.prefix}${doc.number}; reintente la misma solicitud más tarde (no se enviará de nuevo sin consultar su estado).`,
+  );
+  try {
+    const status = await deps.dianFor(company).getStatus(doc.documentKey!);
+    if (status.statusCode === '90' || status.statusCode === '66') return { kind: 'absent' };
+    if (status.statusCode === '98') return { kind: 'unknown', reply: pending };
+    return { kind: 'answer', answer: status };
+  } catch (e) {
+    if (isTransportError(e)) return { kind: 'unknown', reply: pending };
+    throw e;
+  }
+}
+
+/** DIAN's verdict → the stored and returned answer (200 with the files, or 422 `statusCode` 11). */
+async function finish(
+  deps: DianUseCaseDeps,
+  company: CompanyRecord,
+  doc: DocumentRecord,
+  label: string,
+  body: Record<string, unknown>,
+  answer: DianResponse,
+): Promise<UseCaseAnswer> {
+  const { storage } = deps;
+  const strings = answer.messages.map(ruleString);
+  if (!answer.isValid) {
+    const reply: UseCaseAnswer = {
+      status: 422,
+      body: {
+        status: 'error',
+        message: 'El documento fue rechazado por la DIAN',
+        document: {
+          number: label,
+          statusCode: 11,
+          statusDescription: answer.statusDescription ?? 'Documento con errores en campos mandatorios.',
+          Errors: strings,
+        },
+      },
+    };
+    await storage.updateDocument(doc.id, { state: 'rejected', dianAnswer: answer, response: reply });
+    return reply;
+  }
+  const signedXml = doc.signedXml!;
+  const appResponse = answer.xmlBase64Bytes ? Buffer.from(answer.xmlBase64Bytes, 'base64').toString('utf8') : undefined;
+  const at = deps.clock();
+  const stamp = bogotaTime(at);
+  const attached = buildAttachedDocument({
+    signedXml,
+    applicationResponseXml: appResponse,
+    environment: company.environment,
+    id: label,
+    issueDate: stamp.slice(0, 10),
+    issueTime: stamp.slice(11),
+  });
+  if (!attached.ok) throw new EcfError(`AttachedDocument failed: ${attached.message}`, { code: 'attached_document_failed' });
+  const signer = await deps.signerFor(company);
+  const attachedSigned = await signDianXml(attached.xml, signer, { clock: () => at });
+  if (!attachedSigned.ok) throw new EcfError(`Signing the AttachedDocument failed: ${attachedSigned.message}`, { code: 'signing_failed' });
+  const pdf = await dianPdf(signedXml, { format: body.pos_pdf === true ? 'receipt80' : 'a4' });
+  const reply: UseCaseAnswer = {
+    status: 200,
+    body: {
+      status: 'success',
+      message: `Documento ${label} validado y enviado a la DIAN`,
+      document: {
+        number: label,
+        statusCode: 6,
+        statusDescription: answer.statusDescription ?? 'Procesado Correctamente.',
+        uuid: doc.documentKey,
+        zipBase64Bytes: Buffer.from(doc.zip!).toString('base64'),
+        pdfBase64Bytes: pdf.ok ? Buffer.from(pdf.pdf).toString('base64') : null,
+        appResponseBase64Bytes: answer.xmlBase64Bytes,
+        attachedDocumentBase64Bytes: Buffer.from(attachedSigned.xml, 'utf8').toString('base64'),
+        notifications: strings,
+      },
+    },
+  };
+  const stored = await storage.updateDocument(doc.id, {
+    state: 'accepted',
+    dianAnswer: answer,
+    applicationResponse: appResponse ?? null,
+    attachedDocument: attachedSigned.xml,
+    response: reply,
+  });
+  if (body.send === true && deps.notifyCustomer) {
+    const customer = body.customer as { email?: unknown } | undefined;
+    await deps.notifyCustomer({
+      company,
+      document: stored,
+      to: typeof customer?.email === 'string' ? customer.email : null,
+      pdf: pdf.ok ? pdf.pdf : null,
+      attachedDocument: attachedSigned.xml,
+    });
+  }
+  return reply;
+}
