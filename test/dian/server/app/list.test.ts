@@ -84,6 +84,14 @@ describe.each(['sqlite', 'postgres'] as const)('DIAN service document listing (%
     expect((await list('?limit=0')).status).toBe(400);
   });
 
+  it('is described in the OpenAPI document with the contingency listing', async () => {
+    const openapi = (await (await h.server.app.request('/service/openapi.json')).json()) as {
+      paths: Record<string, { get?: { parameters?: { name: string }[] } }>;
+    };
+    expect(openapi.paths['/service/documents']?.get?.parameters?.map((p) => p.name)).toEqual(['kind', 'state', 'from', 'to', 'number', 'limit', 'cursor']);
+    expect(openapi.paths['/service/contingency/pending']?.get).toBeDefined();
+  });
+
   it('shows only the token company documents', async () => {
     const other = await list('', h.otherToken);
     expect(other.status).toBe(200);
