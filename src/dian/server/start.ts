@@ -51,6 +51,8 @@ export interface DianServerOptions {
   logger?: Logger;
   /** How often contingency documents near their deadline are logged (ms; also once at start); default 3,600,000. */
   contingencyWatchMs?: number;
+  /** False: no HTTP listener of its own (another server serves `app.fetch`, as `npm start` with both products); default true. */
+  listen?: boolean;
 }
 
 function defaultLogger(level: string): Logger {
@@ -120,14 +122,17 @@ export async function startDianServer(options: DianServerOptions): Promise<DianS
     onError: (err) => logger.error({ err }, 'unexpected error'),
   });
   const host = options.host ?? '127.0.0.1';
-  const server = await new Promise<ReturnType<typeof serve>>((ok) => {
-    const s = serve({ fetch: app.fetch, port: options.port ?? 0, hostname: host }, () => ok(s));
-  });
-  const address = server.address();
+  const server =
+    options.listen === false
+      ? null
+      : await new Promise<ReturnType<typeof serve>>((ok) => {
+          const s = serve({ fetch: app.fetch, port: options.port ?? 0, hostname: host }, () => ok(s));
+        });
+  const address = server?.address();
   const port = typeof address === 'object' && address ? address.port : (options.port ?? 0);
   logger.info(
     {
-      url: `http://${host}:${port}`,
+      url: server ? `http://${host}:${port}` : 'mounted in another server',
       storage: options.databaseUrl ? 'postgres' : 'sqlite',
       dian: simulator ? `embedded local DIAN ${simulator.url}` : endpoint,
     },
@@ -162,7 +167,7 @@ export async function startDianServer(options: DianServerOptions): Promise<DianS
     checkContingencyDeadlines,
     async close() {
       clearInterval(watch);
-      await closeHttp(server);
+      if (server) await closeHttp(server);
       for (const c of clients.values()) await (await c).close();
       await simulator?.close();
       await storage.close();
