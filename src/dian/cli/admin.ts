@@ -1,7 +1,8 @@
 /**
  * `ecf dian admin …`: operator commands for the DIAN server's database, non-interactive, JSON on stdout:
  * `company add` (profile, software id and PIN, a development signing identity sealed at rest, and a first
- * token shown once), `token add`, `resolution add` (a numbering resolution for one kind). They work on the
+ * token shown once), `token add`, `resolution add` (a numbering resolution for one kind), `contingency add` (a
+ * contingency window). They work on the
  * database the server uses: PostgreSQL when `--database-url` or DATABASE_URL is set (schema `dian`), else
  * SQLite in `--data-dir` (default DIAN_DATA_DIR, else ./data). Exit codes: 0 done, 1 refused (unknown company,
  * duplicate NIT, bad range…), 2 usage errors.
@@ -189,5 +190,25 @@ const resolutionAdd = command({
   },
 });
 
+const contingencyAdd = command({
+  name: 'dian admin contingency add',
+  summary: 'Declare a contingency window for a DIAN company (contingency documents must be dated inside one)',
+  usage: 'ecf dian admin contingency add --nit NIT --from ISO --to ISO [--data-dir DIR] [--database-url URL]',
+  async body(args, io) {
+    const flags = parse(args, ['nit', 'from', 'to', ...STORAGE_FLAGS]);
+    const nit = requireFlag(flags, 'nit');
+    const from = requireFlag(flags, 'from');
+    const to = requireFlag(flags, 'to');
+    const { addContingencyWindow } = await import('../server/index.js');
+    await withStorage(flags, io, async (storage) => {
+      const { company, window } = await addContingencyWindow(storage, nit, { from, to });
+      print(io, {
+        company: companyJson(company),
+        contingency_window: { id: window.id, from: new Date(window.from).toISOString(), to: new Date(window.to).toISOString() },
+      });
+    });
+  },
+});
+
 /** The `ecf dian admin` commands. */
-export const dianAdminCommands: CliCommand[] = [companyAdd, tokenAdd, resolutionAdd];
+export const dianAdminCommands: CliCommand[] = [companyAdd, tokenAdd, resolutionAdd, contingencyAdd];

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { DIAN_KINDS, type DianCompany, type DianKindId, EcfError } from '../index.js';
 import { hashToken } from '../../shared/server-kit/tokens.js';
 import { sealedDevIdentity } from './certificates.js';
+import type { ContingencyStore, ContingencyWindowRecord } from './storage/types.js';
 import type { CompanyRecord, CompanyStore, DianEnvironmentCode, NewResolution, ResolutionRecord, ResolutionStore } from './storage/types.js';
 
 /** A refusal the operator can act on (unknown company, bad range…); the CLI prints it and exits 1. */
@@ -80,4 +81,23 @@ export async function addResolution(storage: CompanyStore & ResolutionStore, nit
     throw new DianAdminError(`the range must be whole numbers with from ≤ to, got ${resolution.from}–${resolution.to}`);
   }
   return storage.addResolution(company.id, { ...resolution, kind: resolution.kind as DianKindId });
+}
+
+/** Declares a contingency window (ISO instants with an offset, both included) for the company of `nit`. */
+export async function addContingencyWindow(
+  storage: CompanyStore & ContingencyStore,
+  nit: string,
+  window: { from: string; to: string },
+): Promise<{ company: CompanyRecord; window: ContingencyWindowRecord }> {
+  const company = await storage.getCompanyByNit(nit);
+  if (!company) throw new DianAdminError(`unknown company: no company with NIT ${nit}`);
+  const instant = (s: string) => {
+    const t = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(s) ? Date.parse(s) : Number.NaN;
+    if (Number.isNaN(t)) throw new DianAdminError(`instants are ISO 8601 with an offset (2025-03-14T08:00:00-05:00), got ${JSON.stringify(s)}`);
+    return t;
+  };
+  const from = instant(window.from);
+  const to = instant(window.to);
+  if (from > to) throw new DianAdminError(`the window must end after it starts, got ${window.from} – ${window.to}`);
+  return { company, window: await storage.addContingencyWindow(company.id, { from, to }) };
 }

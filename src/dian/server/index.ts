@@ -19,6 +19,23 @@ export { dianOpenApi } from './app/openapi.js';
 /** Companies' identities sealed at rest, the sealing key, per-company signers. */
 export { loadDianCertificateKey, sealIdentity, unsealIdentity, sealedDevIdentity, companySigners, DIAN_DEV_KEY_FILE } from './certificates.js';
 /** The operator's operations (what `ecf dian admin` runs). */
-export { addCompany, addToken, addResolution, generateDianToken, DianAdminError, DIAN_TOKEN_PREFIX, type AddCompanyInput } from './admin.js';
+export {
+  addCompany,
+  addToken,
+  addResolution,
+  addContingencyWindow,
+  generateDianToken,
+  DianAdminError,
+  DIAN_TOKEN_PREFIX,
+  type AddCompanyInput,
+} from './admin.js';
 /** Starts the service (embedded local DIAN by default). */
 export { startDianServer, type DianServerOptions, type DianServer } from './start.js';
+/** Contingency: issuing without transmission, pending documents and their deadlines. */
+export {
+  issueContingency,
+  listPendingContingency,
+  contingencyNearDeadline,
+  CONTINGENCY_DEADLINE_HOURS,
+  CONTINGENCY_WARNING_HOURS,
+} from './use-cases/contingency.js';

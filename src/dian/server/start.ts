@@ -19,6 +19,8 @@ import { companySigners, loadDianCertificateKey } from './certificates.js';
 import { openDianStorage } from './storage/open.js';
 import type { CompanyRecord, DianStorage, ResolutionRecord } from './storage/types.js';
 import type { DianGateway, DianUseCaseDeps } from './use-cases/ports.js';
+import type { ContingencyPendingRecord } from './storage/types.js';
+import { contingencyNearDeadline } from './use-cases/contingency.js';
 
 export interface DianServerOptions {
   dataDir: string;
@@ -47,6 +49,10 @@ export interface DianServerOptions {
   notifyCustomer?: DianUseCaseDeps['notifyCustomer'];
   /** Default: pino on stdout (level LOG_LEVEL, default info), with the kit's redaction and error serializers. */
   logger?: Logger;
+  /** How often contingency documents near their deadline are logged (ms; also once at start); default 3,600,000. */
+  contingencyWatchMs?: number;
+  /** False: no HTTP listener of its own (another server serves `app.fetch`, as `npm start` with both products); default true. */
+  listen?: boolean;
 }
 
 function defaultLogger(level: string): Logger {
@@ -63,6 +69,8 @@ export interface DianServer {
   storage: DianStorage;
   /** The local DIAN, when embedded. */
   simulator: DianSimulator | null;
+  /** Logs a warning per contingency document within 24 h of its deadline (what the interval timer runs); returns them. */
+  checkContingencyDeadlines(): Promise<ContingencyPendingRecord[]>;
   close(): Promise<void>;
 }
 
@@ -114,27 +122,52 @@ export async function startDianServer(options: DianServerOptions): Promise<DianS
     onError: (err) => logger.error({ err }, 'unexpected error'),
   });
   const host = options.host ?? '127.0.0.1';
-  const server = await new Promise<ReturnType<typeof serve>>((ok) => {
-    const s = serve({ fetch: app.fetch, port: options.port ?? 0, hostname: host }, () => ok(s));
-  });
-  const address = server.address();
+  const server =
+    options.listen === false
+      ? null
+      : await new Promise<ReturnType<typeof serve>>((ok) => {
+          const s = serve({ fetch: app.fetch, port: options.port ?? 0, hostname: host }, () => ok(s));
+        });
+  const address = server?.address();
   const port = typeof address === 'object' && address ? address.port : (options.port ?? 0);
   logger.info(
     {
-      url: `http://${host}:${port}`,
+      url: server ? `http://${host}:${port}` : 'mounted in another server',
       storage: options.databaseUrl ? 'postgres' : 'sqlite',
       dian: simulator ? `embedded local DIAN ${simulator.url}` : endpoint,
     },
     'DIAN service listening',
   );
+  const checkContingencyDeadlines = async () => {
+    const now = clock();
+    const near = await contingencyNearDeadline(storage, now);
+    for (const p of near) {
+      logger.warn(
+        {
+          companyId: p.companyId,
+          number: `${p.prefix}${p.number}`,
+          deadline: new Date(p.deadlineAt).toISOString(),
+          hoursLeft: Math.floor((p.deadlineAt - now.getTime()) / 360_000) / 10,
+        },
+        'contingency document not transmitted, near or past its deadline',
+      );
+    }
+    return near;
+  };
+  const watchFailed = (err: unknown) => logger.error({ err }, 'contingency deadline check failed');
+  await checkContingencyDeadlines().catch(watchFailed);
+  const watch = setInterval(() => void checkContingencyDeadlines().catch(watchFailed), options.contingencyWatchMs ?? 3_600_000);
+  watch.unref();
   return {
     url: `http://${host}:${port}`,
     port,
     app,
     storage,
     simulator,
+    checkContingencyDeadlines,
     async close() {
-      await closeHttp(server);
+      clearInterval(watch);
+      if (server) await closeHttp(server);
       for (const c of clients.values()) await (await c).close();
       await simulator?.close();
       await storage.close();

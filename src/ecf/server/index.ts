@@ -18,7 +18,7 @@ export {
 } from './inbound/index.js';
 export { createApp, DEFAULT_LIMITS, ApiError, toErrorEnvelope } from './app/index.js';
 export type { App, AppDeps, AppEnv, AuthorityEnvironment, BodyLimits } from './app/index.js';
-export { startServer, runServer, createLogger } from './main.js';
+export { startServer, runServer, createLogger, type MountedApp } from './main.js';
 export type { RunningServer, StartOptions } from './main.js';
 export { createRuntime } from './runtime.js';
 export type { Runtime, RuntimeOptions, WorkerTuning } from './runtime.js';

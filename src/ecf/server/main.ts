@@ -43,6 +43,26 @@ export interface StartOptions {
   offloadPool?: Partial<OffloadPoolOptions>;
   /** Called with the pool once it exists (tests inspect its processes). */
   onOffloadPool?: (pool: OffloadPool) => void;
+  /**
+   * Another app served on the same listener (`npm start` with both products, src/start.ts): a request whose path
+   * is one of `prefixes` or below one goes to its `fetch`, every other one to the e-CF app.
+   */
+  mount?: MountedApp;
+}
+
+/** An app sharing the e-CF server's listener under some path prefixes. */
+export interface MountedApp {
+  prefixes: readonly string[];
+  fetch: (request: Request) => Response | Promise<Response>;
+}
+
+/** The fetch of the listener: `mount` for its prefixes, else `own`. */
+function withMount<F extends (request: Request, ...rest: never[]) => unknown>(own: F, mount: MountedApp | undefined): F {
+  if (!mount) return own;
+  return ((request: Request, ...rest: never[]) => {
+    const path = new URL(request.url).pathname;
+    return mount.prefixes.some((p) => path === p || path.startsWith(`${p}/`)) ? mount.fetch(request) : own(request, ...rest);
+  }) as F;
 }
 
 /**
@@ -121,7 +141,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
       const s = serve(
         {
-          fetch: app.fetch,
+          fetch: withMount(app.fetch, options.mount),
           port: config.port,
           hostname: config.host,
           serverOptions: {

@@ -44,7 +44,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { addCompany, addResolution, type DianServer, type DianServerOptions, startDianServer } from '../../../src/dian/server/index.js';
+import { addCompany, addContingencyWindow, addResolution, type DianServer, type DianServerOptions, startDianServer } from '../../../src/dian/server/index.js';
 import { DIAN_KINDS, type DianKindId } from '../../../src/dian/index.js';
 import { dianXsdDir, repoRoot } from '../helpers/env.js';
 
@@ -53,6 +53,9 @@ export const QUIET = { debug() {}, info() {}, warn() {}, error() {} };
 
 /** 2025-03-14 10:00 in Bogotá: the examples' issue date; the service's, its signatures' and the local DIAN's clock. */
 export const NOW = new Date('2025-03-14T15:00:00Z');
+
+/** The contingency window every harness declares for the examples' company: the examples' issue day in Bogotá. */
+export const CONTINGENCY_WINDOW = { from: '2025-03-14T00:00:00-05:00', to: '2025-03-14T23:59:59-05:00' };
 
 const CONTEXT = JSON.parse(readFileSync(join(repoRoot, 'examples/dian/context.json'), 'utf8'));
 export const EXAMPLE_NIT = '901458732';
@@ -114,6 +117,8 @@ export async function startHarness(engine: 'sqlite' | 'postgres', extra: Partial
       validTo: '2026-12-31',
     });
   }
+  // The examples' issue day (Bogotá) is a declared contingency window, so the contingency example can be issued.
+  await addContingencyWindow(server.storage, EXAMPLE_NIT, { from: CONTINGENCY_WINDOW.from, to: CONTINGENCY_WINDOW.to });
   return {
     server,
     token: a.token,

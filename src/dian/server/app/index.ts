@@ -17,6 +17,8 @@ import type { CompanyRecord, DianStorage, DocumentRecord } from '../storage/type
 import { issueDocument } from '../use-cases/issue.js';
 import type { DianUseCaseDeps, UseCaseAnswer } from '../use-cases/ports.js';
 import { dianOpenApi } from './openapi.js';
+import { KIND_USE_CASES, registerContingencyRoutes } from './contingency.js';
+import { registerListRoutes } from './list.js';
 
 export interface DianAppDeps extends DianUseCaseDeps {
   storage: DianStorage;
@@ -89,7 +91,11 @@ export function createDianApp(deps: DianAppDeps): Hono<Env> {
     await next();
   };
 
+  registerContingencyRoutes(app, deps, auth(false));
+  registerListRoutes(app, deps, auth(false));
+
   for (const kind of Object.keys(DIAN_KINDS) as DianKindId[]) {
+    const useCase = KIND_USE_CASES[kind] ?? issueDocument;
     app.post(DIAN_KINDS[kind].path, auth(false), async (c) => {
       const bytes = await readLimited(c.req.raw, limit);
       const text = utf8Text(bytes);
@@ -99,7 +105,7 @@ export function createDianApp(deps: DianAppDeps): Hono<Env> {
       } catch {
         return fail(400, 'El cuerpo de la solicitud no es JSON válido (UTF-8).');
       }
-      return send(await issueDocument(deps, c.get('company'), kind, body));
+      return send(await useCase(deps, c.get('company'), kind, body));
     });
   }
 

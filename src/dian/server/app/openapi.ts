@@ -102,6 +102,33 @@ export function dianOpenApi(): Record<string, unknown> {
       },
     },
   };
+  const query = (name: string, description: string) => ({ name, in: 'query', required: false, description, schema: { type: 'string' } });
+  paths['/service/documents'] = {
+    get: {
+      operationId: 'list_documents',
+      summary: 'Los documentos de la empresa, del más reciente al más antiguo, por páginas',
+      parameters: [
+        query('kind', 'Tipo de documento (fila de DIAN_KINDS, p. ej. invoice).'),
+        query('state', 'Estado: building, sending, accepted, rejected o contingency_pending.'),
+        query('from', 'Creado desde (aaaa-MM-dd o instante ISO 8601).'),
+        query('to', 'Creado hasta (aaaa-MM-dd incluye todo el día UTC, o instante ISO 8601).'),
+        query('number', 'Prefijo y número (SETP990000001) o solo el número.'),
+        query('limit', 'Entre 1 y 100; por defecto 50.'),
+        query('cursor', 'El nextCursor de la página anterior.'),
+      ],
+      responses: {
+        '200': { description: 'Una página: documents y nextCursor (null en la última).', ...json({ type: 'object' }) },
+        '400': { description: 'Parámetros inválidos (errors con su path).', ...json({ $ref: '#/components/schemas/Error' }) },
+      },
+    },
+  };
+  paths['/service/contingency/pending'] = {
+    get: {
+      operationId: 'list_contingency_pending',
+      summary: 'Documentos emitidos en contingencia aún no transmitidos, con las horas que quedan para transmitirlos',
+      responses: { '200': { description: 'deadlineHours y documents (hoursLeft negativo: vencido).', ...json({ type: 'object' }) } },
+    },
+  };
   return {
     openapi: '3.1.0',
     info: { title: 'ecf-kit: servicio de documentos electrónicos de Colombia (DIAN)', version: '0.1.0' },

@@ -65,9 +65,10 @@ export type NewResolution = Omit<ResolutionRecord, 'id' | 'companyId' | 'created
 /**
  * A document's life: `building` (number reserved, nothing sent), `sending` (signed and zipped, SendBillSync
  * under way or its answer lost), `accepted` (DIAN's verdict valid), `rejected` (DIAN refused it; the number
- * may be sent again, with the same body or another). A number released because DIAN could not be reached leaves no row.
+ * may be sent again, with the same body or another), `contingency_pending` (issued in contingency, signed and
+ * stored, not transmitted yet). A number released because DIAN could not be reached leaves no row.
  */
-export type DocumentState = 'building' | 'sending' | 'accepted' | 'rejected';
+export type DocumentState = 'building' | 'sending' | 'accepted' | 'rejected' | 'contingency_pending';
 
 export interface DocumentRecord {
   id: number;
@@ -151,4 +152,61 @@ export interface StorageLifecycle {
   close(): Promise<void>;
 }
 
-export type DianStorage = CompanyStore & ResolutionStore & DocumentStore & StorageLifecycle;
+export type DianStorage = CompanyStore & ResolutionStore & DocumentStore & ContingencyStore & DocumentListStore & StorageLifecycle;
+
+// ---- contingency and listing (adapter: ./contingency.ts)
+
+/** A period the operator declared DIAN (or the company's system) in contingency, epoch ms, both ends included. */
+export interface ContingencyWindowRecord {
+  id: number;
+  companyId: number;
+  from: number;
+  to: number;
+  createdAt: number;
+}
+
+/** A document issued in contingency and not transmitted yet, with its transmission deadline. */
+export interface ContingencyPendingRecord {
+  documentId: number;
+  companyId: number;
+  kind: DianKindId;
+  prefix: string;
+  number: number;
+  documentKey: string | null;
+  windowId: number;
+  /** The document's issue instant (its `date` and `time` in Bogotá), epoch ms. */
+  issuedAt: number;
+  /** When it must have been transmitted, epoch ms. */
+  deadlineAt: number;
+}
+
+export interface ContingencyStore {
+  addContingencyWindow(companyId: number, window: { from: number; to: number }): Promise<ContingencyWindowRecord>;
+  /** The company's windows containing `at` (epoch ms), oldest first. */
+  contingencyWindowsAt(companyId: number, at: number): Promise<ContingencyWindowRecord[]>;
+  /** Records the deadline of a document stored as `contingency_pending` (replacing an earlier one). */
+  setContingencyDeadline(input: { documentId: number; companyId: number; windowId: number; issuedAt: number; deadlineAt: number }): Promise<void>;
+  /** Documents still `contingency_pending` (of one company, or of all), earliest deadline first. */
+  listContingencyPending(companyId?: number): Promise<ContingencyPendingRecord[]>;
+}
+
+/** Filters of the document listing; every one optional. `from`/`to` bound `createdAt` (epoch ms, included). */
+export interface DocumentListFilter {
+  kind?: DianKindId;
+  state?: DocumentState;
+  from?: number;
+  to?: number;
+  prefix?: string;
+  number?: number;
+  /** Keyset: only documents before this (createdAt, id) in newest-first order. */
+  before?: { createdAt: number; id: number };
+  limit: number;
+}
+
+/** One row of the listing (no XML or zip). */
+export type DocumentListItem = Pick<DocumentRecord, 'id' | 'kind' | 'prefix' | 'number' | 'state' | 'documentKey' | 'createdAt' | 'updatedAt'>;
+
+export interface DocumentListStore {
+  /** The company's documents, newest first (createdAt, then id, descending). */
+  listDocuments(companyId: number, filter: DocumentListFilter): Promise<DocumentListItem[]>;
+}

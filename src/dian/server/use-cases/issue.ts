@@ -50,7 +50,7 @@ export function canonicalJson(value: unknown): string {
 }
 
 /** The service's 422 `statusCode` 13 body with errors at `path`. */
-function ownValidation(number: string, problems: { path: string; message: string }[]): UseCaseAnswer {
+export function ownValidation(number: string, problems: { path: string; message: string }[]): UseCaseAnswer {
   return {
     status: 422,
     body: toDianValidationBody(
@@ -60,12 +60,12 @@ function ownValidation(number: string, problems: { path: string; message: string
   };
 }
 
-function unavailable(message: string, retryAfter = '30'): UseCaseAnswer {
+export function unavailable(message: string, retryAfter = '30'): UseCaseAnswer {
   return { status: 503, body: { status: 'error', message, document: null }, headers: { 'Retry-After': retryAfter } };
 }
 
 /** Bogotá `yyyy-MM-dd` of an instant. */
-function bogotaDate(at: Date): string {
+export function bogotaDate(at: Date): string {
   return bogotaTime(at).slice(0, 10);
 }
 
@@ -75,7 +75,7 @@ function ruleString(m: DianResponse['messages'][number]): string {
 }
 
 /** The resolution of the request's prefix, or the problems with the number (Spanish, at request paths). */
-function checkNumbering(
+export function checkNumbering(
   kind: DianKindId,
   body: Record<string, unknown>,
   resolutions: readonly ResolutionRecord[],
@@ -119,7 +119,7 @@ function checkNumbering(
   return { resolution: valid, problems: [] };
 }
 
-function contextOf(company: CompanyRecord, resolution: ResolutionRecord | null, now: () => Date): DianContext {
+export function contextOf(company: CompanyRecord, resolution: ResolutionRecord | null, now: () => Date): DianContext {
   return {
     company: { ...company.profile, nit: company.nit },
     software: { id: company.softwareId, pin: company.softwarePin, provider_nit: company.providerNit, provider_dv: company.providerDv },
@@ -153,18 +153,6 @@ export async function issueDocument(deps: DianUseCaseDeps, company: CompanyRecor
   // 1. Own validations (the whole body; nothing reserved yet).
   const validation = validateDianRequest(kind, request, { today });
   if (validation.issues.some((i) => i.severity === 'error')) return { status: 422, body: toDianValidationBody(label, validation.issues) };
-  // `send_dian: false` (the contingency endpoint's field) asks for a document that is not transmitted.
-  if (body.send_dian === false) {
-    return {
-      status: 501,
-      body: {
-        status: 'error',
-        message: 'La emisión en contingencia sin transmisión (send_dian: false) aún no está disponible en este servicio.',
-        document: null,
-      },
-    };
-  }
-
   // 2. Numbering.
   const resolutions = await storage.listResolutions(company.id, kind);
   const numbering = checkNumbering(kind, body, resolutions, today);
@@ -269,14 +257,14 @@ export async function issueDocument(deps: DianUseCaseDeps, company: CompanyRecor
   return finish(deps, company, doc, label, body, answer);
 }
 
-function unreachable(): UseCaseAnswer {
+export function unreachable(): UseCaseAnswer {
   return unavailable(
     `No fue posible comunicarse con la DIAN; el documento no fue enviado y su número sigue disponible. Reintente más tarde o, si la DIAN declaró contingencia, emita por ${CONTINGENCY_PATH}.`,
   );
 }
 
 /** GetStatus by the document's key: DIAN's verdict, "not received" (90/66), or still unknown (503 to answer). */
-async function askStatus(
+export async function askStatus(
   deps: DianUseCaseDeps,
   company: CompanyRecord,
   doc: DocumentRecord,
@@ -296,7 +284,7 @@ async function askStatus(
 }
 
 /** DIAN's verdict → the stored and returned answer (200 with the files, or 422 `statusCode` 11). */
-async function finish(
+export async function finish(
   deps: DianUseCaseDeps,
   company: CompanyRecord,
   doc: DocumentRecord,

@@ -196,12 +196,6 @@ describe.each(MATRIX)('DIAN service documents (%s, %s)', (engine, transport) => 
     expect(await again.json()).toEqual(first);
   });
 
-  it('contingency without transmission (send_dian false) is not offered yet: 501, nothing reserved', async () => {
-    const r = await post('contingency-invoice', { ...example('contingency-invoice'), number: 990000470, send_dian: false });
-    expect(r.status).toBe(501);
-    expect((await get('SETP990000470')).status).toBe(404);
-  });
-
   it('DIAN down: 503 naming the contingency endpoint, the number stays free', async () => {
     const sim = h.server.simulator!;
     const body = { ...example('invoice'), number: 990000500 };
