@@ -10,6 +10,7 @@ import { StorageConflictError } from '../../../shared/server-kit/storage/errors.
 import { type Dialect, runMigrations } from '../../../shared/server-kit/storage/migrations.js';
 import { isUniqueViolation, runTransaction } from '../../../shared/server-kit/storage/transactions.js';
 import { DIAN_MIGRATIONS } from './migrations.js';
+import { createDianEventStore } from './events.js';
 import type { CompanyRecord, DianStorage, DocumentPatch, DocumentRecord, DocumentState, ResolutionRecord, TokenRecord } from './types.js';
 
 interface CompanyRow {
@@ -157,6 +158,7 @@ export function createDianKyselyStorage(options: DianKyselyOptions): DianStorage
   };
 
   return {
+    ...createDianEventStore(db as never, dialect, options.clock),
     async migrate() {
       await db.connection().execute((q) => runMigrations(q, dialect, DIAN_MIGRATIONS, { schema: options.schema, now }));
     },

@@ -7,6 +7,7 @@
  * Conventions (as the e-CF server's): times epoch ms (BIGINT), dates ISO text, JSON as text, bytes BLOB/BYTEA.
  */
 import type { Dialect, Migration } from '../../../shared/server-kit/storage/migrations.js';
+import { DIAN_EVENT_MIGRATION } from './events.js';
 
 function types(dialect: Dialect) {
   const pg = dialect === 'postgres';
@@ -80,4 +81,5 @@ export const DIAN_MIGRATIONS: Migration[] = [
       ];
     },
   },
+  DIAN_EVENT_MIGRATION,
 ];

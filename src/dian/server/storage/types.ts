@@ -4,6 +4,9 @@
  * (./kysely.ts); both pass one conformance suite (test/dian/server/storage).
  */
 import type { DianCompany, DianKindId } from '../../index.js';
+import type { EventStore } from './events.js';
+
+export type { EventStore, EventRecord, EventState, EventPatch, EventReservation } from './events.js';
 
 /** `1` production, `2` habilitación. */
 export type DianEnvironmentCode = '1' | '2';
@@ -151,4 +154,4 @@ export interface StorageLifecycle {
   close(): Promise<void>;
 }
 
-export type DianStorage = CompanyStore & ResolutionStore & DocumentStore & StorageLifecycle;
+export type DianStorage = CompanyStore & ResolutionStore & DocumentStore & EventStore & StorageLifecycle;

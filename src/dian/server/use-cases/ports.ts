@@ -11,6 +11,8 @@ import type { CompanyRecord, CompanyStore, DocumentRecord, DocumentStore, Resolu
 export interface DianGateway {
   sendBillSync(fileName: string, zip: Uint8Array): Promise<DianResponse>;
   getStatus(documentKey: string): Promise<DianResponse>;
+  /** SendEventUpdateStatus: a zipped, signed event (ApplicationResponse 030–034). */
+  sendEventUpdateStatus?(zip: Uint8Array): Promise<DianResponse>;
   /**
    * Called before a company sends: the embedded local DIAN registers the company, its software and ranges
    * (the real DIAN knows them from habilitación). Absent against a real DIAN.
