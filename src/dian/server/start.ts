@@ -46,7 +46,7 @@ export interface DianServerOptions {
   dianTimeoutMs?: number;
   /** Retries of idempotent DIAN queries (GetStatus); default 2. */
   dianRetries?: number;
-  /** The `send: true` hook (see DianUseCaseDeps.notifyCustomer; TODO(mail): the mail subsystem's outbox by default). */
+  /** The `send: true` hook of documents (default: the mail service's outbox, to the request's `customer.email`). */
   notifyCustomer?: DianUseCaseDeps['notifyCustomer'];
   /** The `send: true` hook of events (default: the mail service's, to the sending company and a receiver known here). */
   notifyEventParties?: EventUseCaseDeps['notifyEventParties'];

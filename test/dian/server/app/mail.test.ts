@@ -71,7 +71,7 @@ describe('mail', () => {
 
   it('send: true on an accepted invoice mails the customer its PDF and the zipped AttachedDocument', async () => {
     const before = smtp.received.length;
-    const invoice = { ...example('invoice'), number: 990000951, send: true };
+    const invoice: Record<string, unknown> = { ...example('invoice'), number: 990000951, send: true };
     const r = await post('/service/invoice', invoice, bearer());
     const doc = ((await r.json()) as { document: Record<string, string> }).document;
     expect(r.status).toBe(200);
