@@ -120,6 +120,21 @@ describe.each(['sqlite', 'postgres'] as const)('events on %s', (engine) => {
     expect(((await wrongCode.json()) as { event: { detailedErrors: object } }).event.detailedErrors).toHaveProperty('event_code');
   });
 
+  it('a lost answer is resolved with GetStatus by the event CUDE, never by sending again', async () => {
+    const sim = h.server.simulator!;
+    const sends = () => sim.stats().requests.SendEventUpdateStatus ?? 0;
+    const before = { send: sends(), status: sim.stats().requests.GetStatus ?? 0 };
+    sim.setFaults({ dropAfterRate: 1, operations: ['SendEventUpdateStatus'], limit: 1 });
+    const r = await post('/v1/034', h.token, tacit(40));
+    sim.setFaults({});
+    const body = (await r.json()) as { event: { statusCode: number; uuid: string } };
+    // The 034 of this invoice was accepted above: DIAN's verdict on this new one, found by GetStatus, is LGC01.
+    expect(r.status, JSON.stringify(body)).toBe(422);
+    expect(body.event.statusCode).toBe(11);
+    expect(sends()).toBe(before.send + 1);
+    expect(sim.stats().requests.GetStatus).toBe(before.status + 1);
+  });
+
   it('needs a bearer token (Authotization is not accepted on events) and answers over real HTTP', async () => {
     expect((await post('/v1/034', h.token, tacit(9), 'Authotization')).status).toBe(401);
     const r = await fetch(`${h.server.url}/v1/034`, {
