@@ -114,4 +114,18 @@ describe('mail', () => {
     expect(zip.content.equals(Buffer.from(ev.Base64Bytes!, 'base64'))).toBe(true);
     expect(mail.attachments.some((a) => a.contentType === 'application/xml' && a.content.toString('utf8').includes('ApplicationResponse'))).toBe(true);
   });
+
+  it('the OpenAPI document lists the event and mail routes with their schemas and the Authotization header', async () => {
+    const doc = (await (await h.server.app.request('/service/openapi.json')).json()) as {
+      paths: Record<string, Record<string, { parameters?: { name: string }[]; requestBody?: { content: Record<string, { schema: { $ref: string } }> } }>>;
+      components: { schemas: Record<string, { properties?: Record<string, unknown>; required?: string[] }> };
+    };
+    for (const code of ['031', '034'])
+      expect(doc.paths[`/v1/${code}`]?.post?.requestBody?.content['application/json']?.schema.$ref).toBe('#/components/schemas/EventRequest');
+    expect(doc.components.schemas.EventRequest?.required).toEqual(['number', 'identification_number', 'document_reference']);
+    const mail = doc.paths['/utilities/mail/send']?.post;
+    expect(mail?.parameters?.map((p) => p.name)).toContain('Authotization');
+    // The mail request schema is the mail service's own (zod → JSON Schema), so it names the contract's fields.
+    expect(Object.keys(doc.components.schemas.MailRequest?.properties ?? {}).sort()).toEqual(['attachments', 'email_to_notify', 'from', 'personalizations']);
+  });
 });
