@@ -87,6 +87,24 @@ export async function sendEvent(deps: EventUseCaseDeps, company: CompanyRecord, 
   const built = buildDianEvent(full, eventContext(company, now));
   if (!built.ok) return { status: 422, body: built.body };
 
+  // The referenced document, when this company issued it through the service: the row's sender must be the issuer
+  // (034), and its number must be the stored one. A CUFE the service does not hold is taken as given (an invoice
+  // received from elsewhere); DIAN checks the roles then.
+  const own = await storage.getDocumentByKey(company.id, built.request.document_reference.uuid);
+  if (own) {
+    const row = DIAN_EVENTS[code];
+    if (row.sender !== 'issuer') {
+      return ownIssue(
+        label,
+        'document_reference.uuid',
+        `la empresa emitió este documento (${own.prefix}${own.number}); el evento ${code} (${row.name}) lo registra el adquirente`,
+      );
+    }
+    if (built.request.document_reference.number !== `${own.prefix}${own.number}`) {
+      return ownIssue(label, 'document_reference.number', `el documento con ese CUFE es el ${own.prefix}${own.number} de la empresa`);
+    }
+  }
+
   // 2. Idempotency and reservation.
   const reservation = await storage.reserveEvent({
     companyId: company.id,

@@ -135,6 +135,25 @@ describe.each(['sqlite', 'postgres'] as const)('events on %s', (engine) => {
     expect(sim.stats().requests.GetStatus).toBe(before.status + 1);
   });
 
+  it('an invoice the company issued here: only the issuer’s events (034), with its stored number', async () => {
+    const sends = h.server.simulator!.stats().requests.SendEventUpdateStatus ?? 0;
+    const asBuyer = {
+      ...claim(50),
+      identification_number: Number(EXAMPLE_NIT),
+      sender_party: { identification_type_code: 31, identification_number: EXAMPLE_NIT, name: 'Ferretería Ejemplo Andina S.A.S.' },
+      receiver_party: { identification_type_code: 31, identification_number: BUYER_NIT, name: 'Otra Empresa S.A.S.' },
+    };
+    const r = await post('/v1/031', h.token, asBuyer);
+    expect(r.status).toBe(422);
+    expect(((await r.json()) as { event: { detailedErrors: Record<string, string[]> } }).event.detailedErrors['document_reference.uuid']?.[0]).toMatch(
+      /emitió este documento \(SETP990000901\)/,
+    );
+    const wrongNumber = await post('/v1/034', h.token, { ...tacit(51), document_reference: { number: 'SETP990000999', uuid: cufe } });
+    expect(wrongNumber.status).toBe(422);
+    expect(((await wrongNumber.json()) as { event: { detailedErrors: object } }).event.detailedErrors).toHaveProperty('document_reference.number');
+    expect(h.server.simulator!.stats().requests.SendEventUpdateStatus ?? 0).toBe(sends);
+  });
+
   it('needs a bearer token (Authotization is not accepted on events) and answers over real HTTP', async () => {
     expect((await post('/v1/034', h.token, tacit(9), 'Authotization')).status).toBe(401);
     const r = await fetch(`${h.server.url}/v1/034`, {
