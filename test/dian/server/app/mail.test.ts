@@ -5,6 +5,7 @@
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startSmtp, type TestSmtp, validRequest } from '../../../shared/mail/helpers.js';
+import { nitCheckDigit } from '../../../../src/dian/index.js';
 import { EXAMPLE_NIT, example, type Harness, startHarness } from '../helpers.js';
 
 describe('mail', () => {
@@ -113,6 +114,34 @@ describe('mail', () => {
     const zip = mail.attachments.find((a) => a.contentType === 'application/zip')!;
     expect(zip.content.equals(Buffer.from(ev.Base64Bytes!, 'base64'))).toBe(true);
     expect(mail.attachments.some((a) => a.contentType === 'application/xml' && a.content.toString('utf8').includes('ApplicationResponse'))).toBe(true);
+  });
+
+  it('send: true on an accepted 031 by the buyer queues the claim mail (the parties: mail-notices.test.ts)', async () => {
+    const buyer = '900373076';
+    const invoice: Record<string, unknown> = { ...example('invoice'), number: 990000953 };
+    invoice.customer = { ...(invoice.customer as object), identification_number: buyer, dv: Number(nitCheckDigit(buyer)), name: 'Otra Empresa S.A.S.' };
+    const issued = await post('/service/invoice', invoice, bearer());
+    expect(issued.status).toBe(200);
+    const cufe = ((await issued.json()) as { document: { uuid: string } }).document.uuid;
+    const before = smtp.received.length;
+    const r = await post(
+      '/v1/031',
+      {
+        send: true,
+        number: 1,
+        identification_number: Number(buyer),
+        receiver_party: { identification_type_code: 31, identification_number: EXAMPLE_NIT, name: 'Ferretería Ejemplo Andina S.A.S.' },
+        document_reference: { number: 'SETP990000953', uuid: cufe },
+        rejection_concept_code: '02',
+      },
+      { Authorization: `Bearer ${h.otherToken}` },
+    );
+    expect(r.status).toBe(200);
+    await received(before + 1);
+    // Both companies of the harness share the examples' profile e-mail: one address, one message.
+    const mail = smtp.received[before]!;
+    expect((mail.to as { value: { address: string }[] }).value.map((v) => v.address)).toEqual(['facturacion@ferreteria-ejemplo.example']);
+    expect(mail.subject).toContain('Reclamo');
   });
 
   it('the OpenAPI document lists the event and mail routes with their schemas and the Authotization header', async () => {
