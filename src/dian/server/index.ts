@@ -12,6 +12,14 @@ export { DIAN_MIGRATIONS } from './storage/migrations.js';
 export { issueDocument, canonicalJson, CONTINGENCY_PATH } from './use-cases/issue.js';
 /** The ports of the use cases: DIAN as a gateway, the company's signer, the clock. */
 export type { DianGateway, DianUseCaseDeps, UseCaseAnswer, CustomerNotice } from './use-cases/ports.js';
+/** The event use case (`/v1/030` … `/v1/034`), its ports and what `send: true` on an event hands over. */
+export { sendEvent, type EventUseCaseDeps, type EventNotice } from './use-cases/events.js';
+/** The events table's migration and store (spread into the Kysely storage). */
+export { DIAN_EVENT_MIGRATION, createDianEventStore } from './storage/events.js';
+/** `send: true` through the mail service: the document and event notifiers. */
+export { mailNotices, type MailNoticeOptions } from './mail-notices.js';
+/** The mail routes' tenant of a company. */
+export { mailTenant } from './app/mail.js';
 /** The HTTP app (hono) over its dependencies. */
 export { createDianApp, type DianAppDeps } from './app/index.js';
 /** The OpenAPI document served at /service/openapi.json. */

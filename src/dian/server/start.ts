@@ -5,7 +5,7 @@
  * every company is registered with its software and ranges before it sends; or a DIAN endpoint URL.
  * Not yet part of `npm start` (the e-CF main): serving both products from one process is the next step.
  */
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { serve } from '@hono/node-server';
 import pino from 'pino';
 import { createDianClient, type DianClient } from '../transport/index.js';
@@ -17,6 +17,9 @@ import { closeHttp } from '../../shared/server-kit/close-http.js';
 import { createDianApp } from './app/index.js';
 import { companySigners, loadDianCertificateKey } from './certificates.js';
 import { openDianStorage } from './storage/open.js';
+import { createMailService, createMailTransport, createPostgresMailStorage, createSqliteMailStorage, type MailService } from '../../shared/mail/index.js';
+import { mailNotices } from './mail-notices.js';
+import type { EventUseCaseDeps } from './use-cases/events.js';
 import type { CompanyRecord, DianStorage, ResolutionRecord } from './storage/types.js';
 import type { DianGateway, DianUseCaseDeps } from './use-cases/ports.js';
 import type { ContingencyPendingRecord } from './storage/types.js';
@@ -45,8 +48,19 @@ export interface DianServerOptions {
   dianTimeoutMs?: number;
   /** Retries of idempotent DIAN queries (GetStatus); default 2. */
   dianRetries?: number;
-  /** The `send: true` hook (see DianUseCaseDeps.notifyCustomer; TODO(mail): the mail subsystem's outbox by default). */
+  /** The `send: true` hook of documents (default: the mail service's outbox, to the request's `customer.email`). */
   notifyCustomer?: DianUseCaseDeps['notifyCustomer'];
+  /** The `send: true` hook of events (default: the mail service's, to the sending company and a receiver known here). */
+  notifyEventParties?: EventUseCaseDeps['notifyEventParties'];
+  /**
+   * The mail service (`/utilities/mail/…` and `send: true`): on by default, its outbox in `${dataDir}/mail.sqlite`
+   * or the PostgreSQL schema; `false` turns it off (no mail routes; `send: true` queues nothing).
+   */
+  mail?: boolean;
+  /** SMTP for the mail sender (nodemailer URL); default SMTP_URL, else `.eml` files in `${dataDir}/mail`. */
+  smtpUrl?: string;
+  /** The sender address of `send: true` mails; default MAIL_FROM, else the company's profile e-mail. */
+  mailFrom?: string;
   /** Default: pino on stdout (level LOG_LEVEL, default info), with the kit's redaction and error serializers. */
   logger?: Logger;
   /** How often contingency documents near their deadline are logged (ms; also once at start); default 3,600,000. */
@@ -71,6 +85,8 @@ export interface DianServer {
   simulator: DianSimulator | null;
   /** Logs a warning per contingency document within 24 h of its deadline (what the interval timer runs); returns them. */
   checkContingencyDeadlines(): Promise<ContingencyPendingRecord[]>;
+  /** The mail service, unless `mail: false`. */
+  mail: MailService | null;
   close(): Promise<void>;
 }
 
@@ -111,14 +127,36 @@ export async function startDianServer(options: DianServerOptions): Promise<DianS
   const dianFor = (company: CompanyRecord): DianGateway => ({
     sendBillSync: async (fileName, zip) => (await clientOf(company)).sendBillSync(fileName, zip),
     getStatus: async (documentKey) => (await clientOf(company)).getStatus(documentKey),
+    sendEventUpdateStatus: async (zip) => (await clientOf(company)).sendEventUpdateStatus(zip),
     ...(simulator ? { prepare: (co: CompanyRecord, resolutions: readonly ResolutionRecord[]) => registerWithSimulator(simulator!, co, resolutions) } : {}),
   });
+  let mail: MailService | null = null;
+  let closeMail = async () => {};
+  if (options.mail !== false) {
+    const mailStorage = options.databaseUrl
+      ? createPostgresMailStorage({ connectionString: options.databaseUrl, schema: options.schema ?? 'dian', clock })
+      : createSqliteMailStorage({ file: join(dataDir, 'mail.sqlite'), private: true, clock });
+    await mailStorage.migrate();
+    const smtpUrl = options.smtpUrl ?? (env.SMTP_URL || undefined);
+    mail = createMailService({ storage: mailStorage, transport: createMailTransport({ smtpUrl, dataDir }), clock, logger });
+    mail.start();
+    const started = mail;
+    closeMail = async () => {
+      await started.stop();
+      await mailStorage.close();
+    };
+  }
+  const notices = mail ? mailNotices({ mail, storage, logger, clock, from: options.mailFrom ?? (env.MAIL_FROM || undefined) }) : null;
+  const notifyCustomer = options.notifyCustomer ?? notices?.notifyCustomer;
+  const notifyEventParties = options.notifyEventParties ?? notices?.notifyEventParties;
   const app = createDianApp({
     storage,
     signerFor,
     dianFor,
     clock,
-    ...(options.notifyCustomer ? { notifyCustomer: options.notifyCustomer } : {}),
+    ...(notifyCustomer ? { notifyCustomer } : {}),
+    ...(notifyEventParties ? { notifyEventParties } : {}),
+    ...(mail ? { mail } : {}),
     onError: (err) => logger.error({ err }, 'unexpected error'),
   });
   const host = options.host ?? '127.0.0.1';
@@ -165,9 +203,11 @@ export async function startDianServer(options: DianServerOptions): Promise<DianS
     storage,
     simulator,
     checkContingencyDeadlines,
+    mail,
     async close() {
       clearInterval(watch);
       if (server) await closeHttp(server);
+      await closeMail();
       for (const c of clients.values()) await (await c).close();
       await simulator?.close();
       await storage.close();

@@ -5,7 +5,7 @@
  *
  * Auth: `Authorization: Bearer <token>` names the company (tokens stored hashed). The published interface
  * writes `Authotization` on the payroll and mail endpoints; routes that take that spelling opt in
- * (`misspelt: true`); none of the endpoints of this slice does.
+ * (`misspelt: true`): the mail routes do (app/mail.ts).
  */
 import { Hono, type Context } from 'hono';
 import { DIAN_KINDS, type DianKindId } from '../../index.js';
@@ -19,6 +19,10 @@ import type { DianUseCaseDeps, UseCaseAnswer } from '../use-cases/ports.js';
 import { dianOpenApi } from './openapi.js';
 import { KIND_USE_CASES, registerContingencyRoutes } from './contingency.js';
 import { registerListRoutes } from './list.js';
+import type { MailService } from '../../../shared/mail/index.js';
+import type { EventUseCaseDeps } from '../use-cases/events.js';
+import { registerEventRoutes } from './events.js';
+import { registerMailRoutes } from './mail.js';
 
 export interface DianAppDeps extends DianUseCaseDeps {
   storage: DianStorage;
@@ -26,6 +30,10 @@ export interface DianAppDeps extends DianUseCaseDeps {
   maxBodyBytes?: number;
   /** Where unexpected errors are reported (default: nowhere; the client gets a 500 without details). */
   onError?: (e: unknown) => void;
+  /** `send: true` on an accepted event (see EventUseCaseDeps). */
+  notifyEventParties?: EventUseCaseDeps['notifyEventParties'];
+  /** The mail service behind `/utilities/mail/…`; absent: no mail routes. */
+  mail?: MailService;
 }
 
 type Env = { Variables: { company: CompanyRecord } };
@@ -108,6 +116,9 @@ export function createDianApp(deps: DianAppDeps): Hono<Env> {
       return send(await useCase(deps, c.get('company'), kind, body));
     });
   }
+
+  registerEventRoutes(app, deps, auth(false), limit);
+  if (deps.mail) registerMailRoutes(app, deps.mail, auth(true), limit);
 
   app.get('/service/documents/:id', auth(false), async (c) => {
     const company = c.get('company');

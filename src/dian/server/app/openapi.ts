@@ -4,6 +4,7 @@
  * schemas/dian-<kind>.schema.json and validateDianRequest's field table).
  */
 import { DIAN_KINDS, dianRequestJsonSchema } from '../../index.js';
+import { addEventAndMailPaths } from './openapi-events.js';
 
 const errorBody = {
   type: 'object',
@@ -129,6 +130,7 @@ export function dianOpenApi(): Record<string, unknown> {
       responses: { '200': { description: 'deadlineHours y documents (hoursLeft negativo: vencido).', ...json({ type: 'object' }) } },
     },
   };
+  addEventAndMailPaths(paths, schemas);
   return {
     openapi: '3.1.0',
     info: { title: 'ecf-kit: servicio de documentos electrónicos de Colombia (DIAN)', version: '0.1.0' },

@@ -11,6 +11,7 @@ import { type Dialect, runMigrations } from '../../../shared/server-kit/storage/
 import { isUniqueViolation, runTransaction } from '../../../shared/server-kit/storage/transactions.js';
 import { DIAN_MIGRATIONS } from './migrations.js';
 import { type ContingencyDatabase, createContingencyKyselyStorage } from './contingency.js';
+import { createDianEventStore } from './events.js';
 import type { CompanyRecord, DianStorage, DocumentPatch, DocumentRecord, DocumentState, ResolutionRecord, TokenRecord } from './types.js';
 
 interface CompanyRow {
@@ -159,6 +160,7 @@ export function createDianKyselyStorage(options: DianKyselyOptions): DianStorage
 
   return {
     ...createContingencyKyselyStorage(db as unknown as Kysely<ContingencyDatabase>, now),
+    ...createDianEventStore(db as never, dialect, options.clock),
     async migrate() {
       await db.connection().execute((q) => runMigrations(q, dialect, DIAN_MIGRATIONS, { schema: options.schema, now }));
     },

@@ -8,6 +8,7 @@
  */
 import type { Dialect, Migration } from '../../../shared/server-kit/storage/migrations.js';
 import { CONTINGENCY_MIGRATIONS } from './contingency.js';
+import { DIAN_EVENT_MIGRATION } from './events.js';
 
 function types(dialect: Dialect) {
   const pg = dialect === 'postgres';
@@ -82,4 +83,5 @@ export const DIAN_MIGRATIONS: Migration[] = [
     },
   },
   ...CONTINGENCY_MIGRATIONS,
+  DIAN_EVENT_MIGRATION,
 ];

@@ -4,6 +4,9 @@
  * (./kysely.ts); both pass one conformance suite (test/dian/server/storage).
  */
 import type { DianCompany, DianKindId } from '../../index.js';
+import type { EventStore } from './events.js';
+
+export type { EventStore, EventRecord, EventState, EventPatch, EventReservation } from './events.js';
 
 /** `1` production, `2` habilitación. */
 export type DianEnvironmentCode = '1' | '2';
@@ -152,7 +155,7 @@ export interface StorageLifecycle {
   close(): Promise<void>;
 }
 
-export type DianStorage = CompanyStore & ResolutionStore & DocumentStore & ContingencyStore & DocumentListStore & StorageLifecycle;
+export type DianStorage = CompanyStore & ResolutionStore & DocumentStore & EventStore & ContingencyStore & DocumentListStore & StorageLifecycle;
 
 // ---- contingency and listing (adapter: ./contingency.ts)
 

@@ -11,6 +11,8 @@ import type { CompanyRecord, CompanyStore, DocumentRecord, DocumentStore, Resolu
 export interface DianGateway {
   sendBillSync(fileName: string, zip: Uint8Array): Promise<DianResponse>;
   getStatus(documentKey: string): Promise<DianResponse>;
+  /** SendEventUpdateStatus: a zipped, signed event (ApplicationResponse 030–034). */
+  sendEventUpdateStatus?(zip: Uint8Array): Promise<DianResponse>;
   /**
    * Called before a company sends: the embedded local DIAN registers the company, its software and ranges
    * (the real DIAN knows them from habilitación). Absent against a real DIAN.
@@ -26,9 +28,8 @@ export interface DianUseCaseDeps {
   dianFor(company: CompanyRecord): DianGateway;
   clock: Clock;
   /**
-   * `send: true` on an accepted document: e-mail the customer the PDF and the zipped AttachedDocument.
-   * TODO(mail): wire the mail subsystem's outbox here (src/shared/mail: `documentMailRequest` into the mail
-   * service; docs/mail.md); until then nothing is wired by default and the flag changes nothing. Called after
+   * `send: true` on an accepted document: e-mail the customer the PDF and the zipped AttachedDocument
+   * (startDianServer wires the mail service's outbox by default: ../mail-notices.ts). Called after
    * the document is stored as accepted, so a failure here never loses the issued document (a retry gets the
    * stored answer).
    */

@@ -1,0 +1,161 @@
+/**
+ * The OpenAPI parts of the event and mail routes: `/v1/{code}` per DIAN_EVENTS row (the request is the spec's
+ * event payload; the route names the code), `/utilities/mail/send` (the mail service's own zod schema, converted)
+ * and `/utilities/mail/{message_id}`.
+ */
+import { z } from 'zod';
+import { DIAN_EVENTS } from '../../index.js';
+import { mailRequestSchema } from '../../../shared/mail/index.js';
+
+const party = {
+  type: 'object',
+  required: ['identification_type_code', 'identification_number', 'name'],
+  additionalProperties: false,
+  properties: { identification_type_code: { type: 'integer' }, identification_number: { type: 'string' }, name: { type: 'string' } },
+};
+
+const eventRequest = {
+  type: 'object',
+  required: ['number', 'identification_number', 'document_reference'],
+  additionalProperties: false,
+  properties: {
+    event_code: { type: 'string', description: 'Opcional; si se envía, debe ser el código de la ruta.' },
+    send: { type: 'boolean', description: 'Enviar por correo al emisor y al receptor.' },
+    number: { type: 'integer', description: 'Consecutivo del evento (único por empresa).' },
+    identification_number: { type: 'integer', description: 'NIT de la empresa que genera el evento (la del token).' },
+    sender_party: party,
+    receiver_party: party,
+    document_reference: {
+      type: 'object',
+      required: ['number', 'uuid'],
+      additionalProperties: false,
+      properties: { number: { type: 'string' }, uuid: { type: 'string', pattern: '^[0-9a-f]{96}$', description: 'CUFE.' } },
+    },
+    person: {
+      type: 'object',
+      required: ['identification_type_code', 'identification_number', 'first_name', 'family_name'],
+      additionalProperties: false,
+      properties: {
+        identification_type_code: { type: 'integer' },
+        identification_number: { type: 'string' },
+        first_name: { type: 'string' },
+        family_name: { type: 'string' },
+        job_title: { type: 'string' },
+        organization_department: { type: 'string' },
+      },
+    },
+    rejection_concept_code: { enum: ['01', '02', '03', '04'], description: 'Obligatorio en 031.' },
+    notes: { type: 'array', items: { type: 'object', required: ['text'], properties: { text: { type: 'string' } } }, description: 'Obligatorio en 034.' },
+  },
+};
+
+const eventAnswer = {
+  type: 'object',
+  required: ['status', 'message', 'event'],
+  properties: {
+    status: { enum: ['success', 'error'] },
+    message: { type: 'string' },
+    event: {
+      type: 'object',
+      properties: {
+        number: { type: 'string' },
+        statusCode: { enum: [5, 11, 13] },
+        statusDescription: { type: 'string' },
+        uuid: { type: ['string', 'null'], description: 'CUDE del evento.' },
+        Base64Bytes: { type: 'string', contentEncoding: 'base64', description: 'El evento firmado, comprimido (zip).' },
+        appResponseBase64Bytes: { type: ['string', 'null'], contentEncoding: 'base64' },
+        attachedDocumentBase64Bytes: { type: ['string', 'null'], contentEncoding: 'base64' },
+        notifications: { type: 'array', items: { type: 'string' } },
+        errors: { type: 'array', items: { type: 'string' }, description: 'statusCode 11 (p. ej. `Regla: LGC01, Rechazo: …`) o 13.' },
+        detailedErrors: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
+      },
+    },
+  },
+};
+
+const mailErrors = {
+  type: 'object',
+  required: ['errors'],
+  properties: {
+    errors: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['message', 'field', 'help'],
+        properties: { message: { type: 'string' }, field: { type: 'string' }, help: { type: ['string', 'null'] } },
+      },
+    },
+  },
+};
+
+const mailAccepted = {
+  type: 'object',
+  required: ['status', 'message', 'message_id', 'date'],
+  properties: {
+    status: { const: 202 },
+    message: { type: 'string' },
+    message_id: { type: 'string' },
+    date: { type: 'string', description: 'YYYY-MM-DD HH:mm:ss (Bogotá).' },
+  },
+};
+
+const json = (schema: unknown) => ({ content: { 'application/json': { schema } } });
+const ref = (name: string) => json({ $ref: `#/components/schemas/${name}` });
+/** The mail routes take the header `Authotization` as the published interface writes it. */
+const misspelt = {
+  name: 'Authotization',
+  in: 'header',
+  required: false,
+  schema: { type: 'string' },
+  description: 'Bearer <token>, como lo escribe la interfaz publicada.',
+};
+
+/** Adds the event and mail paths and their schemas. */
+export function addEventAndMailPaths(paths: Record<string, unknown>, schemas: Record<string, unknown>): void {
+  schemas.EventRequest = eventRequest;
+  schemas.EventAnswer = eventAnswer;
+  const { $schema: _s, ...mailSchema } = z.toJSONSchema(mailRequestSchema, { unrepresentable: 'any' }) as Record<string, unknown>;
+  schemas.MailRequest = mailSchema;
+  schemas.MailAccepted = mailAccepted;
+  schemas.MailErrors = mailErrors;
+  for (const row of Object.values(DIAN_EVENTS)) {
+    paths[`/v1/${row.code}`] = {
+      post: {
+        operationId: `event_${row.code}`,
+        summary: `Evento ${row.code}: ${row.name}`,
+        requestBody: { required: true, ...ref('EventRequest') },
+        responses: {
+          '200': { description: 'Validado y enviado a la DIAN (statusCode 5).', ...ref('EventAnswer') },
+          '401': { description: 'Token ausente o inválido.', ...ref('Error') },
+          '409': { description: 'El mismo evento se está procesando en otra solicitud.', ...ref('Error') },
+          '422': { description: 'Validaciones del servicio (statusCode 13) o rechazo de la DIAN (statusCode 11).', ...ref('EventAnswer') },
+          '503': { description: 'La DIAN no responde: el evento no se envió.', ...ref('Error') },
+        },
+      },
+    };
+  }
+  paths['/utilities/mail/send'] = {
+    post: {
+      operationId: 'mail_send',
+      summary: 'Encola un correo (una entrega por personalización)',
+      parameters: [misspelt],
+      requestBody: { required: true, ...ref('MailRequest') },
+      responses: {
+        '202': { description: 'Aceptado en la bandeja de salida.', ...ref('MailAccepted') },
+        '401': { description: 'Token ausente o inválido.', ...ref('Error') },
+        '422': { description: 'Solicitud inválida: errores con la ruta del campo.', ...ref('MailErrors') },
+      },
+    },
+  };
+  paths['/utilities/mail/{message_id}'] = {
+    get: {
+      operationId: 'mail_events',
+      summary: 'Mensajes y eventos de un correo (queued, attempt_failed, sent, failed)',
+      parameters: [{ name: 'message_id', in: 'path', required: true, schema: { type: 'string' } }, misspelt],
+      responses: {
+        '200': { description: 'Eventos del correo.', ...json({ type: 'object' }) },
+        '404': { description: 'No existe para esta empresa.', ...ref('MailErrors') },
+      },
+    },
+  };
+}
