@@ -147,6 +147,9 @@ describe('local DIAN: every operation answers in the shape the client reads', ()
 
     const set = await track('SendTestSetAsync', dian.sendTestSetAsync('z.zip', zip1((await signedInvoice(990000103)).xml), ISSUER.testSetId!));
     expect(set.zipKey).not.toBeNull();
+    // wait for its verdict, so that the test set's counts the next test reads are settled
+    for (let i = 0; i < 100 && (await dian.getStatusZip(set.zipKey!))[0]!.statusCode === '98'; i++) await new Promise((r) => setTimeout(r, 20));
+    expect((await dian.getStatusZip(set.zipKey!)).map((r) => r.statusCode)).toEqual(['00']);
     const unknownSet = await dian.sendTestSetAsync('z.zip', zip1(inv.xml), 'no-existe');
     expect(unknownSet).toMatchObject({ zipKey: null, items: [{ success: false }] });
     await dian.close();
