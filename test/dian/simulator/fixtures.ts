@@ -36,6 +36,11 @@ export const RANGE: DianSimRange = {
 const identity = createSelfSignedIdentity({ commonName: 'Emisor de prueba', serialNumber: ISSUER_NIT });
 export const signer = identity.signer;
 
+/** The calendar date in Bogotá (UTC−5, no daylight saving) of an instant: a document's issue date. */
+export function bogotaDate(at: Date): string {
+  return new Date(at.getTime() - 5 * 3_600_000).toISOString().slice(0, 10);
+}
+
 /** A signed invoice numbered SETP<number>; `change` edits the request before building, `at` signs (and dates) it. */
 export async function signedInvoice(
   number: number,
@@ -44,7 +49,7 @@ export async function signedInvoice(
 ): Promise<{ xml: string; cufe: string; id: string }> {
   const request = minimalDianRequest('invoice') as unknown as Record<string, unknown>;
   request.number = number;
-  request.date = at.toISOString().slice(0, 10);
+  request.date = bogotaDate(at);
   change?.(request);
   const built = buildDianXml('invoice', request, CONTEXT);
   if (!built.ok) throw new Error(JSON.stringify(built.issues));
