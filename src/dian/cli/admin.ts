@@ -4,7 +4,7 @@
  * token shown once), `token add`, `resolution add` (a numbering resolution for one kind), `contingency add` (a
  * contingency window). They work on the
  * database the server uses: PostgreSQL when `--database-url` or DATABASE_URL is set (schema `dian`), else
- * SQLite in `--data-dir` (default DIAN_DATA_DIR, else ./data). Exit codes: 0 done, 1 refused (unknown company,
+ * SQLite in `--data-dir` (default DIAN_DATA_DIR, else ECF_DATA_DIR, else ./data, as `npm start` resolves it). Exit codes: 0 done, 1 refused (unknown company,
  * duplicate NIT, bad range…), 2 usage errors.
  */
 import { resolve } from 'node:path';
@@ -25,7 +25,8 @@ const STORAGE_FLAGS = ['data-dir', 'database-url'];
 function dataDir(flags: Record<string, string | true>, io: CliIo): string {
   const v = flags['data-dir'];
   if (v === true) throw new UsageError('--data-dir needs a directory');
-  return resolve(v || io.env.DIAN_DATA_DIR || './data');
+  // the directory `npm start` gives the DIAN service (src/start.ts): DIAN_DATA_DIR, else the e-CF server's ECF_DATA_DIR
+  return resolve(v || io.env.DIAN_DATA_DIR || io.env.ECF_DATA_DIR || './data');
 }
 
 async function withStorage<T>(flags: Record<string, string | true>, io: CliIo, fn: (s: DianStorage, dir: string) => Promise<T>): Promise<T> {

@@ -128,4 +128,17 @@ describe('ecf dian admin', () => {
       await server.close();
     }
   });
+
+  it('without --data-dir works where npm start keeps the DIAN service: DIAN_DATA_DIR, else ECF_DATA_DIR', async () => {
+    const cmd = dianAdminCommands.find((c) => c.name === 'dian admin token add')!;
+    const other = mkdtempSync(join(tmpdir(), 'dian-admin-other-'));
+    try {
+      const viaEcf = fakeIo({}, { ECF_DATA_DIR: dataDir }, { disk: true });
+      expect(await cmd.run(['--nit', '901458732'], viaEcf.io), viaEcf.err()).toBe(0);
+      const viaDian = fakeIo({}, { DIAN_DATA_DIR: other, ECF_DATA_DIR: dataDir }, { disk: true });
+      expect(await cmd.run(['--nit', '901458732'], viaDian.io)).toBe(1); // the company lives in dataDir, not in DIAN_DATA_DIR
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
+  });
 });
