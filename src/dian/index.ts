@@ -126,8 +126,8 @@ export type { DianEventRequest, DianEventParty, DianEventPerson } from './events
 export { parseDianEvent, parseDianEventTree, type DianEventParseResult } from './events/parse.js';
 /** DIAN's own ApplicationResponse as data: valid or not, the document answered, and its messages (`Regla: X, Rechazo: …`). */
 export { parseDianApplicationResponse, type DianApplicationResponse, type DianApplicationResponseResult } from './events/response.js';
-/** Splits one DIAN rule message (`Regla: FAU04, Rechazo: …`) into rule, kind and text. */
-export { parseDianRuleMessage, ruleMessageKind, type DianRuleMessage, type DianRuleMessageKind } from './rules/message.js';
+/** Splits one DIAN rule message (`Regla: FAU04, Rechazo: …`) into rule, kind and text, and writes it back. */
+export { parseDianRuleMessage, formatDianRuleMessage, ruleMessageKind, type DianRuleMessage, type DianRuleMessageKind } from './rules/message.js';
 /** The messages of DIAN's ApplicationResponse and how they are classed. */
 export type { DianResponseMessage, DianMessageKind } from './events/response.js';
 /** The check digit (DV) of a NIT (DIAN's modulo 11). */

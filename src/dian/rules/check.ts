@@ -12,6 +12,7 @@ import { readUbl } from '../ubl/read.js';
 import type { UblNode } from '../ubl/tree.js';
 import { contextOf } from './context.js';
 import { documentKind } from './kind.js';
+import { formatDianRuleMessage } from './message.js';
 import { DIAN_RULES, type DianRuleKind } from './table.js';
 
 export interface DianRuleFinding {
@@ -64,5 +65,5 @@ export function checkDianRulesXml(xml: string, options: DianRuleOptions): DianRu
 
 /** A finding in the form DIAN answers with: `Regla: FAU04, Rechazo: <text>`. */
 export function formatDianFinding(f: DianRuleFinding): string {
-  return `Regla: ${f.rule}, ${f.kind}: ${f.message}`;
+  return formatDianRuleMessage({ rule: f.rule, kind: f.kind, text: f.message });
 }

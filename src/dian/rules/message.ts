@@ -25,6 +25,19 @@ export function ruleMessageKind(word: string): DianRuleMessageKind {
 }
 
 /**
+ * One message back in DIAN's string form, the inverse of {@link parseDianRuleMessage}: `Regla: X, Rechazo: …`,
+ * `Rechazo: …` without a rule, or the free text.
+ *
+ * @example
+ * formatDianRuleMessage({ rule: 'FAU04', kind: 'Rechazo', text: 'Base gravable…' }) //=> 'Regla: FAU04, Rechazo: Base gravable…'
+ */
+export function formatDianRuleMessage(m: { rule: string | null; kind: DianRuleMessageKind | null; text: string }): string {
+  if (m.rule !== null && m.kind !== null) return `Regla: ${m.rule}, ${m.kind}: ${m.text}`;
+  if (m.kind !== null) return `${m.kind}: ${m.text}`;
+  return m.text;
+}
+
+/**
  * Splits one message: `Regla: FAU04, Rechazo: …` → `{ rule: 'FAU04', kind: 'Rechazo', text }`; a message of the
  * form `Rechazo: …` keeps `rule` null; anything else is free text with `rule` and `kind` null.
  *

@@ -4,6 +4,7 @@
  */
 import { unzipSync } from 'fflate';
 import type { Signer } from '../../shared/ports.js';
+import { formatDianRuleMessage } from '../rules/message.js';
 import { bogotaTime } from '../sign/sign.js';
 import type { UblNode } from '../ubl/tree.js';
 import type { DianXsdSchemaValidator } from '../xsd/validator.js';
@@ -78,7 +79,7 @@ export function readZip(base64: string | undefined): { ok: true; files: { name: 
 
 /** `Regla: X, Kind: text`. */
 export function messageString(m: SimMessage): string {
-  return `Regla: ${m.rule}, ${m.kind}: ${m.text}`;
+  return formatDianRuleMessage(m);
 }
 
 /** A verdict without an ApplicationResponse (the document could not be read, or was not a document). */

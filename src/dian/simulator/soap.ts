@@ -6,6 +6,7 @@
  */
 import type { Element } from '@xmldom/xmldom';
 import { parseXmlStrictly } from '../../shared/xml/strict-parser.js';
+import { formatDianRuleMessage } from '../rules/message.js';
 import type { DianAnswerTypes, DianResponse } from '../transport/answer.js';
 import { SOAP12_NS, WSSE_NS, WSU_NS } from '../transport/envelope.js';
 import { ACTION_PREFIX, DIAN_OPERATIONS, type DianAnswerType, type DianOperation, isDianOperation, WCF_NS } from '../transport/operations.js';
@@ -50,15 +51,8 @@ const esc = (s: string) => s.replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c =
 const nil = (tag: string) => `<${tag} i:nil="true"/>`;
 const text = (tag: string, v: string | null) => (v === null ? nil(tag) : `<${tag}>${esc(v)}</${tag}>`);
 
-/** A DianResponse's message back into DIAN's string form. */
-function messageText(m: DianResponse['messages'][number]): string {
-  if (m.rule !== null && m.kind !== null) return `Regla: ${m.rule}, ${m.kind}: ${m.text}`;
-  if (m.kind !== null) return `${m.kind}: ${m.text}`;
-  return m.text;
-}
-
 function dianResponseFields(r: DianResponse): string {
-  const messages = r.messages.map((m) => `<c:string>${esc(messageText(m))}</c:string>`).join('');
+  const messages = r.messages.map((m) => `<c:string>${esc(formatDianRuleMessage(m))}</c:string>`).join('');
   return (
     `<b:ErrorMessage xmlns:c="${ARRAYS_NS}">${messages}</b:ErrorMessage>` +
     `<b:IsValid>${r.isValid}</b:IsValid>` +

@@ -14,22 +14,13 @@
  * end of its window (dian-protocol.md §10, [S]: 48 hours after the failure is over, Res. 42/2020 arts. 31–32
  * as practitioners cite it).
  */
-import {
-  buildAttachedDocument,
-  buildDianXml,
-  type DianKindId,
-  dianDocumentZip,
-  EcfError,
-  sha384Hex,
-  toDianValidationBody,
-  validateDianRequest,
-} from '../../index.js';
+import { buildAttachedDocument, type DianKindId, EcfError, sha384Hex, toDianValidationBody, validateDianRequest } from '../../index.js';
 import { dianPdf } from '../../pdf/index.js';
 import { bogotaTime, signDianXml } from '../../sign/index.js';
 import { type DianResponse, isAuthorityError, isTransportError } from '../../transport/index.js';
 import type { ContingencyPendingRecord, ContingencyStore } from '../storage/types.js';
 import type { CompanyRecord, DocumentRecord } from '../storage/types.js';
-import { askStatus, bogotaDate, canonicalJson, checkNumbering, contextOf, finish, ownValidation, unavailable, unreachable } from './issue.js';
+import { askStatus, bogotaDate, buildSignZip, canonicalJson, checkNumbering, contextOf, finish, ownValidation, unavailable, unreachable } from './issue.js';
 import type { DianUseCaseDeps, UseCaseAnswer } from './ports.js';
 
 /** Hours after the end of the contingency window within which a pending document must reach DIAN ([S]). */
@@ -124,32 +115,9 @@ export async function issueContingency(deps: ContingencyDeps, company: CompanyRe
 
   // 5. Build, sign, zip (the signing time is now: the document's SigningTime travels unchanged when it is sent later).
   const context = contextOf(company, numbering.resolution, () => now);
-  const built = buildDianXml(kind, request, context, { today, rules: false });
-  if (!built.ok) {
-    await storage.releaseDocument(doc.id);
-    return { status: 422, body: built.body };
-  }
-  const signer = await deps.signerFor(company);
-  const signed = await signDianXml(built.xml, signer, { clock: () => now });
-  if (!signed.ok) {
-    await storage.releaseDocument(doc.id);
-    throw new EcfError(`Signing failed: ${signed.message}`, { code: 'signing_failed' });
-  }
-  const issueDate = (/<cbc:IssueDate>(\d{4}-\d{2}-\d{2})</.exec(signed.xml)?.[1] ?? today) as string;
-  const zipped = dianDocumentZip({
-    kind,
-    nit: company.nit,
-    provider: '000',
-    year: Number(issueDate.slice(0, 4)),
-    counter: doc.id,
-    xml: signed.xml,
-    date: issueDate,
-  });
-  if (!zipped.ok) {
-    await storage.releaseDocument(doc.id);
-    throw new EcfError(`Zipping failed: ${zipped.message}`, { code: 'zip_failed' });
-  }
-  const files = { documentKey: built.codes.hash, signedXml: signed.xml, zip: zipped.value.zip, zipName: zipped.value.names.zip };
+  const made = await buildSignZip(deps, company, doc, kind, request, context, today, now);
+  if (!made.ok) return made.answer;
+  const { files, signer } = made;
   if (transmit) {
     doc = await storage.updateDocument(doc.id, { state: 'sending', response: null, ...files });
     return send(deps, company, doc, label, body, true);
@@ -158,7 +126,7 @@ export async function issueContingency(deps: ContingencyDeps, company: CompanyRe
   // 6. Not transmitted: the AttachedDocument without ApplicationResponse, the PDF, stored as pending.
   const stamp = bogotaTime(now);
   const attached = buildAttachedDocument({
-    signedXml: signed.xml,
+    signedXml: files.signedXml,
     environment: company.environment,
     id: label,
     issueDate: stamp.slice(0, 10),
@@ -167,7 +135,7 @@ export async function issueContingency(deps: ContingencyDeps, company: CompanyRe
   if (!attached.ok) throw new EcfError(`AttachedDocument failed: ${attached.message}`, { code: 'attached_document_failed' });
   const attachedSigned = await signDianXml(attached.xml, signer, { clock: () => now });
   if (!attachedSigned.ok) throw new EcfError(`Signing the AttachedDocument failed: ${attachedSigned.message}`, { code: 'signing_failed' });
-  const pdf = await dianPdf(signed.xml, { format: body.pos_pdf === true ? 'receipt80' : 'a4' });
+  const pdf = await dianPdf(files.signedXml, { format: body.pos_pdf === true ? 'receipt80' : 'a4' });
   const deadlineAt = window.to + CONTINGENCY_DEADLINE_HOURS * HOUR;
   const reply: UseCaseAnswer = {
     status: 200,
@@ -178,8 +146,8 @@ export async function issueContingency(deps: ContingencyDeps, company: CompanyRe
         number: label,
         statusCode: null,
         statusDescription: 'Pendiente de transmisión a la DIAN (contingencia).',
-        uuid: built.codes.hash,
-        zipBase64Bytes: Buffer.from(zipped.value.zip).toString('base64'),
+        uuid: files.documentKey,
+        zipBase64Bytes: Buffer.from(files.zip).toString('base64'),
         pdfBase64Bytes: pdf.ok ? Buffer.from(pdf.pdf).toString('base64') : null,
         appResponseBase64Bytes: null,
         attachedDocumentBase64Bytes: Buffer.from(attachedSigned.xml, 'utf8').toString('base64'),

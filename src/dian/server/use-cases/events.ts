@@ -19,6 +19,7 @@ import {
   type DianEventCode,
   dianDocumentZip,
   EcfError,
+  formatDianRuleMessage,
   sha384Hex,
   toDianEventValidationBody,
 } from '../../index.js';
@@ -26,7 +27,7 @@ import { signDianXml } from '../../sign/index.js';
 import { type DianResponse, isAuthorityError, isTransportError } from '../../transport/index.js';
 import type { EventRecord, EventStore } from '../storage/events.js';
 import type { CompanyRecord } from '../storage/types.js';
-import { canonicalJson } from './issue.js';
+import { canonicalJson, type StatusOutcome, statusByKey } from './issue.js';
 import type { DianUseCaseDeps, UseCaseAnswer } from './ports.js';
 
 /** What `send: true` on an accepted event hands over: the parties to e-mail are found from it. */
@@ -49,11 +50,6 @@ export interface EventUseCaseDeps extends DianUseCaseDeps {
 }
 
 type Obj = Record<string, unknown>;
-
-/** `Regla: X, Rechazo: text` as DIAN writes it. */
-function ruleString(m: DianResponse['messages'][number]): string {
-  return m.rule && m.kind ? `Regla: ${m.rule}, ${m.kind}: ${m.text}` : m.text;
-}
 
 function ownIssue(label: string, path: string, message: string): UseCaseAnswer {
   return { status: 422, body: toDianEventValidationBody(label, [{ code: 'rule', path, message, severity: 'error' }]) };
@@ -196,24 +192,12 @@ function unreachable(): UseCaseAnswer {
   return unavailable('No fue posible comunicarse con la DIAN; el evento no fue enviado y su número sigue disponible. Reintente más tarde.');
 }
 
-/** GetStatus by the event's CUDE: DIAN's verdict, "not received" (90/66), or still unknown. */
-async function askStatus(
-  deps: EventUseCaseDeps,
-  company: CompanyRecord,
-  ev: EventRecord,
-): Promise<{ kind: 'answer'; answer: DianResponse } | { kind: 'absent' } | { kind: 'unknown'; reply: UseCaseAnswer }> {
+/** GetStatus by the event's CUDE (see {@link statusByKey}). */
+function askStatus(deps: EventUseCaseDeps, company: CompanyRecord, ev: EventRecord): Promise<StatusOutcome> {
   const pending = unavailable(
     `No se pudo confirmar con la DIAN el resultado del evento ${ev.number}; reintente la misma solicitud más tarde (no se enviará de nuevo sin consultar su estado).`,
   );
-  try {
-    const status = await deps.dianFor(company).getStatus(ev.cude!);
-    if (status.statusCode === '90' || status.statusCode === '66') return { kind: 'absent' };
-    if (status.statusCode === '98') return { kind: 'unknown', reply: pending };
-    return { kind: 'answer', answer: status };
-  } catch (e) {
-    if (isTransportError(e)) return { kind: 'unknown', reply: pending };
-    throw e;
-  }
+  return statusByKey(deps.dianFor(company), ev.cude!, pending);
 }
 
 /** DIAN's verdict → the stored and returned answer (200 `statusCode` 5, or 422 `statusCode` 11). */
@@ -226,7 +210,7 @@ async function finish(
   answer: DianResponse,
   zipName = `ar-${ev.id}.zip`,
 ): Promise<UseCaseAnswer> {
-  const strings = answer.messages.map(ruleString);
+  const strings = answer.messages.map(formatDianRuleMessage);
   const row = DIAN_EVENTS[ev.code as DianEventCode];
   if (!answer.isValid) {
     const reply: UseCaseAnswer = {

@@ -22,15 +22,16 @@ import {
   type DianKindId,
   dianDocumentZip,
   EcfError,
+  formatDianRuleMessage,
   sha384Hex,
   toDianValidationBody,
   validateDianRequest,
 } from '../../index.js';
 import { dianPdf } from '../../pdf/index.js';
-import { bogotaTime, signDianXml } from '../../sign/index.js';
+import { bogotaTime, type Signer, signDianXml } from '../../sign/index.js';
 import { type DianResponse, isAuthorityError, isTransportError } from '../../transport/index.js';
 import type { CompanyRecord, DocumentRecord, ResolutionRecord } from '../storage/types.js';
-import type { DianUseCaseDeps, UseCaseAnswer } from './ports.js';
+import type { DianGateway, DianUseCaseDeps, UseCaseAnswer } from './ports.js';
 
 /** The endpoint a client uses while DIAN cannot be reached. */
 export const CONTINGENCY_PATH = DIAN_KINDS['contingency-invoice'].path;
@@ -67,11 +68,6 @@ export function unavailable(message: string, retryAfter = '30'): UseCaseAnswer {
 /** Bogotá `yyyy-MM-dd` of an instant. */
 export function bogotaDate(at: Date): string {
   return bogotaTime(at).slice(0, 10);
-}
-
-/** `Regla: X, Rechazo: text` as DIAN writes it (free text as is). */
-function ruleString(m: DianResponse['messages'][number]): string {
-  return m.rule && m.kind ? `Regla: ${m.rule}, ${m.kind}: ${m.text}` : m.text;
 }
 
 /** The resolution of the request's prefix, or the problems with the number (Spanish, at request paths). */
@@ -195,44 +191,14 @@ export async function issueDocument(deps: DianUseCaseDeps, company: CompanyRecor
   await dian.prepare?.(company, resolutions);
 
   // 5. Build, sign, zip.
-  const built = buildDianXml(kind, request, context, { today, rules: false });
-  if (!built.ok) {
-    await storage.releaseDocument(doc.id);
-    return { status: 422, body: built.body };
-  }
-  const signer = await deps.signerFor(company);
-  const signed = await signDianXml(built.xml, signer, { clock: () => now });
-  if (!signed.ok) {
-    await storage.releaseDocument(doc.id);
-    throw new EcfError(`Signing failed: ${signed.message}`, { code: 'signing_failed' });
-  }
-  const issueDate = (/<cbc:IssueDate>(\d{4}-\d{2}-\d{2})</.exec(signed.xml)?.[1] ?? today) as string;
-  const zipped = dianDocumentZip({
-    kind,
-    nit: company.nit,
-    provider: '000',
-    year: Number(issueDate.slice(0, 4)),
-    counter: doc.id,
-    xml: signed.xml,
-    date: issueDate,
-  });
-  if (!zipped.ok) {
-    await storage.releaseDocument(doc.id);
-    throw new EcfError(`Zipping failed: ${zipped.message}`, { code: 'zip_failed' });
-  }
-  doc = await storage.updateDocument(doc.id, {
-    state: 'sending',
-    response: null,
-    documentKey: built.codes.hash,
-    signedXml: signed.xml,
-    zip: zipped.value.zip,
-    zipName: zipped.value.names.zip,
-  });
+  const made = await buildSignZip(deps, company, doc, kind, request, context, today, now);
+  if (!made.ok) return made.answer;
+  doc = await storage.updateDocument(doc.id, { state: 'sending', response: null, ...made.files });
 
   // 6. Send.
   let answer: DianResponse;
   try {
-    answer = await dian.sendBillSync(zipped.value.names.zip, zipped.value.zip);
+    answer = await dian.sendBillSync(made.files.zipName, made.files.zip);
   } catch (e) {
     if (isTransportError(e) && e.outcomeUnknown) {
       const known = await askStatus(deps, company, doc);
@@ -257,23 +223,74 @@ export async function issueDocument(deps: DianUseCaseDeps, company: CompanyRecor
   return finish(deps, company, doc, label, body, answer);
 }
 
+/** A built, signed and zipped document: what is stored on its row before it is sent. */
+export interface DocumentFiles {
+  documentKey: string;
+  signedXml: string;
+  zip: Uint8Array;
+  zipName: string;
+}
+
+/**
+ * Builds (rules left to DIAN), signs at `now` with the company's identity and zips the document reserved as `doc`.
+ * On failure the number is released: an invalid document is the builder's 422, a signing or zipping failure throws.
+ */
+export async function buildSignZip(
+  deps: DianUseCaseDeps,
+  company: CompanyRecord,
+  doc: DocumentRecord,
+  kind: DianKindId,
+  request: unknown,
+  context: DianContext,
+  today: string,
+  now: Date,
+): Promise<{ ok: true; files: DocumentFiles; signer: Signer } | { ok: false; answer: UseCaseAnswer }> {
+  const { storage } = deps;
+  const built = buildDianXml(kind, request, context, { today, rules: false });
+  if (!built.ok) {
+    await storage.releaseDocument(doc.id);
+    return { ok: false, answer: { status: 422, body: built.body } };
+  }
+  const signer = await deps.signerFor(company);
+  const signed = await signDianXml(built.xml, signer, { clock: () => now });
+  if (!signed.ok) {
+    await storage.releaseDocument(doc.id);
+    throw new EcfError(`Signing failed: ${signed.message}`, { code: 'signing_failed' });
+  }
+  const issueDate = (/<cbc:IssueDate>(\d{4}-\d{2}-\d{2})</.exec(signed.xml)?.[1] ?? today) as string;
+  const zipped = dianDocumentZip({
+    kind,
+    nit: company.nit,
+    provider: '000',
+    year: Number(issueDate.slice(0, 4)),
+    counter: doc.id,
+    xml: signed.xml,
+    date: issueDate,
+  });
+  if (!zipped.ok) {
+    await storage.releaseDocument(doc.id);
+    throw new EcfError(`Zipping failed: ${zipped.message}`, { code: 'zip_failed' });
+  }
+  return {
+    ok: true,
+    files: { documentKey: built.codes.hash, signedXml: signed.xml, zip: zipped.value.zip, zipName: zipped.value.names.zip },
+    signer,
+  };
+}
+
 export function unreachable(): UseCaseAnswer {
   return unavailable(
     `No fue posible comunicarse con la DIAN; el documento no fue enviado y su número sigue disponible. Reintente más tarde o, si la DIAN declaró contingencia, emita por ${CONTINGENCY_PATH}.`,
   );
 }
 
-/** GetStatus by the document's key: DIAN's verdict, "not received" (90/66), or still unknown (503 to answer). */
-export async function askStatus(
-  deps: DianUseCaseDeps,
-  company: CompanyRecord,
-  doc: DocumentRecord,
-): Promise<{ kind: 'answer'; answer: DianResponse } | { kind: 'absent' } | { kind: 'unknown'; reply: UseCaseAnswer }> {
-  const pending = unavailable(
-    `No se pudo confirmar con la DIAN el resultado del documento ${doc.prefix}${doc.number}; reintente la misma solicitud más tarde (no se enviará de nuevo sin consultar su estado).`,
-  );
+/** What GetStatus says of a key: DIAN's verdict, "not received" (90/66), or still unknown (the 503 to answer). */
+export type StatusOutcome = { kind: 'answer'; answer: DianResponse } | { kind: 'absent' } | { kind: 'unknown'; reply: UseCaseAnswer };
+
+/** GetStatus by a document's or an event's key; `pending` is the answer while DIAN cannot say (98, or unreachable). */
+export async function statusByKey(dian: DianGateway, key: string, pending: UseCaseAnswer): Promise<StatusOutcome> {
   try {
-    const status = await deps.dianFor(company).getStatus(doc.documentKey!);
+    const status = await dian.getStatus(key);
     if (status.statusCode === '90' || status.statusCode === '66') return { kind: 'absent' };
     if (status.statusCode === '98') return { kind: 'unknown', reply: pending };
     return { kind: 'answer', answer: status };
@@ -281,6 +298,14 @@ export async function askStatus(
     if (isTransportError(e)) return { kind: 'unknown', reply: pending };
     throw e;
   }
+}
+
+/** GetStatus by the document's key (see {@link statusByKey}). */
+export function askStatus(deps: DianUseCaseDeps, company: CompanyRecord, doc: DocumentRecord): Promise<StatusOutcome> {
+  const pending = unavailable(
+    `No se pudo confirmar con la DIAN el resultado del documento ${doc.prefix}${doc.number}; reintente la misma solicitud más tarde (no se enviará de nuevo sin consultar su estado).`,
+  );
+  return statusByKey(deps.dianFor(company), doc.documentKey!, pending);
 }
 
 /** DIAN's verdict → the stored and returned answer (200 with the files, or 422 `statusCode` 11). */
@@ -293,7 +318,7 @@ export async function finish(
   answer: DianResponse,
 ): Promise<UseCaseAnswer> {
   const { storage } = deps;
-  const strings = answer.messages.map(ruleString);
+  const strings = answer.messages.map(formatDianRuleMessage);
   if (!answer.isValid) {
     const reply: UseCaseAnswer = {
       status: 422,
