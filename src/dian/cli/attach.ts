@@ -5,10 +5,10 @@
  * `buildAttachedDocument` (ecf-kit/dian) and `signDianXml` (ecf-kit/dian/sign).
  */
 import { writeFile } from 'node:fs/promises';
-import { parseFlags, requireFlag, UsageError, type CliCommand } from '../../shared/cli/command.js';
+import { parseFlags, requireFlag, UsageError, type CliCommand, optionalFlag } from '../../shared/cli/command.js';
 import { buildAttachedDocument, readUbl, type UblNode } from '../index.js';
 import type { DianDigest, DianSignerRole } from '../sign/index.js';
-import { openSigner, password, readText, rejectUnknown, value } from './sign.js';
+import { openSigner, password, readText, rejectUnknown } from './sign.js';
 
 const ATTACH_OPTIONS = ['document', 'response', 'id', 'environment', 'p12', 'password-env', 'password-file', 'role', 'digest', 'out'] as const;
 const ROLES: Record<string, DianSignerRole> = { supplier: 'supplier', 'third-party': 'third party' };
@@ -35,18 +35,18 @@ export const dianAttachCommand: CliCommand = {
     rejectUnknown(flags, ATTACH_OPTIONS);
     if (positional.length > 0) throw new UsageError(`unexpected argument(s): ${positional.join(' ')} (give the files with --document and --response)`);
     const documentPath = requireFlag(flags, 'document');
-    const responsePath = value(flags, 'response');
-    const roleName = value(flags, 'role') ?? 'supplier';
+    const responsePath = optionalFlag(flags, 'response');
+    const roleName = optionalFlag(flags, 'role') ?? 'supplier';
     const role = ROLES[roleName];
     if (!role) throw new UsageError(`--role must be supplier or third-party, got "${roleName}"`);
-    const digest = (value(flags, 'digest') ?? 'sha256') as DianDigest;
+    const digest = (optionalFlag(flags, 'digest') ?? 'sha256') as DianDigest;
     if (!DIGESTS.includes(digest)) throw new UsageError(`--digest must be sha256 or sha384, got "${digest}"`);
-    const environmentFlag = value(flags, 'environment');
+    const environmentFlag = optionalFlag(flags, 'environment');
     if (environmentFlag !== undefined && environmentFlag !== '1' && environmentFlag !== '2') {
       throw new UsageError(`--environment must be 1 (production) or 2 (habilitación), got "${environmentFlag}"`);
     }
-    const idFlag = value(flags, 'id');
-    const out = value(flags, 'out');
+    const idFlag = optionalFlag(flags, 'id');
+    const out = optionalFlag(flags, 'out');
     const p12Path = requireFlag(flags, 'p12');
     const pw = await password(flags, io);
 

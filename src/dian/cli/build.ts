@@ -3,7 +3,7 @@
  * stdout. A thin adapter over `buildDianXml` of the DIAN entry (src/dian/index.ts); the CLI supplies the clock.
  */
 import { buildDianXml, DIAN_KINDS, formatDianFinding, type DianContext, type DianKindId } from '../index.js';
-import { parseFlags, UsageError, type CliCommand, type CliIo } from '../../shared/cli/command.js';
+import { parseFlags, UsageError, type CliCommand, type CliIo, optionalFlag } from '../../shared/cli/command.js';
 
 const OPTIONS = ['kind', 'context', 'company', 'resolution', 'today', 'strict'] as const;
 const KIND_IDS = Object.keys(DIAN_KINDS) as DianKindId[];
@@ -12,12 +12,6 @@ type Json = Record<string, unknown>;
 
 /** A file's problem that is not a usage mistake but still keeps the command from running (exit 2). */
 export class FileProblem extends Error {}
-
-function value(flags: Record<string, string | true>, name: string): string | undefined {
-  const v = flags[name];
-  if (v === true || v === '') throw new UsageError(`--${name} needs a value`);
-  return v;
-}
 
 export async function readJson(io: CliIo, file: string, what: string): Promise<unknown> {
   let bytes: Uint8Array;
@@ -122,16 +116,16 @@ export const dianBuildCommand: CliCommand = {
     const { flags, positional } = parseFlags(args, ['strict']);
     const unknown = Object.keys(flags).filter((k) => !(OPTIONS as readonly string[]).includes(k));
     if (unknown.length) throw new UsageError(`unknown option(s): ${unknown.map((k) => `--${k}`).join(', ')}`);
-    const kind = value(flags, 'kind');
+    const kind = optionalFlag(flags, 'kind');
     if (kind === undefined) throw new UsageError(`missing --kind (one of ${KIND_IDS.join(', ')})`);
     if (!(KIND_IDS as string[]).includes(kind)) throw new UsageError(`unknown kind "${kind}"; expected one of ${KIND_IDS.join(', ')}`);
-    const contextFlag = value(flags, 'context');
-    const companyFlag = value(flags, 'company');
+    const contextFlag = optionalFlag(flags, 'context');
+    const companyFlag = optionalFlag(flags, 'company');
     if (contextFlag !== undefined && companyFlag !== undefined) throw new UsageError('give --context or its alias --company, not both');
     const contextFile = contextFlag ?? companyFlag;
     if (contextFile === undefined) throw new UsageError('missing --context (the issuer context file)');
-    const resolutionFile = value(flags, 'resolution');
-    const today = value(flags, 'today');
+    const resolutionFile = optionalFlag(flags, 'resolution');
+    const today = optionalFlag(flags, 'today');
     if (today !== undefined && !checkDate(today)) throw new UsageError(`--today must be a date yyyy-MM-dd, not "${today}"`);
     if (positional.length !== 1)
       throw new UsageError(positional.length === 0 ? 'missing the request file (JSON)' : `give one request file, not ${positional.length}`);

@@ -5,7 +5,7 @@
  * and its signature, as DIAN's rule AAD09e wants).
  */
 import { writeFile } from 'node:fs/promises';
-import { parseFlags, UsageError, type CliCommand } from '../../shared/cli/command.js';
+import { parseFlags, UsageError, type CliCommand, optionalFlag } from '../../shared/cli/command.js';
 import { buildDianEvent, DIAN_EVENT_CODES, type DianContext } from '../index.js';
 import type { DianSignerRole, Signer } from '../sign/index.js';
 import { FileProblem, readJson, toContext } from './build.js';
@@ -13,12 +13,6 @@ import { password } from './sign.js';
 
 const OPTIONS = ['in', 'context', 'prefix', 'p12', 'password-env', 'password-file', 'role', 'out'] as const;
 const ROLES: Record<string, DianSignerRole> = { supplier: 'supplier', 'third-party': 'third party' };
-
-function value(flags: Record<string, string | true>, name: string): string | undefined {
-  const v = flags[name];
-  if (v === true || v === '') throw new UsageError(`--${name} needs a value`);
-  return v;
-}
 
 /**
  * `ecf dian event`: exit 0 when the event is written (stdout, or `--out`; its CUDE on stderr), 1 when the request
@@ -39,14 +33,14 @@ export const dianEventCommand: CliCommand = {
     if (positional.length !== 1) throw new UsageError(`give one event code (${DIAN_EVENT_CODES.join(', ')})`);
     const code = positional[0]!;
     if (!(DIAN_EVENT_CODES as string[]).includes(code)) throw new UsageError(`unknown event "${code}"; expected one of ${DIAN_EVENT_CODES.join(', ')}`);
-    const input = value(flags, 'in');
+    const input = optionalFlag(flags, 'in');
     if (input === undefined) throw new UsageError('missing --in (the event request, JSON)');
-    const contextFile = value(flags, 'context');
+    const contextFile = optionalFlag(flags, 'context');
     if (contextFile === undefined) throw new UsageError('missing --context (the company context file)');
-    const prefix = value(flags, 'prefix');
-    const out = value(flags, 'out');
-    const p12Path = value(flags, 'p12');
-    const roleName = value(flags, 'role');
+    const prefix = optionalFlag(flags, 'prefix');
+    const out = optionalFlag(flags, 'out');
+    const p12Path = optionalFlag(flags, 'p12');
+    const roleName = optionalFlag(flags, 'role');
     if (p12Path === undefined && (roleName !== undefined || 'password-env' in flags || 'password-file' in flags))
       throw new UsageError('--role, --password-env and --password-file go with --p12');
     const role = ROLES[roleName ?? 'supplier'];

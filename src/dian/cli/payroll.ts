@@ -6,7 +6,7 @@
  * chosen by the payroll root) and the verdict `ecf dian status`.
  */
 import { writeFile } from 'node:fs/promises';
-import { parseFlags, UsageError, type CliCommand } from '../../shared/cli/command.js';
+import { parseFlags, UsageError, type CliCommand, optionalFlag } from '../../shared/cli/command.js';
 import { buildDianPayroll, PAYROLL_KINDS, type PayrollContext, type PayrollKindId } from '../index.js';
 import type { Signer } from '../sign/index.js';
 import { FileProblem, readJson } from './build.js';
@@ -17,12 +17,6 @@ const KINDS = Object.keys(PAYROLL_KINDS) as PayrollKindId[];
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-function value(flags: Record<string, string | true>, name: string): string | undefined {
-  const v = flags[name];
-  if (v === true || v === '') throw new UsageError(`--${name} needs a value`);
-  return v;
-}
 
 /** The payroll context of a context file: `software` (id, pin, provider_nit, provider_dv) and `environment`; other members are ignored. */
 function toPayrollContext(raw: unknown, file: string): Omit<PayrollContext, 'now'> {
@@ -55,14 +49,14 @@ export const dianPayrollBuildCommand: CliCommand = {
     const unknown = Object.keys(flags).filter((k) => !(OPTIONS as readonly string[]).includes(k));
     if (unknown.length) throw new UsageError(`unknown option(s): ${unknown.map((k) => `--${k}`).join(', ')}`);
     if (positional.length > 0) throw new UsageError(`unexpected argument(s): ${positional.join(' ')}`);
-    const input = value(flags, 'in');
+    const input = optionalFlag(flags, 'in');
     if (input === undefined) throw new UsageError('missing --in (the payroll request, JSON)');
-    const contextFile = value(flags, 'context');
+    const contextFile = optionalFlag(flags, 'context');
     if (contextFile === undefined) throw new UsageError('missing --context (the context file)');
-    const kindFlag = value(flags, 'kind');
+    const kindFlag = optionalFlag(flags, 'kind');
     if (kindFlag !== undefined && !(KINDS as string[]).includes(kindFlag)) throw new UsageError(`--kind must be ${KINDS.join(' or ')}, got "${kindFlag}"`);
-    const out = value(flags, 'out');
-    const p12Path = value(flags, 'p12');
+    const out = optionalFlag(flags, 'out');
+    const p12Path = optionalFlag(flags, 'p12');
     if (p12Path === undefined && ('password-env' in flags || 'password-file' in flags))
       throw new UsageError('--password-env and --password-file go with --p12');
     const pw = p12Path === undefined ? undefined : await password(flags, io);

@@ -4,16 +4,10 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { dianPdf, type DianPdfFormat } from '../pdf/index.js';
-import { parseFlags, requireFlag, UsageError, type CliCommand, type CliIo } from '../../shared/cli/command.js';
+import { parseFlags, requireFlag, UsageError, type CliCommand, type CliIo, optionalFlag } from '../../shared/cli/command.js';
 
 const OPTIONS = ['in', 'out', 'format', 'provider-name'] as const;
 const FORMATS: readonly DianPdfFormat[] = ['a4', 'receipt80'];
-
-function value(flags: Record<string, string | true>, name: (typeof OPTIONS)[number]): string | undefined {
-  const v = flags[name];
-  if (v === true || v === '') throw new UsageError(`--${name} needs a value`);
-  return v;
-}
 
 /** `ecf dian pdf`: exit 0 when the PDF is written, 1 when the file is not a printable DIAN document, 2 on usage or I/O problems. */
 export const dianPdfCommand: CliCommand = {
@@ -27,9 +21,9 @@ export const dianPdfCommand: CliCommand = {
     if (positional.length) throw new UsageError(`unexpected argument(s): ${positional.join(' ')} (the XML goes in --in)`);
     const file = requireFlag(flags, 'in');
     const out = requireFlag(flags, 'out');
-    const format = (value(flags, 'format') ?? 'a4') as DianPdfFormat;
+    const format = (optionalFlag(flags, 'format') ?? 'a4') as DianPdfFormat;
     if (!FORMATS.includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}, got "${format}"`);
-    const providerName = value(flags, 'provider-name');
+    const providerName = optionalFlag(flags, 'provider-name');
 
     let text: string;
     try {

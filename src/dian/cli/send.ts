@@ -6,11 +6,11 @@
  * and failures are printed as JSON on stdout.
  */
 import { basename } from 'node:path';
-import { parseFlags, UsageError, type CliCommand, type CliIo } from '../../shared/cli/command.js';
+import { parseFlags, UsageError, type CliCommand, type CliIo, optionalFlag } from '../../shared/cli/command.js';
 import { readZip } from '../../shared/xsd/zip.js';
 import type { DianClient, DianOperation } from '../transport/index.js';
 import { detectDianSchemaId, type DianSchemaId } from '../xsd/index.js';
-import { openSigner, password, rejectUnknown, value } from './sign.js';
+import { openSigner, password, rejectUnknown } from './sign.js';
 
 const CONNECTION = ['endpoint', 'environment', 'p12', 'password-env', 'password-file', 'timeout-ms'] as const;
 const CONNECTION_USAGE = '(--endpoint URL | --environment 1|2) --p12 FILE (--password-env VAR | --password-file FILE) [--timeout-ms N]';
@@ -29,14 +29,14 @@ type Flags = Record<string, string | true>;
 
 /** The client the flags describe, or 2 after saying why not on stderr. */
 async function connect(command: string, flags: Flags, io: CliIo): Promise<DianClient | 2> {
-  const endpoint = value(flags, 'endpoint');
-  const environment = value(flags, 'environment');
+  const endpoint = optionalFlag(flags, 'endpoint');
+  const environment = optionalFlag(flags, 'environment');
   if (endpoint === undefined && environment === undefined) throw new UsageError('missing --endpoint URL or --environment 1|2');
   if (environment !== undefined && environment !== '1' && environment !== '2') throw new UsageError('--environment must be 1 (production) or 2 (habilitación)');
-  const timeout = value(flags, 'timeout-ms');
+  const timeout = optionalFlag(flags, 'timeout-ms');
   const timeoutMs = timeout === undefined ? undefined : Number(timeout);
   if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0)) throw new UsageError('--timeout-ms must be a positive integer');
-  const p12 = value(flags, 'p12');
+  const p12 = optionalFlag(flags, 'p12');
   if (p12 === undefined) throw new UsageError('missing --p12 (the certificate that signs the WS-Security header)');
   const signer = await openSigner(command, p12, await password(flags, io), io, () => new Date());
   if (signer === 2) return 2;
@@ -106,7 +106,7 @@ function sendCommand(name: string, summary: string, roots: Partial<Record<DianSc
         io.stderr(`${command}: ${file}: the XML is not a document this command sends (root ${root ?? 'unknown'}; it sends ${Object.keys(roots).join(', ')})\n`);
         return 2;
       }
-      const testSet = value(flags, 'test-set');
+      const testSet = optionalFlag(flags, 'test-set');
       if (testSet !== undefined && operation === 'SendEventUpdateStatus') throw new UsageError('--test-set applies to invoices, notes and payroll, not events');
       const client = await connect(command, flags, io);
       if (client === 2) return 2;

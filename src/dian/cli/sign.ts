@@ -5,7 +5,7 @@
  */
 import { X509Certificate } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
-import { parseFlags, requireFlag, UsageError, type CliCommand, type CliIo } from '../../shared/cli/command.js';
+import { parseFlags, requireFlag, UsageError, type CliCommand, type CliIo, optionalFlag } from '../../shared/cli/command.js';
 import type { DianDigest, DianSignerRole, Signer } from '../sign/index.js';
 
 const SIGN_OPTIONS = ['p12', 'password-env', 'password-file', 'role', 'digest', 'out'] as const;
@@ -20,12 +20,6 @@ export function rejectUnknown(flags: Record<string, string | true>, known: reado
     throw new UsageError('--password is not accepted (it would show in the process list): use --password-env VAR or --password-file FILE');
   const unknown = Object.keys(flags).filter((k) => !known.includes(k));
   if (unknown.length) throw new UsageError(`unknown option(s): ${unknown.map((k) => `--${k}`).join(', ')}`);
-}
-
-export function value(flags: Record<string, string | true>, name: string): string | undefined {
-  const v = flags[name];
-  if (v === true || v === '') throw new UsageError(`--${name} needs a value`);
-  return v;
 }
 
 /** A file's text, or a message saying why it cannot be had (unreadable or not UTF-8). */
@@ -45,8 +39,8 @@ export async function readText(io: CliIo, file: string): Promise<{ ok: true; tex
 
 /** The .p12 password: the value of the variable `--password-env` names, or the first line of `--password-file`. */
 export async function password(flags: Record<string, string | true>, io: CliIo): Promise<string> {
-  const env = value(flags, 'password-env');
-  const file = value(flags, 'password-file');
+  const env = optionalFlag(flags, 'password-env');
+  const file = optionalFlag(flags, 'password-file');
   if (env !== undefined && file !== undefined) throw new UsageError('give --password-env or --password-file, not both');
   if (env !== undefined) {
     const pw = io.env[env];
@@ -103,12 +97,12 @@ export const dianSignCommand: CliCommand = {
     const { flags, positional } = parseFlags(args);
     rejectUnknown(flags, SIGN_OPTIONS);
     if (positional.length !== 1) throw new UsageError(positional.length === 0 ? 'missing the XML file to sign' : 'one XML file at a time');
-    const roleName = value(flags, 'role') ?? 'supplier';
+    const roleName = optionalFlag(flags, 'role') ?? 'supplier';
     const role = ROLES[roleName];
     if (!role) throw new UsageError(`--role must be supplier or third-party, got "${roleName}"`);
-    const digest = (value(flags, 'digest') ?? 'sha256') as DianDigest;
+    const digest = (optionalFlag(flags, 'digest') ?? 'sha256') as DianDigest;
     if (!DIGESTS.includes(digest)) throw new UsageError(`--digest must be sha256 or sha384, got "${digest}"`);
-    const out = value(flags, 'out');
+    const out = optionalFlag(flags, 'out');
     const p12Path = requireFlag(flags, 'p12');
     const pw = await password(flags, io);
     const file = positional[0]!;

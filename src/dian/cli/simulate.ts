@@ -3,25 +3,10 @@
  * company of examples/dian/context.json (its software, PIN, test set and numbering range), so documents built with
  * `ecf dian build --context examples/dian/context.json` are accepted by it.
  */
-import { parseFlags, UsageError, type CliCommand, type CliIo } from '../../shared/cli/command.js';
+import { intFlag, optionalFlag, parseFlags, UsageError, type CliCommand, type CliIo } from '../../shared/cli/command.js';
 
 const USAGE = 'ecf dian simulate [--port 9091] [--host 127.0.0.1] [--data DIR] [--delay MS] [--seed N] [--xsd DIR]';
 const KNOWN = new Set(['port', 'host', 'data', 'delay', 'seed', 'xsd']);
-
-function intFlag(flags: Record<string, string | true>, name: string, min: number, max: number): number | undefined {
-  const v = flags[name];
-  if (v === undefined) return undefined;
-  if (typeof v !== 'string' || !/^\d+$/.test(v) || Number(v) < min || Number(v) > max)
-    throw new UsageError(`--${name} must be an integer from ${min} to ${max}`);
-  return Number(v);
-}
-
-function stringFlag(flags: Record<string, string | true>, name: string): string | undefined {
-  const v = flags[name];
-  if (v === undefined) return undefined;
-  if (typeof v !== 'string' || v === '') throw new UsageError(`--${name} needs a value`);
-  return v;
-}
 
 /** Runs the local DIAN until `stop` aborts, then closes it (tests pass their own signal). Exit code 0. */
 export async function runDianSimulate(args: string[], io: CliIo, stop: AbortSignal): Promise<number> {
@@ -29,12 +14,12 @@ export async function runDianSimulate(args: string[], io: CliIo, stop: AbortSign
   const unknown = Object.keys(flags).filter((k) => !KNOWN.has(k));
   if (unknown.length) throw new UsageError(`unknown option(s): ${unknown.map((k) => `--${k}`).join(', ')}`);
   if (positional.length) throw new UsageError(`unexpected argument(s): ${positional.join(' ')}`);
-  const xsdDir = stringFlag(flags, 'xsd') ?? io.env.DIAN_XSD_DIR ?? '../shared/dian-xsd';
+  const xsdDir = optionalFlag(flags, 'xsd') ?? io.env.DIAN_XSD_DIR ?? '../shared/dian-xsd';
   const port = intFlag(flags, 'port', 0, 65535) ?? 9091;
   const delay = intFlag(flags, 'delay', 0, 3_600_000);
   const seed = intFlag(flags, 'seed', 0, 2 ** 32 - 1);
-  const host = stringFlag(flags, 'host') ?? '127.0.0.1';
-  const dataDir = stringFlag(flags, 'data');
+  const host = optionalFlag(flags, 'host') ?? '127.0.0.1';
+  const dataDir = optionalFlag(flags, 'data');
 
   const { startDianSimulator, DIAN_SIM_EXAMPLE_COMPANY: company, DIAN_SIM_EXAMPLE_RANGE: range } = await import('../simulator/index.js');
   const sim = await startDianSimulator({

@@ -5,16 +5,10 @@
 import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { DIAN_FILE_PREFIXES, dianDocumentZip, type DianCounterFormat, type DianFileKind } from '../index.js';
-import { parseFlags, requireFlag, UsageError, type CliCommand, type CliIo } from '../../shared/cli/command.js';
+import { parseFlags, requireFlag, UsageError, type CliCommand, type CliIo, optionalFlag } from '../../shared/cli/command.js';
 
 const OPTIONS = ['nit', 'provider', 'year', 'counter', 'kind', 'counter-format', 'date', 'out'] as const;
 const KINDS = Object.keys(DIAN_FILE_PREFIXES) as DianFileKind[];
-
-function value(flags: Record<string, string | true>, name: (typeof OPTIONS)[number]): string | undefined {
-  const v = flags[name];
-  if (v === true || v === '') throw new UsageError(`--${name} needs a value`);
-  return v;
-}
 
 /** An integer flag: decimal digits, or hex with `0x` (`--counter 0xC`). */
 function integer(flags: Record<string, string | true>, name: 'year' | 'counter'): number {
@@ -34,13 +28,13 @@ export const dianZipCommand: CliCommand = {
     const unknown = Object.keys(flags).filter((k) => !(OPTIONS as readonly string[]).includes(k));
     if (unknown.length) throw new UsageError(`unknown option(s): ${unknown.map((k) => `--${k}`).join(', ')}`);
     if (positional.length !== 1) throw new UsageError(positional.length === 0 ? 'missing the XML file to zip' : 'one XML file per zip');
-    const kind = (value(flags, 'kind') ?? 'invoice') as DianFileKind;
+    const kind = (optionalFlag(flags, 'kind') ?? 'invoice') as DianFileKind;
     if (!KINDS.includes(kind)) throw new UsageError(`--kind must be one of ${KINDS.join(', ')}, got "${kind}"`);
-    const format = value(flags, 'counter-format');
+    const format = optionalFlag(flags, 'counter-format');
     if (format !== undefined && format !== 'hex' && format !== 'decimal') throw new UsageError(`--counter-format must be hex or decimal, got "${format}"`);
-    const provider = value(flags, 'provider');
-    const date = value(flags, 'date');
-    const out = value(flags, 'out');
+    const provider = optionalFlag(flags, 'provider');
+    const date = optionalFlag(flags, 'date');
+    const out = optionalFlag(flags, 'out');
     const file = positional[0]!;
 
     let xml: Uint8Array;

@@ -1,22 +1,7 @@
-import { parseFlags, UsageError, type CliCommand, type CliIo } from '../../shared/cli/command.js';
+import { intFlag, optionalFlag, parseFlags, UsageError, type CliCommand, type CliIo } from '../../shared/cli/command.js';
 
 const USAGE = 'ecf simulate [--port 9090] [--host 127.0.0.1] [--data FILE] [--delay MS] [--seed N] [--xsd DIR]';
 const KNOWN = new Set(['port', 'host', 'data', 'delay', 'seed', 'xsd']);
-
-function intFlag(flags: Record<string, string | true>, name: string, min: number, max: number): number | undefined {
-  const v = flags[name];
-  if (v === undefined) return undefined;
-  if (typeof v !== 'string' || !/^\d+$/.test(v) || Number(v) < min || Number(v) > max)
-    throw new UsageError(`--${name} must be an integer from ${min} to ${max}`);
-  return Number(v);
-}
-
-function stringFlag(flags: Record<string, string | true>, name: string): string | undefined {
-  const v = flags[name];
-  if (v === undefined) return undefined;
-  if (typeof v !== 'string' || v === '') throw new UsageError(`--${name} needs a value`);
-  return v;
-}
 
 /**
  * Runs the simulator until `stop` aborts, then closes it. Exit code 0; usage errors throw `UsageError`.
@@ -27,13 +12,13 @@ export async function runSimulate(args: string[], io: CliIo, stop: AbortSignal):
   const unknown = Object.keys(flags).filter((k) => !KNOWN.has(k));
   if (unknown.length) throw new UsageError(`unknown option(s): ${unknown.map((k) => `--${k}`).join(', ')}`);
   if (positional.length) throw new UsageError(`unexpected argument(s): ${positional.join(' ')}`);
-  const xsdDir = stringFlag(flags, 'xsd') ?? io.env.ECF_XSD_DIR;
+  const xsdDir = optionalFlag(flags, 'xsd') ?? io.env.ECF_XSD_DIR;
   if (!xsdDir) throw new UsageError('missing --xsd DIR (or set ECF_XSD_DIR): the official XSD directory');
   const port = intFlag(flags, 'port', 0, 65535) ?? 9090;
   const delay = intFlag(flags, 'delay', 0, 3_600_000);
   const seed = intFlag(flags, 'seed', 0, 2 ** 32 - 1);
-  const host = stringFlag(flags, 'host') ?? '127.0.0.1';
-  const dataFile = stringFlag(flags, 'data');
+  const host = optionalFlag(flags, 'host') ?? '127.0.0.1';
+  const dataFile = optionalFlag(flags, 'data');
 
   const { startSimulator } = await import('../simulator/index.js');
   const sim = await startSimulator({

@@ -35,6 +35,22 @@ export function parseFlags(args: string[], booleans: readonly string[] = []): { 
   return { flags, positional };
 }
 
+/** An optional flag's value: undefined when absent; `--name` given without a value (or empty) is a usage error. */
+export function optionalFlag(flags: Record<string, string | true>, name: string): string | undefined {
+  const v = flags[name];
+  if (v === true || v === '') throw new UsageError(`--${name} needs a value`);
+  return v;
+}
+
+/** An optional integer flag (decimal digits) from `min` to `max`; undefined when absent. */
+export function intFlag(flags: Record<string, string | true>, name: string, min: number, max: number): number | undefined {
+  const v = flags[name];
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string' || !/^\d+$/.test(v) || Number(v) < min || Number(v) > max)
+    throw new UsageError(`--${name} must be an integer from ${min} to ${max}`);
+  return Number(v);
+}
+
 export class UsageError extends EcfError {
   constructor(message: string) {
     super(message, { code: 'usage' });
