@@ -5,6 +5,7 @@
  *   gets the stored 200 or the 409 with Retry-After (`contingency_pending` → `sending` is one conditional UPDATE);
  * - N identical requests at once taking over a stale `building` reservation (older than the 2-minute lease) of an
  *   invoice, and of an event: one request builds and sends, the others get the 409 or the stored 200;
+ * - the same on a contingency document whose send could not be confirmed: GetStatus asked once, SendBillSync once;
  * - N requests at once re-using a number DIAN rejected: exactly one reservation takes it over.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -67,6 +68,25 @@ describe.each(['sqlite', 'postgres'] as const)('compare-and-set on concurrent re
     for (const a of ok) expect(a.body).toEqual(finalBody);
     expect(count('SendBillSync')).toBe(before + 1);
     expect((await h.server.storage.getDocumentByNumber((await company(EXAMPLE_NIT)).id, 'SETP', 990001001))!.state).toBe('accepted');
+  });
+
+  it(`${N} concurrent send_dian: true on a contingency document whose send was unconfirmed: GetStatus asked once, sent once`, async () => {
+    const body = { ...example('contingency-invoice'), number: 990001006 };
+    expect((await postKind('contingency-invoice', { ...body, send_dian: false })).status).toBe(200);
+    const co = await company(EXAMPLE_NIT);
+    const doc = (await h.server.storage.getDocumentByNumber(co.id, 'SETP', 990001006))!;
+    // A send whose answer was lost and could not be confirmed (DIAN never received it): `sending`, marked unconfirmed.
+    await h.server.storage.updateDocument(doc.id, { state: 'sending', dianAnswer: { unconfirmed: true } });
+    const sends = count('SendBillSync');
+    const asks = count('GetStatus');
+    const answers = await all(N, () => postKind('contingency-invoice', { ...body, send_dian: true }));
+    expect(count('GetStatus')).toBe(asks + 1);
+    expect(count('SendBillSync')).toBe(sends + 1);
+    const ok = answers.filter((a) => a.status === 200);
+    expect(ok.length + answers.filter((a) => a.status === 409 && a.retryAfter === '5').length, JSON.stringify(answers.map((a) => [a.status, a.body]))).toBe(N);
+    expect(ok.length).toBeGreaterThanOrEqual(1);
+    for (const a of ok) expect(a.body.document!.statusCode).toBe(6);
+    expect((await h.server.storage.getDocumentByNumber(co.id, 'SETP', 990001006))!.state).toBe('accepted');
   });
 
   it(`${N} concurrent identical invoices taking over a stale building reservation: built and sent once`, async () => {
