@@ -142,6 +142,22 @@ function document(r: DocumentRow & { id: number }): DocumentRecord {
   };
 }
 
+/** The columns a patch sets, with `updated_at`. */
+function documentSet(patch: DocumentPatch, updatedAt: number): Partial<Record<keyof DocumentRow, unknown>> {
+  const blob = (v: Uint8Array | null | undefined) => (v == null ? null : Buffer.from(v.buffer, v.byteOffset, v.byteLength));
+  const set: Partial<Record<keyof DocumentRow, unknown>> = { updated_at: updatedAt };
+  if (patch.state !== undefined) set.state = patch.state;
+  if (patch.documentKey !== undefined) set.document_key = patch.documentKey;
+  if (patch.signedXml !== undefined) set.signed_xml = patch.signedXml;
+  if (patch.zip !== undefined) set.zip = blob(patch.zip);
+  if (patch.zipName !== undefined) set.zip_name = patch.zipName;
+  if (patch.dianAnswer !== undefined) set.dian_answer = patch.dianAnswer === null ? null : JSON.stringify(patch.dianAnswer);
+  if (patch.applicationResponse !== undefined) set.application_response = patch.applicationResponse;
+  if (patch.attachedDocument !== undefined) set.attached_document = patch.attachedDocument;
+  if (patch.response !== undefined) set.response = patch.response === null ? null : JSON.stringify(patch.response);
+  return set;
+}
+
 /** Builds the storage over a Kysely instance (a plain object of functions). */
 export function createDianKyselyStorage(options: DianKyselyOptions): DianStorage {
   const { db, dialect } = options;
@@ -265,23 +281,53 @@ export function createDianKyselyStorage(options: DianKyselyOptions): DianStorage
     async reserveDocument(input) {
       const attempt = () =>
         runTransaction(db, dialect, async (q) => {
-          const existing = await q
-            .selectFrom('dian_documents')
-            .selectAll()
-            .where('company_id', '=', input.companyId)
-            .where('prefix', '=', input.prefix)
-            .where('number', '=', input.number)
-            .executeTakeFirst();
-          const t = now();
-          if (existing) {
-            const doc = document(existing as DocumentRow & { id: number });
-            if (doc.state !== 'rejected') return { outcome: doc.requestHash === input.requestHash ? ('same' as const) : ('different' as const), document: doc };
-            // A number DIAN refused is free: the request (a corrected body, or the same one once the cause is
-            // fixed) takes the row over.
+          for (;;) {
+            const existing = await q
+              .selectFrom('dian_documents')
+              .selectAll()
+              .where('company_id', '=', input.companyId)
+              .where('prefix', '=', input.prefix)
+              .where('number', '=', input.number)
+              .executeTakeFirst();
+            const t = now();
+            if (existing) {
+              const doc = document(existing as DocumentRow & { id: number });
+              if (doc.state !== 'rejected')
+                return { outcome: doc.requestHash === input.requestHash ? ('same' as const) : ('different' as const), document: doc };
+              // A number DIAN refused is free: the request (a corrected body, or the same one once the cause is
+              // fixed) takes the row over.
+              const row = await q
+                .updateTable('dian_documents')
+                .set({
+                  kind: input.kind,
+                  request_hash: input.requestHash,
+                  state: 'building',
+                  document_key: null,
+                  signed_xml: null,
+                  zip: null,
+                  zip_name: null,
+                  dian_answer: null,
+                  application_response: null,
+                  attached_document: null,
+                  response: null,
+                  updated_at: t,
+                })
+                .where('id', '=', doc.id)
+                // Only while still rejected: on PostgreSQL a concurrent takeover that committed first leaves no row
+                // here (READ COMMITTED re-checks the condition), and the loop reads the row again.
+                .where('state', '=', 'rejected')
+                .returningAll()
+                .executeTakeFirst();
+              if (!row) continue;
+              return { outcome: 'reserved' as const, document: document(row as DocumentRow & { id: number }) };
+            }
             const row = await q
-              .updateTable('dian_documents')
-              .set({
+              .insertInto('dian_documents')
+              .values({
+                company_id: input.companyId,
                 kind: input.kind,
+                prefix: input.prefix,
+                number: input.number,
                 request_hash: input.requestHash,
                 state: 'building',
                 document_key: null,
@@ -292,36 +338,13 @@ export function createDianKyselyStorage(options: DianKyselyOptions): DianStorage
                 application_response: null,
                 attached_document: null,
                 response: null,
+                created_at: t,
                 updated_at: t,
               })
-              .where('id', '=', doc.id)
               .returningAll()
               .executeTakeFirstOrThrow();
             return { outcome: 'reserved' as const, document: document(row as DocumentRow & { id: number }) };
           }
-          const row = await q
-            .insertInto('dian_documents')
-            .values({
-              company_id: input.companyId,
-              kind: input.kind,
-              prefix: input.prefix,
-              number: input.number,
-              request_hash: input.requestHash,
-              state: 'building',
-              document_key: null,
-              signed_xml: null,
-              zip: null,
-              zip_name: null,
-              dian_answer: null,
-              application_response: null,
-              attached_document: null,
-              response: null,
-              created_at: t,
-              updated_at: t,
-            })
-            .returningAll()
-            .executeTakeFirstOrThrow();
-          return { outcome: 'reserved' as const, document: document(row as DocumentRow & { id: number }) };
         });
       try {
         return await attempt();
@@ -332,23 +355,24 @@ export function createDianKyselyStorage(options: DianKyselyOptions): DianStorage
       }
     },
     async updateDocument(id, patch: DocumentPatch) {
-      const set: Partial<Record<keyof DocumentRow, unknown>> = { updated_at: now() };
-      if (patch.state !== undefined) set.state = patch.state;
-      if (patch.documentKey !== undefined) set.document_key = patch.documentKey;
-      if (patch.signedXml !== undefined) set.signed_xml = patch.signedXml;
-      if (patch.zip !== undefined) set.zip = blob(patch.zip);
-      if (patch.zipName !== undefined) set.zip_name = patch.zipName;
-      if (patch.dianAnswer !== undefined) set.dian_answer = patch.dianAnswer === null ? null : JSON.stringify(patch.dianAnswer);
-      if (patch.applicationResponse !== undefined) set.application_response = patch.applicationResponse;
-      if (patch.attachedDocument !== undefined) set.attached_document = patch.attachedDocument;
-      if (patch.response !== undefined) set.response = patch.response === null ? null : JSON.stringify(patch.response);
       const row = await db
         .updateTable('dian_documents')
-        .set(set as never)
+        .set(documentSet(patch, now()) as never)
         .where('id', '=', id)
         .returningAll()
         .executeTakeFirstOrThrow();
       return document(row as DocumentRow & { id: number });
+    },
+    async claimDocument(id, expected, patch) {
+      const t = expected.updatedAt === undefined ? now() : Math.max(now(), expected.updatedAt + 1);
+      let q = db
+        .updateTable('dian_documents')
+        .set(documentSet(patch, t) as never)
+        .where('id', '=', id)
+        .where('state', '=', expected.state);
+      if (expected.updatedAt !== undefined) q = q.where('updated_at', '=', expected.updatedAt);
+      const row = await q.returningAll().executeTakeFirst();
+      return row ? document(row as DocumentRow & { id: number }) : null;
     },
     async releaseDocument(id) {
       await db.deleteFrom('dian_documents').where('id', '=', id).where('state', 'in', ['building', 'sending']).execute();

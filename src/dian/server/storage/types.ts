@@ -144,6 +144,14 @@ export interface DocumentStore {
    */
   reserveDocument(input: { companyId: number; kind: DianKindId; prefix: string; number: number; requestHash: string }): Promise<Reservation>;
   updateDocument(id: number, patch: DocumentPatch): Promise<DocumentRecord>;
+  /**
+   * Compare-and-set, for the transitions only one request may make (`contingency_pending` → `sending`, taking
+   * over a stale or unconfirmed `building`/`sending` row): one conditional UPDATE applies `patch` only while the
+   * row is still in `expected.state` (and, when given, still has `expected.updatedAt`); returns the updated row, or
+   * null when another request changed it first. With `expected.updatedAt`, the row's `updatedAt` moves to at least
+   * `expected.updatedAt + 1`, so a second claim on the same observed row fails even when the clock stands still.
+   */
+  claimDocument(id: number, expected: { state: DocumentState; updatedAt?: number }, patch: DocumentPatch): Promise<DocumentRecord | null>;
   /** Deletes a reservation that was never sent (DIAN unreachable, build failed): the number is free again. */
   releaseDocument(id: number): Promise<void>;
   getDocumentByNumber(companyId: number, prefix: string, number: number): Promise<DocumentRecord | null>;

@@ -169,12 +169,13 @@ export async function issueDocument(deps: DianUseCaseDeps, company: CompanyRecor
     // Another request is building or sending this document right now (a send whose answer could not be
     // confirmed stores its 503 and is no longer in flight).
     const inFlight = doc.state === 'building' || (doc.state === 'sending' && doc.response === null);
-    if (inFlight && now.getTime() - doc.updatedAt < (deps.buildLeaseMs ?? 120_000)) {
-      return {
-        status: 409,
-        body: { status: 'error', message: `El documento ${label} se está procesando en otra solicitud; reintente en unos segundos.`, document: null },
-        headers: { 'Retry-After': '5' },
-      };
+    if (inFlight && now.getTime() - doc.updatedAt < (deps.buildLeaseMs ?? 120_000)) return inProgress(label);
+    if (doc.state === 'building' || doc.state === 'sending') {
+      // Taking over a stale reservation or an unconfirmed send: a compare-and-set, so of two requests doing it at
+      // once only one goes on (the row is in flight again: `response` null); the other answers as a concurrent one.
+      const claimed = await storage.claimDocument(doc.id, { state: doc.state, updatedAt: doc.updatedAt }, { response: null });
+      if (!claimed) return afterLostClaim(deps, doc, label);
+      doc = claimed;
     }
     if (doc.state === 'sending' && doc.documentKey && doc.zip && doc.zipName) {
       // A send whose answer was lost: ask DIAN before anything else.
@@ -221,6 +222,30 @@ export async function issueDocument(deps: DianUseCaseDeps, company: CompanyRecor
     throw e;
   }
   return finish(deps, company, doc, label, body, answer);
+}
+
+/** The 409 of a document another request is building or sending right now. */
+export function inProgress(label: string): UseCaseAnswer {
+  return {
+    status: 409,
+    body: { status: 'error', message: `El documento ${label} se está procesando en otra solicitud; reintente en unos segundos.`, document: null },
+    headers: { 'Retry-After': '5' },
+  };
+}
+
+/**
+ * The answer of a request whose compare-and-set lost (another request took the document over first): the stored
+ * answer when the document is already settled (accepted; `settled` may name more states), else the 409.
+ */
+export async function afterLostClaim(
+  deps: DianUseCaseDeps,
+  doc: DocumentRecord,
+  label: string,
+  settled: readonly DocumentRecord['state'][] = ['accepted'],
+): Promise<UseCaseAnswer> {
+  const now = await deps.storage.getDocumentByNumber(doc.companyId, doc.prefix, doc.number);
+  if (now?.response && settled.includes(now.state)) return now.response as UseCaseAnswer;
+  return inProgress(label);
 }
 
 /** A built, signed and zipped document: what is stored on its row before it is sent. */
