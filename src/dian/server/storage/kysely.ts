@@ -158,6 +158,19 @@ function documentSet(patch: DocumentPatch, updatedAt: number): Partial<Record<ke
   return set;
 }
 
+/** A reserved number's row before it is built: state `building`, nothing of an earlier attempt kept. */
+const FRESH_DOCUMENT = {
+  state: 'building',
+  document_key: null,
+  signed_xml: null,
+  zip: null,
+  zip_name: null,
+  dian_answer: null,
+  application_response: null,
+  attached_document: null,
+  response: null,
+} as const;
+
 /** Builds the storage over a Kysely instance (a plain object of functions). */
 export function createDianKyselyStorage(options: DianKyselyOptions): DianStorage {
   const { db, dialect } = options;
@@ -298,20 +311,7 @@ export function createDianKyselyStorage(options: DianKyselyOptions): DianStorage
               // fixed) takes the row over.
               const row = await q
                 .updateTable('dian_documents')
-                .set({
-                  kind: input.kind,
-                  request_hash: input.requestHash,
-                  state: 'building',
-                  document_key: null,
-                  signed_xml: null,
-                  zip: null,
-                  zip_name: null,
-                  dian_answer: null,
-                  application_response: null,
-                  attached_document: null,
-                  response: null,
-                  updated_at: t,
-                })
+                .set({ ...FRESH_DOCUMENT, kind: input.kind, request_hash: input.requestHash, updated_at: t })
                 .where('id', '=', doc.id)
                 // Only while still rejected: on PostgreSQL a concurrent takeover that committed first leaves no row
                 // here (READ COMMITTED re-checks the condition), and the loop reads the row again.
@@ -329,15 +329,7 @@ export function createDianKyselyStorage(options: DianKyselyOptions): DianStorage
                 prefix: input.prefix,
                 number: input.number,
                 request_hash: input.requestHash,
-                state: 'building',
-                document_key: null,
-                signed_xml: null,
-                zip: null,
-                zip_name: null,
-                dian_answer: null,
-                application_response: null,
-                attached_document: null,
-                response: null,
+                ...FRESH_DOCUMENT,
                 created_at: t,
                 updated_at: t,
               })
