@@ -68,7 +68,20 @@ describe('ecf dian admin: the test set', () => {
     const bad = await admin(['company', 'set', '--nit', '901458732', '--test-set-id', 'no spaces; please']);
     expect(bad.code).toBe(1);
     expect(bad.err).toMatch(/test set id/);
-    const badAdd = await admin(['company', 'add', '--nit', '901458733', '--profile', 'examples/dian/context.json', '--software-id', 'sw', '--pin', '1', '--test-set-id', 'x y']);
+    const badAdd = await admin([
+      'company',
+      'add',
+      '--nit',
+      '901458733',
+      '--profile',
+      'examples/dian/context.json',
+      '--software-id',
+      'sw',
+      '--pin',
+      '1',
+      '--test-set-id',
+      'x y',
+    ]);
     expect(badAdd.code).toBe(1);
     const unknown = await admin(['company', 'set', '--nit', '123456789', '--no-test-set']);
     expect(unknown.code).toBe(1);
