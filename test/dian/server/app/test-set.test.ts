@@ -8,7 +8,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIAN_KINDS, type DianKindId } from '../../../../src/dian/index.js';
 import { setCompanyTestSet } from '../../../../src/dian/server/index.js';
-import { EXAMPLE_NIT, example, type Harness, startHarness } from '../helpers.js';
+import { DIAN_SIM_EXAMPLE_COMPANY, DIAN_SIM_EXAMPLE_RANGE, type DianSimulator, startDianSimulator } from '../../../../src/dian/simulator/index.js';
+import { dianXsdDir } from '../../helpers/env.js';
+import { EXAMPLE_NIT, example, type Harness, NOW, startHarness } from '../helpers.js';
 
 const SPEC_DOCUMENT_KEYS = [
   'number',
@@ -89,6 +91,26 @@ describe.each(['sqlite', 'postgres'] as const)('DIAN service, habilitación test
     expect(await again.json()).toEqual(json);
     expect(requests('SendTestSetAsync')).toBe(before.async + 1);
     expect(requests('GetStatusZip')).toBe(zips);
+  });
+
+  it('events keep SendEventUpdateStatus in test-set mode (it takes no testSetId): a 034 on the test-set invoice is accepted', async () => {
+    const invoice = (await (await get('/service/documents/SETP990000800')).json()) as { document: { uuid: string } };
+    const before = { event: requests('SendEventUpdateStatus'), async: requests('SendTestSetAsync') };
+    const r = await h.server.app.request('/v1/034', {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${h.token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        number: 1,
+        identification_number: Number(EXAMPLE_NIT),
+        document_reference: { number: 'SETP990000800', uuid: invoice.document.uuid },
+        notes: [{ text: 'Declaro bajo la gravedad de juramento que han pasado tres días hábiles desde la recepción sin aceptación, rechazo ni reclamo.' }],
+      }),
+    });
+    const json = (await r.json()) as { event: { statusCode: number } };
+    expect(r.status, JSON.stringify(json)).toBe(200);
+    expect(json.event.statusCode).toBe(5);
+    expect(requests('SendEventUpdateStatus')).toBe(before.event + 1);
+    expect(requests('SendTestSetAsync')).toBe(before.async);
   });
 
   it("DIAN's rejection read from GetStatusZip: 422 statusCode 11 with the rule strings, counted as rejected", async () => {
@@ -197,5 +219,38 @@ describe.each(['sqlite', 'postgres'] as const)('DIAN service, habilitación test
     // Another company never had a test set.
     expect((await (await get('/service/test-set', h.otherToken)).json()) as unknown).toEqual({ status: 'success', testSetId: null, testSets: [] });
     await setCompanyTestSet(h.server.storage, EXAMPLE_NIT, TEST_SET);
+  });
+});
+
+describe.each(['sqlite', 'postgres'] as const)('DIAN service, a test set DIAN does not know (%s)', (engine) => {
+  let sim: DianSimulator;
+  let h: Harness;
+  beforeAll(async () => {
+    // A DIAN of its own (not the embedded one, which is told each company's test set): the software has none there.
+    const { testSetId: _none, ...company } = DIAN_SIM_EXAMPLE_COMPANY;
+    sim = await startDianSimulator({ xsdDir: dianXsdDir(), clock: () => NOW, companies: [company], ranges: [DIAN_SIM_EXAMPLE_RANGE], processingDelayMs: 0 });
+    h = await startHarness(engine, { authority: { endpoint: sim.url } });
+    await setCompanyTestSet(h.server.storage, EXAMPLE_NIT, 'aaaaaaaa-0000-4000-8000-000000000000');
+  });
+  afterAll(async () => {
+    await h?.cleanup();
+    await sim?.close();
+  });
+
+  it('the upload refused (no ZipKey): 502 naming the test set, nothing kept, the number free for SendBillSync', async () => {
+    const auth = { Authorization: `Bearer ${h.token}` };
+    const body = JSON.stringify({ ...example('invoice'), number: 990000810 });
+    const r = await h.server.app.request('/service/invoice', { method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body });
+    const json = (await r.json()) as Answer;
+    expect(r.status, JSON.stringify(json)).toBe(502);
+    expect(json.message).toMatch(/set de pruebas aaaaaaaa-0000-4000-8000-000000000000/);
+    expect(json.message).toMatch(/no existe o no está asociado/);
+    expect(sim.stats().requests.SendTestSetAsync).toBe(1);
+    expect((await h.server.app.request('/service/documents/SETP990000810', { headers: auth })).status).toBe(404);
+    expect(await (await h.server.app.request('/service/test-set', { headers: auth })).json()).toMatchObject({ testSets: [] });
+    await setCompanyTestSet(h.server.storage, EXAMPLE_NIT, null);
+    const again = await h.server.app.request('/service/invoice', { method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body });
+    expect(again.status).toBe(200);
+    expect(sim.stats().requests.SendBillSync).toBe(1);
   });
 });
