@@ -41,7 +41,7 @@ export async function startFacho(p12Path: string, password: string): Promise<Fac
       waiting.shift()?.(line);
     }
   });
-  child.on('exit', () => {
+  child.on('close', () => {
     for (const w of waiting.splice(0)) w(null);
   });
   child.on('error', () => {
@@ -58,7 +58,7 @@ export async function startFacho(p12Path: string, password: string): Promise<Fac
   const ready = await next();
   if (!ready?.startsWith('ready ')) {
     child.kill();
-    return { missing: `facho did not start: ${stderr.trim().split('\n').slice(-2).join(' | ') || 'no output'}` };
+    return { missing: `facho did not start: ${stderr.trim().split('\n').at(-1) || 'no output'}` };
   }
   const version = ready.slice('ready '.length);
   return {
