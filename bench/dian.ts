@@ -20,6 +20,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { deflateRawSync } from 'node:zlib';
 import { buildDianPayroll, buildDianXml, DIAN_KINDS, type DianFileKind, type DianKindId, dianDocumentZip } from '../src/dian/index.js';
 import { createSelfSignedIdentity, DIAN_POLICY_HASH, DIAN_POLICY_URL, readP12, signDianXml, verifyDianXml } from '../src/dian/sign/index.js';
 import { createDianSchemaValidator } from '../src/dian/xsd/index.js';
@@ -110,10 +111,12 @@ for (const signed of [await oursSign(xml10), await peerSign(xml10)]) {
 }
 
 // The full pipeline per document, as the service runs it: buildDianXml (request validation + build + codes + DIAN
-// rules), signDianXml, dianDocumentZip (the zip SendBillSync takes). One 10-line request per DIAN_KINDS row, and the
-// payroll 102 example with every accrual and deduction (payroll has no lines to count).
+// rules), signDianXml, dianDocumentZip (the zip SendBillSync takes, deflated by node:zlib as the service does). One
+// 10-line request per DIAN_KINDS row, and the payroll 102 example with every accrual and deduction (payroll has no
+// lines to count).
+const deflate = (data: Uint8Array) => deflateRawSync(data);
 const zipOf = (kind: DianFileKind, xml: string) => {
-  const z = dianDocumentZip({ kind, nit: '900508908', provider: '000', year: 2026, counter: 1, xml, date: '2026-11-24' });
+  const z = dianDocumentZip({ kind, nit: '900508908', provider: '000', year: 2026, counter: 1, xml, date: '2026-11-24', deflate });
   if (!z.ok) throw new Error(`bench DIAN zip failed: ${z.message}`);
   return z.value.zip;
 };
@@ -135,7 +138,7 @@ const payrollRequest = example('payroll-max');
 const payrollPipeline = async () => {
   const built = buildDianPayroll('payroll', payrollRequest, PAYROLL_CONTEXT);
   if (!built.ok) throw new Error(`bench DIAN payroll invalid: ${JSON.stringify(built.issues.slice(0, 3))}`);
-  const z = dianDocumentZip({ kind: 'payroll', nit: '900508908', year: 2026, counter: 1, xml: await oursSign(built.xml), date: '2026-11-24' });
+  const z = dianDocumentZip({ kind: 'payroll', nit: '900508908', year: 2026, counter: 1, xml: await oursSign(built.xml), date: '2026-11-24', deflate });
   if (!z.ok) throw new Error(`bench DIAN payroll zip failed: ${z.message}`);
   return z.value.zip;
 };

@@ -12,6 +12,7 @@
  * 5. accepted: 200 `statusCode` 5 with the CUDE and the files; refused (e.g. `LGC01`, a repeated event): 422
  *    `statusCode` 11 with DIAN's `errors`.
  */
+import { deflateRawSync } from 'node:zlib';
 import {
   buildDianEvent,
   type DianContext,
@@ -29,6 +30,9 @@ import type { EventRecord, EventStore } from '../storage/events.js';
 import type { CompanyRecord } from '../storage/types.js';
 import { canonicalJson, type StatusOutcome, statusByKey } from './issue.js';
 import type { DianUseCaseDeps, UseCaseAnswer } from './ports.js';
+
+/** The zips' deflater: node:zlib (about 3× fflate's pure-JS default on a signed invoice). */
+const deflateRaw = (data: Uint8Array): Uint8Array => deflateRawSync(data);
 
 /** What `send: true` on an accepted event hands over: the parties to e-mail are found from it. */
 export interface EventNotice {
@@ -156,6 +160,7 @@ export async function sendEvent(deps: EventUseCaseDeps, company: CompanyRecord, 
     counter: ev.id,
     xml: signed.xml,
     date,
+    deflate: deflateRaw,
   });
   if (!zipped.ok) {
     await storage.releaseEvent(ev.id);
