@@ -11,7 +11,8 @@ import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EcfError } from '../index.js';
 import { createSelfSignedIdentity, p12Signer, readP12, type Signer } from '../sign/index.js';
-import { decryptSecret, encryptSecret, KEY_BYTES, parseKey } from '../../shared/server-kit/sealing.js';
+import { KEY_BYTES, parseKey } from '../../shared/server-kit/sealing.js';
+import { sealP12, unsealP12 } from '../../shared/server-kit/sealed-p12.js';
 import { ensurePrivateDir } from '../../shared/server-kit/storage/open.js';
 import type { CompanyRecord } from './storage/types.js';
 
@@ -41,19 +42,17 @@ export function loadDianCertificateKey(options: { dataDir: string; env?: Record<
   }
 }
 
-/** Seals a .p12 with its password. */
+/** What a blob sealed with another key tells the operator to do. */
+const WRONG_KEY_HINT = 'Set DIAN_CERT_KEY to the key used when it was stored.';
+
+/** Seals a .p12 with its password (the kit's `sealP12`, the payload the e-CF server seals too). */
 export function sealIdentity(identity: { p12: Uint8Array; password: string }, key: Uint8Array): Uint8Array {
-  const payload = JSON.stringify({ v: 1, p12: Buffer.from(identity.p12).toString('base64'), password: identity.password });
-  return encryptSecret(new TextEncoder().encode(payload), key);
+  return sealP12(identity, key);
 }
 
 /** Opens what {@link sealIdentity} sealed. */
 export function unsealIdentity(blob: Uint8Array, key: Uint8Array): { p12: Uint8Array; password: string } {
-  const p = JSON.parse(new TextDecoder().decode(decryptSecret(blob, key, { wrongKeyHint: 'Set DIAN_CERT_KEY to the key used when it was stored.' }))) as {
-    p12: string;
-    password: string;
-  };
-  return { p12: new Uint8Array(Buffer.from(p.p12, 'base64')), password: p.password };
+  return unsealP12(blob, key, { wrongKeyHint: WRONG_KEY_HINT });
 }
 
 /** A development identity for a company (self-signed, its NIT as serial number), sealed. */
