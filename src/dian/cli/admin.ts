@@ -12,7 +12,7 @@ import { isEcfError } from '../index.js';
 import type { CompanyRecord, DianStorage, ResolutionRecord } from '../server/index.js';
 import { parseFlags, requireFlag, UsageError, type CliCommand, type CliIo } from '../../shared/cli/command.js';
 
-function parse(args: string[], known: readonly string[]) {
+export function parse(args: string[], known: readonly string[]) {
   const { flags, positional } = parseFlags(args);
   const unknown = Object.keys(flags).filter((k) => !known.includes(k));
   if (unknown.length) throw new UsageError(`unknown option(s): ${unknown.map((k) => `--${k}`).join(', ')}`);
@@ -58,7 +58,7 @@ export function companyJson(c: CompanyRecord) {
   };
 }
 
-function resolutionJson(r: ResolutionRecord) {
+export function resolutionJson(r: ResolutionRecord) {
   return {
     id: r.id,
     kind: r.kind,

@@ -1,5 +1,6 @@
 import type { CliCommand } from '../../shared/cli/command.js';
 import { dianAdminCommands } from './admin.js';
+import { dianCertificateAddCommand } from './admin-certificate.js';
 import { dianAttachCommand } from './attach.js';
 import { dianBuildCommand } from './build.js';
 import { dianEventCommand } from './event.js';
@@ -35,4 +36,5 @@ export const commands: CliCommand[] = [
   dianStatusCommand,
   ...dianAdminCommands,
   ...dianTestSetCommands,
+  dianCertificateAddCommand(),
 ];

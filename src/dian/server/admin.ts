@@ -6,15 +6,16 @@
 import { randomBytes } from 'node:crypto';
 import { DIAN_KINDS, type DianCompany, type DianKindId, EcfError } from '../index.js';
 import { hashToken } from '../../shared/server-kit/tokens.js';
-import { sealedDevIdentity } from './certificates.js';
+import { sealedDevIdentity, sealIdentity } from './certificates.js';
 import { testSetIdProblem } from './storage/test-set.js';
+import { checkValidity, daysToExpiry, readP12, type SigningIdentity } from '../sign/index.js';
 import type { ContingencyStore, ContingencyWindowRecord } from './storage/types.js';
 import type { CompanyRecord, CompanyStore, DianEnvironmentCode, NewResolution, ResolutionRecord, ResolutionStore } from './storage/types.js';
 
 /** A refusal the operator can act on (unknown company, bad range…); the CLI prints it and exits 1. */
 export class DianAdminError extends EcfError {
-  constructor(message: string) {
-    super(message, { code: 'admin_refused' });
+  constructor(message: string, options: { code?: string; cause?: unknown } = {}) {
+    super(message, { code: options.code ?? 'admin_refused', cause: options.cause });
     this.name = 'DianAdminError';
   }
 }
@@ -106,4 +107,96 @@ export async function addContingencyWindow(
   const to = instant(window.to);
   if (from > to) throw new DianAdminError(`the window must end after it starts, got ${window.from} – ${window.to}`);
   return { company, window: await storage.addContingencyWindow(company.id, { from, to }) };
+}
+
+/** Days before expiry from which `certificate add` warns. */
+export const CERTIFICATE_EXPIRY_WARNING_DAYS = 30;
+
+/** A warning of `certificate add`: accepted, but the operator should look. */
+export interface CertificateWarning {
+  code: 'expires_soon' | 'nit_mismatch';
+  message: string;
+}
+
+/** What `certificate add` says about the certificate it stored. */
+export interface CertificateSummary {
+  subject: string;
+  issuer: string;
+  /** The certificate's serial number, lower-case hex. */
+  serial_number: string;
+  /** The subject's serialNumber attribute (OID 2.5.4.5), where Colombian CAs put the holder's NIT or cédula; null when absent. */
+  subject_serial_number: string | null;
+  not_before: string;
+  not_after: string;
+  days_to_expiry: number;
+}
+
+/**
+ * Replaces the signing identity of the company of `nit` with an operator's .p12 (sealed like the development
+ * identity). Refused (DianAdminError, code of the kit's CertificateError): not a .p12, wrong password, no
+ * private key, no certificate for the key, a non-RSA key, expired or not yet valid at `now`. Accepted with a
+ * warning: expiring within {@link CERTIFICATE_EXPIRY_WARNING_DAYS} days, or a subject that does not carry the
+ * company's NIT (a provider's certificate can sign for its clients, so this is not refused). The server opens
+ * the new identity on the company's next request (its signers are keyed by the sealed bytes).
+ */
+export async function setCompanyCertificate(
+  storage: CompanyStore,
+  nit: string,
+  upload: { p12: Uint8Array; password: string },
+  key: Uint8Array,
+  now: Date,
+): Promise<{ company: CompanyRecord; certificate: CertificateSummary; warnings: CertificateWarning[] }> {
+  const company = await storage.getCompanyByNit(nit);
+  if (!company) throw new DianAdminError(`unknown company: no company with NIT ${nit}`);
+  let identity: SigningIdentity;
+  try {
+    identity = readP12(upload.p12, upload.password);
+    checkValidity(identity, () => now);
+  } catch (e) {
+    if (e instanceof EcfError) throw new DianAdminError(`certificate refused: ${e.message}`, { code: e.code, cause: e });
+    throw e;
+  }
+  const { info } = identity;
+  const days = daysToExpiry(identity, () => now);
+  const warnings: CertificateWarning[] = [];
+  if (days < CERTIFICATE_EXPIRY_WARNING_DAYS) {
+    warnings.push({
+      code: 'expires_soon',
+      message: `the certificate expires on ${info.notAfter.toISOString()} (in ${days} day(s)); renew it and upload the new .p12 before then`,
+    });
+  }
+  if (!carriesNit(identity, company.nit, company.profile.dv)) {
+    const provider = company.providerNit !== company.nit && carriesNit(identity, company.providerNit, company.providerDv);
+    warnings.push({
+      code: 'nit_mismatch',
+      message:
+        `the certificate's subject (${info.subject.text}) does not carry the company's NIT ${company.nit}` +
+        (provider
+          ? `; it carries the provider's NIT ${company.providerNit}, which DIAN accepts only while the provider is authorised for this company`
+          : '; DIAN accepts documents signed with a certificate of the issuer or of its authorised provider only'),
+    });
+  }
+  await storage.setCertificate(company.id, sealIdentity(upload, key));
+  return {
+    company,
+    certificate: {
+      subject: info.subject.text,
+      issuer: info.issuer.text,
+      serial_number: info.certificateSerial,
+      subject_serial_number: info.serialNumber,
+      not_before: info.notBefore.toISOString(),
+      not_after: info.notAfter.toISOString(),
+      days_to_expiry: days,
+    },
+    warnings,
+  };
+}
+
+/**
+ * True when an attribute of the certificate's subject carries `nit` (alone or followed by its check digit),
+ * separators ignored: `901458732`, `9014587328`, `901.458.732-8`, `NITCO-901458732`.
+ */
+function carriesNit(identity: SigningIdentity, nit: string, dv: string): boolean {
+  const values = [identity.info.serialNumber ?? '', ...Object.values(identity.info.subject.attributes)];
+  return values.some((v) => (v.replace(/[\s.-]/g, '').match(/\d+/g) ?? []).some((run) => run === nit || run === nit + dv));
 }

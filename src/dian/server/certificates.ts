@@ -4,9 +4,9 @@
  * characters or base64 of 32 bytes), else a development key generated once into `${dataDir}/dian-certificate.key`.
  * For this slice a company added without a certificate gets a development self-signed identity (its NIT as
  * the subject's serial number): the local DIAN checks signatures, not chains; a real DIAN needs the company's
- * certificate (upload: next step).
+ * certificate, which `ecf dian admin certificate add` seals the same way in its place (./admin.ts).
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EcfError } from '../index.js';
@@ -61,16 +61,21 @@ export function sealedDevIdentity(nit: string, name: string, key: Uint8Array): U
   return sealIdentity(id, key);
 }
 
-/** `signerFor(company)`: each company's sealed identity opened once and kept. */
+/**
+ * `signerFor(company)`: each company's sealed identity opened once and kept while the stored bytes stay the
+ * same. The company record comes fresh from storage with every request, so an identity replaced by
+ * `ecf dian admin certificate add` (another process) is opened on the company's next request.
+ */
 export function companySigners(key: Uint8Array): (company: CompanyRecord) => Promise<Signer> {
-  const cache = new Map<number, Signer>();
+  const cache = new Map<number, { digest: string; signer: Signer }>();
   return async (company) => {
-    const hit = cache.get(company.id);
-    if (hit) return hit;
     if (!company.certificate) throw new EcfError(`Company ${company.nit} has no signing certificate.`, { code: 'no_certificate' });
+    const digest = createHash('sha256').update(company.certificate).digest('hex');
+    const hit = cache.get(company.id);
+    if (hit?.digest === digest) return hit.signer;
     const { p12, password } = unsealIdentity(company.certificate, key);
     const signer = p12Signer(readP12(p12, password));
-    cache.set(company.id, signer);
+    cache.set(company.id, { digest, signer });
     return signer;
   };
 }
