@@ -9,6 +9,7 @@ import { hashToken } from '../../shared/server-kit/tokens.js';
 import { sealedDevIdentity, sealIdentity } from './certificates.js';
 import { testSetIdProblem } from './storage/test-set.js';
 import { checkValidity, daysToExpiry, readP12, type SigningIdentity } from '../sign/index.js';
+import type { DianNumberingRange, DianNumberingRanges } from '../transport/index.js';
 import type { ContingencyStore, ContingencyWindowRecord } from './storage/types.js';
 import type { CompanyRecord, CompanyStore, DianEnvironmentCode, NewResolution, ResolutionRecord, ResolutionStore } from './storage/types.js';
 
@@ -199,4 +200,112 @@ export async function setCompanyCertificate(
 function carriesNit(identity: SigningIdentity, nit: string, dv: string): boolean {
   const values = [identity.info.serialNumber ?? '', ...Object.values(identity.info.subject.attributes)];
   return values.some((v) => (v.replace(/[\s.-]/g, '').match(/\d+/g) ?? []).some((run) => run === nit || run === nit + dv));
+}
+
+/** Where `resolution fetch` asks: GetNumberingRange of a DIAN client signed with the company's identity. */
+export interface NumberingRangeSource {
+  getNumberingRange(accountCode: string, accountCodeT: string, softwareCode: string): Promise<DianNumberingRanges>;
+}
+
+/** A range DIAN returned that cannot be stored, and why. */
+export interface SkippedRange {
+  range: DianNumberingRange;
+  reason: string;
+}
+
+/** What `resolution fetch` did with each range DIAN returned. */
+export interface FetchedResolutions {
+  company: CompanyRecord;
+  /** DIAN's `OperationCode` and `OperationDescription`. */
+  operation: { code: string; description: string | null };
+  /** Ranges stored now. */
+  added: ResolutionRecord[];
+  /** Ranges stored before, with the same content. */
+  unchanged: ResolutionRecord[];
+  /** Ranges stored before under the same identity but with another technical key, resolution date or validity: left as stored. */
+  differs: { stored: ResolutionRecord; dian: NewResolution }[];
+  skipped: SkippedRange[];
+}
+
+/**
+ * Asks DIAN (GetNumberingRange: the company's NIT, the provider's NIT — `accountCodeT`, default the company's
+ * provider — and its software id) for the company's numbering ranges and stores each as a resolution of `kind`
+ * (default `invoice`). Idempotent: a range is identified by kind, prefix, resolution number and first and last
+ * number; one already stored is `unchanged` (or `differs`, left as stored, when DIAN now says another technical
+ * key, resolution date or validity). Refused: unknown company or kind, and any OperationCode other than `100`
+ * (`301`: DIAN holds no range for this company, provider and software).
+ */
+export async function fetchResolutions(
+  storage: CompanyStore & ResolutionStore,
+  nit: string,
+  options: { kind?: string; accountCodeT?: string; dian: (company: CompanyRecord) => Promise<NumberingRangeSource> | NumberingRangeSource },
+): Promise<FetchedResolutions> {
+  const company = await storage.getCompanyByNit(nit);
+  if (!company) throw new DianAdminError(`unknown company: no company with NIT ${nit}`);
+  const kind = options.kind ?? 'invoice';
+  if (!(kind in DIAN_KINDS)) throw new DianAdminError(`unknown kind ${JSON.stringify(kind)} (${Object.keys(DIAN_KINDS).join(', ')})`);
+  const accountCodeT = options.accountCodeT ?? company.providerNit;
+  const source = await options.dian(company);
+  const answer = await source.getNumberingRange(company.nit, accountCodeT, company.softwareId);
+  const operation = { code: answer.operationCode ?? '', description: answer.operationDescription };
+  if (operation.code !== '100') {
+    const what =
+      operation.code === '301'
+        ? `DIAN has no numbering range for NIT ${company.nit}, provider ${accountCodeT} and software ${company.softwareId}`
+        : `DIAN refused GetNumberingRange for NIT ${company.nit}`;
+    throw new DianAdminError(`${what} (OperationCode ${operation.code || '(none)'}: ${operation.description ?? ''})`, {
+      code: operation.code === '301' ? 'no_ranges' : 'dian_refused',
+    });
+  }
+  const result: FetchedResolutions = { company, operation, added: [], unchanged: [], differs: [], skipped: [] };
+  const stored = await storage.listResolutions(company.id, kind as DianKindId);
+  for (const range of answer.ranges) {
+    const read = rangeAsResolution(range, kind as DianKindId);
+    if (typeof read === 'string') {
+      result.skipped.push({ range, reason: read });
+      continue;
+    }
+    const same = stored.find((r) => r.prefix === read.prefix && r.resolutionNumber === read.resolutionNumber && r.from === read.from && r.to === read.to);
+    if (!same) {
+      const added = await storage.addResolution(company.id, read);
+      stored.push(added);
+      result.added.push(added);
+    } else if (
+      same.technicalKey === read.technicalKey &&
+      same.resolutionDate === read.resolutionDate &&
+      same.validFrom === read.validFrom &&
+      same.validTo === read.validTo
+    ) {
+      if (!result.unchanged.includes(same) && !result.added.includes(same)) result.unchanged.push(same);
+    } else {
+      result.differs.push({ stored: same, dian: read });
+    }
+  }
+  return result;
+}
+
+/** A range of DIAN's answer as a resolution, or why it cannot be one. */
+function rangeAsResolution(r: DianNumberingRange, kind: DianKindId): NewResolution | string {
+  const whole = (s: string | null) => (s !== null && /^\d{1,15}$/.test(s.trim()) ? Number(s.trim()) : null);
+  // DIAN writes dates as yyyy-MM-dd, sometimes with a time of day after them.
+  const day = (s: string | null) => (s !== null && /^\d{4}-\d{2}-\d{2}(?:$|[T ])/.test(s.trim()) ? s.trim().slice(0, 10) : null);
+  const from = whole(r.fromNumber);
+  const to = whole(r.toNumber);
+  if (from === null || to === null || from > to) return `the range must be whole numbers with from ≤ to, got ${r.fromNumber}–${r.toNumber}`;
+  const resolutionNumber = r.resolutionNumber?.trim() ?? '';
+  if (!resolutionNumber) return 'no resolution number';
+  const validFrom = day(r.validDateFrom);
+  const validTo = day(r.validDateTo);
+  if (!validFrom || !validTo) return `validity dates must be yyyy-MM-dd, got ${r.validDateFrom} – ${r.validDateTo}`;
+  return {
+    kind,
+    prefix: r.prefix?.trim() ?? '',
+    from,
+    to,
+    technicalKey: r.technicalKey?.trim() || null,
+    resolutionNumber,
+    resolutionDate: day(r.resolutionDate) ?? validFrom,
+    validFrom,
+    validTo,
+  };
 }
