@@ -2,7 +2,8 @@
  * `ecf dian admin …`: operator commands for the DIAN server's database, non-interactive, JSON on stdout:
  * `company add` (profile, software id and PIN, a development signing identity sealed at rest, and a first
  * token shown once), `token add`, `resolution add` (a numbering resolution for one kind), `contingency add` (a
- * contingency window). They work on the
+ * contingency window); `certificate add` (./admin-certificate.ts) and `resolution fetch` (./admin-fetch.ts) use the
+ * helpers exported here. They work on the
  * database the server uses: PostgreSQL when `--database-url` or DATABASE_URL is set (schema `dian`), else
  * SQLite in `--data-dir` (default DIAN_DATA_DIR, else ECF_DATA_DIR, else ./data, as `npm start` resolves it). Exit codes: 0 done, 1 refused (unknown company,
  * duplicate NIT, bad range…), 2 usage errors.
