@@ -135,7 +135,7 @@ export interface CertificateSummary {
 /**
  * Replaces the signing identity of the company of `nit` with an operator's .p12 (sealed like the development
  * identity). Refused (DianAdminError, code of the kit's CertificateError): not a .p12, wrong password, no
- * private key, no certificate for the key, a non-RSA key, expired or not yet valid at `now`. Accepted with a
+ * private key or several, no certificate for the key, a non-RSA key, expired or not yet valid at `now`. Accepted with a
  * warning: expiring within {@link CERTIFICATE_EXPIRY_WARNING_DAYS} days, or a subject that does not carry the
  * company's NIT (a provider's certificate can sign for its clients, so this is not refused). The server opens
  * the new identity on the company's next request (its signers are keyed by the sealed bytes).
@@ -151,7 +151,7 @@ export async function setCompanyCertificate(
   if (!company) throw new DianAdminError(`unknown company: no company with NIT ${nit}`);
   let identity: SigningIdentity;
   try {
-    identity = readP12(upload.p12, upload.password);
+    identity = readP12(upload.p12, upload.password, { singleKey: true });
     checkValidity(identity, () => now);
   } catch (e) {
     if (e instanceof EcfError) throw new DianAdminError(`certificate refused: ${e.message}`, { code: e.code, cause: e });

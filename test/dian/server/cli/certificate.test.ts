@@ -3,7 +3,7 @@
  * documents and WS-Security envelopes with the .p12 uploaded while it runs (SQLite through the command,
  * PostgreSQL through the same operation), checked in the signed XML and in the envelopes DIAN received
  * (a pass-through proxy over real sockets in front of a local DIAN); refusals (wrong password, expired, not yet
- * valid, no key, unknown company) leave the stored identity as it was; a subject without the company's NIT
+ * valid, no key, two keys, unknown company) leave the stored identity as it was; a subject without the company's NIT
  * and an expiry within 30 days are warnings. The .p12 files are made at test time (node-forge).
  */
 import { createServer, type Server } from 'node:http';
@@ -17,7 +17,7 @@ import { setCompanyCertificate } from '../../../../src/dian/server/index.js';
 import { DIAN_SIM_EXAMPLE_COMPANY, DIAN_SIM_EXAMPLE_RANGE, type DianSimulator, startDianSimulator } from '../../../../src/dian/simulator/index.js';
 import { UsageError } from '../../../../src/shared/cli/command.js';
 import { fakeIo } from '../../../ecf/helpers/cli.js';
-import { type CompanyP12, companyP12 } from '../../helpers/company-p12.js';
+import { type CompanyP12, companyP12, twoKeyP12 } from '../../helpers/company-p12.js';
 import { dianXsdDir } from '../../helpers/env.js';
 import { EXAMPLE_NIT, example, type Harness, NOW, startHarness } from '../helpers.js';
 
@@ -144,7 +144,7 @@ describe('ecf dian admin certificate add: refusals and warnings', () => {
     return { code, out: f.out(), err: f.err(), changed: (await stored()) !== before };
   }
 
-  it('refuses a wrong password, an expired, a not yet valid certificate and a .p12 without key; the identity stays', async () => {
+  it('refuses a wrong password, an expired, a not yet valid certificate, a .p12 without key or with two; the identity stays', async () => {
     const wrong = await add(companyP12({ serialNumber: EXAMPLE_NIT, ...VALID }), ['--password-env', 'OTHER']);
     expect(wrong.code).toBe(1);
     expect(wrong.err).toMatch(/certificate refused: Wrong password/);
@@ -166,6 +166,11 @@ describe('ecf dian admin certificate add: refusals and warnings', () => {
     expect(noKey.code).toBe(1);
     expect(noKey.err).toMatch(/holds no private key/);
     expect(noKey.changed).toBe(false);
+
+    const twoKeys = await add(twoKeyP12({ serialNumber: EXAMPLE_NIT, ...VALID }));
+    expect(twoKeys.code).toBe(1);
+    expect(twoKeys.err).toMatch(/holds 2 private keys/);
+    expect(twoKeys.changed).toBe(false);
   });
 
   it('refuses an unknown company', async () => {
