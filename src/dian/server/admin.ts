@@ -245,6 +245,7 @@ export async function fetchResolutions(
   const kind = options.kind ?? 'invoice';
   if (!(kind in DIAN_KINDS)) throw new DianAdminError(`unknown kind ${JSON.stringify(kind)} (${Object.keys(DIAN_KINDS).join(', ')})`);
   const accountCodeT = options.accountCodeT ?? company.providerNit;
+  if (!/^\d{5,15}$/.test(accountCodeT)) throw new DianAdminError(`accountCodeT is the provider's NIT without check digit, got ${JSON.stringify(accountCodeT)}`);
   const source = await options.dian(company);
   const answer = await source.getNumberingRange(company.nit, accountCodeT, company.softwareId);
   const operation = { code: answer.operationCode ?? '', description: answer.operationDescription };

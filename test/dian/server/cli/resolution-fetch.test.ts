@@ -127,6 +127,9 @@ describe('ecf dian admin resolution fetch (SQLite, the command)', () => {
     await expect(fetchRanges(['--nit', EXAMPLE_NIT, '--dian-url', 'http://x', '--environment', '2'])).rejects.toThrow(/not both/);
     const kind = await fetchRanges(['--nit', EXAMPLE_NIT, '--kind', 'nope']);
     expect(kind.code).toBe(1);
+    const provider = await fetchRanges(['--nit', EXAMPLE_NIT, '--account-code-t', '12']);
+    expect(provider.code).toBe(1);
+    expect(provider.err).toMatch(/accountCodeT is the provider's NIT/);
   });
 
   it('the service on that directory issues an invoice numbered in a fetched range', async () => {
