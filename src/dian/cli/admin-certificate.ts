@@ -5,33 +5,14 @@
  *
  * The password never travels on the command line: a command line is readable by every user of the machine
  * (`ps`, `/proc/<pid>/cmdline`) and stays in shell history. It comes from an environment variable
- * (`--password-env VAR`) or a file (`--password-file FILE`, one trailing newline ignored).
+ * (`--password-env VAR`) or a file (`--password-file FILE`, one trailing newline ignored), read as `ecf dian sign`
+ * reads it.
  */
 import type { Clock } from '../../shared/ports.js';
 import { systemClock } from '../../shared/server-kit/clock.js';
-import { type CliCommand, type CliIo, requireFlag, UsageError } from '../../shared/cli/command.js';
+import { type CliCommand, requireFlag, UsageError } from '../../shared/cli/command.js';
 import { command, companyJson, parse, print, STORAGE_FLAGS, withStorage } from './admin.js';
-
-async function passwordOf(flags: Record<string, string | true>, io: CliIo): Promise<string> {
-  const fromEnv = flags['password-env'];
-  const fromFile = flags['password-file'];
-  if (fromEnv !== undefined && fromFile !== undefined) throw new UsageError('give --password-env or --password-file, not both');
-  if (typeof fromEnv === 'string') {
-    const v = io.env[fromEnv];
-    if (v === undefined) throw new UsageError(`environment variable ${fromEnv} is not set`);
-    return v;
-  }
-  if (typeof fromFile === 'string') {
-    let text: string;
-    try {
-      text = new TextDecoder().decode(await io.readFile(fromFile));
-    } catch (e) {
-      throw new UsageError(`cannot read --password-file ${fromFile}: ${e instanceof Error ? e.message : String(e)}`);
-    }
-    return text.replace(/\r?\n$/, '');
-  }
-  throw new UsageError('missing --password-env VAR or --password-file FILE (a password on the command line would be visible to every user in ps)');
-}
+import { password } from './sign.js';
 
 /** The command, over `clock` (default: the system clock) for the validity checks. */
 export function dianCertificateAddCommand(options: { clock?: Clock } = {}): CliCommand {
@@ -49,7 +30,7 @@ export function dianCertificateAddCommand(options: { clock?: Clock } = {}): CliC
       }
       const nit = requireFlag(flags, 'nit');
       const file = requireFlag(flags, 'p12');
-      const password = await passwordOf(flags, io);
+      const pw = await password(flags, io);
       const { DianAdminError, loadDianCertificateKey, setCompanyCertificate } = await import('../server/index.js');
       let p12: Uint8Array;
       try {
@@ -59,7 +40,7 @@ export function dianCertificateAddCommand(options: { clock?: Clock } = {}): CliC
       }
       await withStorage(flags, io, async (storage, dir) => {
         const key = loadDianCertificateKey({ dataDir: dir, env: io.env });
-        const { company, certificate, warnings } = await setCompanyCertificate(storage, nit, { p12, password }, key, clock());
+        const { company, certificate, warnings } = await setCompanyCertificate(storage, nit, { p12, password: pw }, key, clock());
         for (const w of warnings) io.stderr(`ecf dian admin certificate add: warning: ${w.message}\n`);
         print(io, { company: companyJson(company), certificate, warnings });
       });

@@ -206,7 +206,7 @@ describe('ecf dian admin certificate add: refusals and warnings', () => {
     const good = companyP12({ serialNumber: EXAMPLE_NIT, ...VALID });
     await expect(add(good, ['--password', 'x'])).rejects.toThrow(UsageError);
     await expect(add(good, ['--password', 'x'])).rejects.toThrow(/visible to every user/);
-    await expect(add(good, [])).rejects.toThrow(/missing --password-env VAR or --password-file FILE/);
-    await expect(add(good, ['--password-env', 'NOT_SET'])).rejects.toThrow(/NOT_SET is not set/);
+    await expect(add(good, [])).rejects.toThrow(/missing the .p12 password: --password-env VAR .* or --password-file FILE/);
+    await expect(add(good, ['--password-env', 'NOT_SET'])).rejects.toThrow(/NOT_SET \(--password-env\) is not set/);
   });
 });
