@@ -1,7 +1,7 @@
 /**
  * A signing identity at rest: a .p12 and its password sealed together in one envelope of ./sealing.ts, so
- * signing later needs only the server's key. Both servers store their companies' / issuers' certificates so
- * (the e-CF server's `sealCertificate`, the DIAN server's `sealIdentity`): one payload format, written here.
+ * signing later needs only the server's key. Every product's server stores its tenants' certificates so, through
+ * its own thin wrapper that names its key setting: one payload format, written here.
  *
  * Payload (JSON, then sealed): `{"v":1,"p12":"<base64>","password":"…"}`.
  */
