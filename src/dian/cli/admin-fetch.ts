@@ -13,6 +13,7 @@ import type { Clock } from '../../shared/ports.js';
 import { systemClock } from '../../shared/server-kit/clock.js';
 import { type CliCommand, optionalFlag, requireFlag, UsageError } from '../../shared/cli/command.js';
 import type { CompanyRecord, NumberingRangeSource, ResolutionRecord } from '../server/index.js';
+import type { DianSimCompany } from '../simulator/index.js';
 import { command, companyJson, parse, print, resolutionJson, STORAGE_FLAGS, withStorage } from './admin.js';
 
 /** The command, over `clock` (default: the system clock) for the envelopes' timestamps and the local DIAN. */
@@ -86,9 +87,17 @@ async function embeddedDian(company: CompanyRecord, xsdDir: string, dataDir: str
   const { startDianSimulator } = await import('../simulator/index.js');
   const sim = await startDianSimulator({ xsdDir, dataDir, clock });
   closers.push(() => sim.close());
-  const wanted = { nit: company.nit, name: company.profile.name, softwareId: company.softwareId, pin: company.softwarePin, providerNit: company.providerNit };
+  // What the service registers (start.ts registerWithSimulator), so both processes agree on the company.
+  const wanted: DianSimCompany = {
+    nit: company.nit,
+    name: company.profile.name,
+    softwareId: company.softwareId,
+    pin: company.softwarePin,
+    providerNit: company.providerNit,
+    ...(company.testSetId ? { testSetId: company.testSetId } : {}),
+  };
   const known = (await (await fetch(`${sim.controlUrl}/companies`)).json()) as Record<string, unknown>[];
-  const same = known.some((c) => (Object.keys(wanted) as (keyof typeof wanted)[]).every((k) => c[k] === wanted[k]));
+  const same = known.some((c) => (Object.keys(wanted) as (keyof DianSimCompany)[]).every((k) => c[k] === wanted[k]));
   if (!same) sim.addCompany(wanted);
   return sim.url;
 }
