@@ -2,7 +2,8 @@
  * `ecf dian admin …`: operator commands for the DIAN server's database, non-interactive, JSON on stdout:
  * `company add` (profile, software id and PIN, a development signing identity sealed at rest, and a first
  * token shown once), `token add`, `resolution add` (a numbering resolution for one kind), `contingency add` (a
- * contingency window). They work on the
+ * contingency window); `certificate add` (./admin-certificate.ts) and `resolution fetch` (./admin-fetch.ts) use the
+ * helpers exported here. They work on the
  * database the server uses: PostgreSQL when `--database-url` or DATABASE_URL is set (schema `dian`), else
  * SQLite in `--data-dir` (default DIAN_DATA_DIR, else ECF_DATA_DIR, else ./data, as `npm start` resolves it). Exit codes: 0 done, 1 refused (unknown company,
  * duplicate NIT, bad range…), 2 usage errors.
@@ -12,7 +13,7 @@ import { isEcfError } from '../index.js';
 import type { CompanyRecord, DianStorage, ResolutionRecord } from '../server/index.js';
 import { parseFlags, requireFlag, UsageError, type CliCommand, type CliIo } from '../../shared/cli/command.js';
 
-function parse(args: string[], known: readonly string[]) {
+export function parse(args: string[], known: readonly string[]) {
   const { flags, positional } = parseFlags(args);
   const unknown = Object.keys(flags).filter((k) => !known.includes(k));
   if (unknown.length) throw new UsageError(`unknown option(s): ${unknown.map((k) => `--${k}`).join(', ')}`);
@@ -58,7 +59,7 @@ export function companyJson(c: CompanyRecord) {
   };
 }
 
-function resolutionJson(r: ResolutionRecord) {
+export function resolutionJson(r: ResolutionRecord) {
   return {
     id: r.id,
     kind: r.kind,

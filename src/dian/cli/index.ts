@@ -1,5 +1,7 @@
 import type { CliCommand } from '../../shared/cli/command.js';
 import { dianAdminCommands } from './admin.js';
+import { dianCertificateAddCommand } from './admin-certificate.js';
+import { dianResolutionFetchCommand } from './admin-fetch.js';
 import { dianAttachCommand } from './attach.js';
 import { dianBuildCommand } from './build.js';
 import { dianEventCommand } from './event.js';
@@ -35,4 +37,6 @@ export const commands: CliCommand[] = [
   dianStatusCommand,
   ...dianAdminCommands,
   ...dianTestSetCommands,
+  dianCertificateAddCommand(),
+  dianResolutionFetchCommand(),
 ];

@@ -10,7 +10,7 @@ import { serve } from '@hono/node-server';
 import pino from 'pino';
 import { createDianClient, type DianClient } from '../transport/index.js';
 import { startDianSimulator, type DianSimulator } from '../simulator/index.js';
-import type { Clock, Logger } from '../../shared/ports.js';
+import type { Clock, Logger, Signer } from '../../shared/ports.js';
 import { LOG_SERIALIZERS, REDACT_PATHS } from '../../shared/server-kit/logging.js';
 import { systemClock } from '../../shared/server-kit/clock.js';
 import { closeHttp } from '../../shared/server-kit/close-http.js';
@@ -110,22 +110,24 @@ export async function startDianServer(options: DianServerOptions): Promise<DianS
     for (const company of await storage.listCompanies()) registerWithSimulator(simulator, company, await storage.listResolutions(company.id));
   }
   const endpoint = simulator ? simulator.url : (authority as { endpoint: string }).endpoint;
-  const clients = new Map<number, Promise<DianClient>>();
-  const clientOf = (company: CompanyRecord): Promise<DianClient> => {
-    let client = clients.get(company.id);
-    if (!client) {
-      client = signerFor(company).then((signer) =>
-        createDianClient({
-          signer,
-          endpoint,
-          environment: company.environment,
-          clock,
-          timeoutMs: options.dianTimeoutMs ?? 60_000,
-          retries: options.dianRetries ?? 2,
-        }),
-      );
-      clients.set(company.id, client);
-    }
+  // One client per company and signer: a replaced identity (a new signer) gets a new client from the next
+  // request on; the old one may still carry a request, so it is closed with the server.
+  const clients = new Map<number, { signer: Signer; client: DianClient }>();
+  const retired: DianClient[] = [];
+  const clientOf = async (company: CompanyRecord): Promise<DianClient> => {
+    const signer = await signerFor(company);
+    const hit = clients.get(company.id);
+    if (hit?.signer === signer) return hit.client;
+    if (hit) retired.push(hit.client);
+    const client = createDianClient({
+      signer,
+      endpoint,
+      environment: company.environment,
+      clock,
+      timeoutMs: options.dianTimeoutMs ?? 60_000,
+      retries: options.dianRetries ?? 2,
+    });
+    clients.set(company.id, { signer, client });
     return client;
   };
   const dianFor = (company: CompanyRecord): DianGateway => ({
@@ -216,7 +218,7 @@ export async function startDianServer(options: DianServerOptions): Promise<DianS
       clearInterval(watch);
       if (server) await closeHttp(server);
       await closeMail();
-      for (const c of clients.values()) await (await c).close();
+      for (const c of [...clients.values()].map((e) => e.client).concat(retired)) await c.close();
       await simulator?.close();
       await storage.close();
     },
