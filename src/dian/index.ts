@@ -103,7 +103,14 @@ export { cdataText } from './ubl/write.js';
 /** The AttachedDocument container for the buyer: the signed document and DIAN's ApplicationResponse as CDATA (unsigned; errors as values). */
 export { buildAttachedDocument, type AttachedDocumentInput, type AttachedDocumentResult } from './attached/attached.js';
 /** The AttachedDocument literals: CustomizationID, ProfileID, DocumentType and the default ValidatorID. */
-export { ATTACHED_CUSTOMIZATION_ID, ATTACHED_PROFILE_ID, ATTACHED_DOCUMENT_TYPE, DIAN_VALIDATOR_NAME } from './attached/attached.js';
+export {
+  ATTACHED_CUSTOMIZATION_ID,
+  ATTACHED_PROFILE_ID,
+  ATTACHED_DOCUMENT_TYPE,
+  ATTACHED_SOURCES,
+  type AttachedSource,
+  DIAN_VALIDATOR_NAME,
+} from './attached/attached.js';
 /** The XML and zip file names DIAN expects for a document (prefix, NIT, provider, year, counter; errors as values). */
 export { dianFileNames, DIAN_FILE_PREFIXES, DIAN_COUNTER_MAX } from './zip/names.js';
 /** Kinds, inputs and outcome of `dianFileNames`. */
