@@ -129,6 +129,8 @@ export { buildDianEvent, type BuildDianEventOptions, type BuildDianEventResult }
 export { validateDianEvent, toDianEventValidationBody, DIAN_EVENT_RULES, type DianEventValidationBody } from './events/build.js';
 /** The event request (the service's event payload plus the event code) and its parties. */
 export type { DianEventRequest, DianEventParty, DianEventPerson } from './events/build.js';
+/** The event request's JSON Schema, generated from the fields and rows validateDianEvent checks with (per route with a code). */
+export { dianEventRequestJsonSchema, DIAN_EVENT_FIELDS, type EventField } from './events/fields.js';
 /** An event ApplicationResponse (ours or DIAN's samples) read back into its request, code and CUDE. */
 export { parseDianEvent, parseDianEventTree, type DianEventParseResult } from './events/parse.js';
 /** DIAN's own ApplicationResponse as data: valid or not, the document answered, and its messages (`Regla: X, Rechazo: …`). */

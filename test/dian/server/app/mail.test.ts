@@ -5,7 +5,7 @@
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startSmtp, type TestSmtp, validRequest } from '../../../shared/mail/helpers.js';
-import { nitCheckDigit } from '../../../../src/dian/index.js';
+import { dianEventRequestJsonSchema, nitCheckDigit } from '../../../../src/dian/index.js';
 import { EXAMPLE_NIT, example, type Harness, startHarness } from '../helpers.js';
 
 describe('mail', () => {
@@ -149,9 +149,13 @@ describe('mail', () => {
       paths: Record<string, Record<string, { parameters?: { name: string }[]; requestBody?: { content: Record<string, { schema: { $ref: string } }> } }>>;
       components: { schemas: Record<string, { properties?: Record<string, unknown>; required?: string[] }> };
     };
-    for (const code of ['031', '034'])
-      expect(doc.paths[`/v1/${code}`]?.post?.requestBody?.content['application/json']?.schema.$ref).toBe('#/components/schemas/EventRequest');
-    expect(doc.components.schemas.EventRequest?.required).toEqual(['number', 'identification_number', 'document_reference']);
+    // Each route's request schema is the SDK's, generated for that code from the rows validateDianEvent checks with.
+    for (const code of ['031', '034'] as const) {
+      expect(doc.paths[`/v1/${code}`]?.post?.requestBody?.content['application/json']?.schema.$ref).toBe(`#/components/schemas/EventRequest${code}`);
+      const { $schema: _s, $id: _i, ...generated } = dianEventRequestJsonSchema(code);
+      expect(doc.components.schemas[`EventRequest${code}`]).toEqual(generated);
+      expect(doc.components.schemas[`EventRequest${code}`]?.required).toEqual(['number', 'identification_number', 'document_reference']);
+    }
     const mail = doc.paths['/utilities/mail/send']?.post;
     expect(mail?.parameters?.map((p) => p.name)).toContain('Authotization');
     // The mail request schema is the mail service's own (zod → JSON Schema), so it names the contract's fields.
