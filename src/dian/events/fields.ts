@@ -384,9 +384,9 @@ function rowSchema(row: DianEventRow): Json {
       properties: { identification_number: { anyOf: [{ const: Number(DIAN_PARTY.nit) }, { type: 'string', pattern: `^\\s*${DIAN_PARTY.nit}\\s*$` }] } },
     };
   } else required.push('receiver_party'); // DIAN-EVT-RECEIVER
-  if (row.conceptRequired)
-    required.push('rejection_concept_code'); // DIAN-EVT-CONCEPT
-  else s.not = { type: 'object', required: ['rejection_concept_code'] };
+  // DIAN-EVT-CONCEPT: the claim requires a concept; the other events take none.
+  if (row.conceptRequired) required.push('rejection_concept_code');
+  else properties.rejection_concept_code = false;
   if (row.noteRequired) {
     required.push('notes'); // DIAN-EVT-NOTE
     properties.notes = { type: 'array', minItems: 1 };

@@ -118,6 +118,7 @@ export function addEventAndMailPaths(paths: Record<string, unknown>, schemas: Re
       parameters: [{ name: 'message_id', in: 'path', required: true, schema: { type: 'string' } }, misspelt],
       responses: {
         '200': { description: 'Eventos del correo.', ...json({ type: 'object' }) },
+        '401': { description: 'Token ausente o inválido.', ...ref('Error') },
         '404': { description: 'No existe para esta empresa.', ...ref('MailErrors') },
       },
     },
