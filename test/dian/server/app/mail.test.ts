@@ -90,7 +90,7 @@ describe('mail', () => {
     expect(Buffer.from(files[name!]!).equals(Buffer.from(doc.attachedDocumentBase64Bytes!, 'base64'))).toBe(true);
   });
 
-  it('send: true on an accepted 034 mails the sending company the event zip and DIAN’s answer', async () => {
+  it('send: true on an accepted 034 mails the sending company the event zip, DIAN’s answer and the zipped AttachedDocument', async () => {
     const invoice = await post('/service/invoice', { ...example('invoice'), number: 990000952 }, bearer());
     const cufe = ((await invoice.json()) as { document: { uuid: string } }).document.uuid;
     const before = smtp.received.length;
@@ -114,6 +114,13 @@ describe('mail', () => {
     const zip = mail.attachments.find((a) => a.contentType === 'application/zip')!;
     expect(zip.content.equals(Buffer.from(ev.Base64Bytes!, 'base64'))).toBe(true);
     expect(mail.attachments.some((a) => a.contentType === 'application/xml' && a.content.toString('utf8').includes('ApplicationResponse'))).toBe(true);
+    // The event's AttachedDocument, zipped as a document's is: byte for byte the one answered.
+    const zips = mail.attachments.filter((a) => a.contentType === 'application/zip');
+    expect(zips).toHaveLength(2);
+    const inner = unzipSync(new Uint8Array(zips[1]!.content));
+    const [name] = Object.keys(inner);
+    expect(name).toMatch(/^ad\d+.*\.xml$/);
+    expect(Buffer.from(inner[name!]!).toString('utf8')).toBe(Buffer.from(ev.attachedDocumentBase64Bytes!, 'base64').toString('utf8'));
   });
 
   it('send: true on an accepted 031 by the buyer queues the claim mail (the parties: mail-notices.test.ts)', async () => {
