@@ -108,9 +108,9 @@ export const DIAN_EVENT_MIGRATION: Migration = {
   },
 };
 
-/** The event's AttachedDocument (version 4, named `events_…` as the table's own entry). */
+/** The event's AttachedDocument (version 6, named `events_…` as the table's own entry; 4 is payroll's, 5 the test set's). */
 export const DIAN_EVENT_ATTACHED_MIGRATION: Migration = {
-  version: 4,
+  version: 6,
   name: 'events_attached: dian_events.attached_document (the AttachedDocument of an accepted event)',
   statements() {
     return ['ALTER TABLE dian_events ADD COLUMN attached_document TEXT'];
