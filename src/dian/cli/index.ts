@@ -9,6 +9,7 @@ import { dianPdfCommand } from './pdf.js';
 import { dianPayrollSendCommand, dianPayrollStatusCommand, dianSendCommand, dianStatusCommand } from './send.js';
 import { dianSignCommand, dianVerifyCommand } from './sign.js';
 import { dianSimulateCommand } from './simulate.js';
+import { dianTestSetCommands } from './test-set.js';
 import { dianValidateCommand, dianXsdCheckCommand, dianXsdInstallCommand } from './xsd.js';
 import { dianZipCommand } from './zip.js';
 
@@ -33,4 +34,5 @@ export const commands: CliCommand[] = [
   dianSendCommand,
   dianStatusCommand,
   ...dianAdminCommands,
+  ...dianTestSetCommands,
 ];

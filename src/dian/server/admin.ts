@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { DIAN_KINDS, type DianCompany, type DianKindId, EcfError } from '../index.js';
 import { hashToken } from '../../shared/server-kit/tokens.js';
 import { sealedDevIdentity } from './certificates.js';
+import { testSetIdProblem } from './storage/test-set.js';
 import type { ContingencyStore, ContingencyWindowRecord } from './storage/types.js';
 import type { CompanyRecord, CompanyStore, DianEnvironmentCode, NewResolution, ResolutionRecord, ResolutionStore } from './storage/types.js';
 
@@ -36,11 +37,15 @@ export interface AddCompanyInput {
   providerDv?: string;
   /** Default `2` (habilitación). */
   environment?: DianEnvironmentCode;
+  /** Habilitación's test set: documents are sent with SendTestSetAsync (docs/dian/server.md). Default none. */
+  testSetId?: string | null;
 }
 
 /** Adds a company with a development identity and a first token. */
 export async function addCompany(storage: CompanyStore, input: AddCompanyInput, key: Uint8Array): Promise<{ company: CompanyRecord; token: string }> {
   if (!/^\d{5,10}$/.test(input.nit)) throw new DianAdminError(`NIT must be 5 to 10 digits without check digit, got ${JSON.stringify(input.nit)}`);
+  const testSetProblem = input.testSetId ? testSetIdProblem(input.testSetId) : null;
+  if (testSetProblem) throw new DianAdminError(testSetProblem);
   const company = await storage.createCompany({
     nit: input.nit,
     profile: { ...input.profile, nit: input.nit },
@@ -50,6 +55,7 @@ export async function addCompany(storage: CompanyStore, input: AddCompanyInput, 
     providerDv: input.providerDv ?? input.profile.dv,
     environment: input.environment ?? '2',
     certificate: sealedDevIdentity(input.nit, input.profile.name, key),
+    testSetId: input.testSetId ?? null,
   });
   const token = generateDianToken();
   await storage.addToken(company.id, hashToken(token), 'initial');

@@ -67,6 +67,10 @@ export interface DianServerOptions {
   contingencyWatchMs?: number;
   /** False: no HTTP listener of its own (another server serves `app.fetch`, as `npm start` with both products); default true. */
   listen?: boolean;
+  /** How a test-set document's verdict is polled with GetStatusZip (default 3 calls after 0.5, 1 and 2 s). */
+  testSetPolling?: DianUseCaseDeps['testSetPolling'];
+  /** The wait between GetStatusZip polls (default a timer); tests inject theirs. */
+  sleep?: DianUseCaseDeps['sleep'];
 }
 
 function defaultLogger(level: string): Logger {
@@ -128,6 +132,8 @@ export async function startDianServer(options: DianServerOptions): Promise<DianS
     sendBillSync: async (fileName, zip) => (await clientOf(company)).sendBillSync(fileName, zip),
     getStatus: async (documentKey) => (await clientOf(company)).getStatus(documentKey),
     sendEventUpdateStatus: async (zip) => (await clientOf(company)).sendEventUpdateStatus(zip),
+    sendTestSetAsync: async (fileName, zip, testSetId) => (await clientOf(company)).sendTestSetAsync(fileName, zip, testSetId),
+    getStatusZip: async (zipKey) => (await clientOf(company)).getStatusZip(zipKey),
     ...(simulator ? { prepare: (co: CompanyRecord, resolutions: readonly ResolutionRecord[]) => registerWithSimulator(simulator!, co, resolutions) } : {}),
   });
   let mail: MailService | null = null;
@@ -157,6 +163,8 @@ export async function startDianServer(options: DianServerOptions): Promise<DianS
     ...(notifyCustomer ? { notifyCustomer } : {}),
     ...(notifyEventParties ? { notifyEventParties } : {}),
     ...(mail ? { mail } : {}),
+    ...(options.testSetPolling ? { testSetPolling: options.testSetPolling } : {}),
+    ...(options.sleep ? { sleep: options.sleep } : {}),
     onError: (err) => logger.error({ err }, 'unexpected error'),
   });
   const host = options.host ?? '127.0.0.1';
@@ -217,7 +225,14 @@ export async function startDianServer(options: DianServerOptions): Promise<DianS
 
 /** Registers a company, its software and its ranges with the local DIAN (replacing what it had). */
 function registerWithSimulator(sim: DianSimulator, company: CompanyRecord, resolutions: readonly ResolutionRecord[]): void {
-  sim.addCompany({ nit: company.nit, name: company.profile.name, softwareId: company.softwareId, pin: company.softwarePin, providerNit: company.providerNit });
+  sim.addCompany({
+    nit: company.nit,
+    name: company.profile.name,
+    softwareId: company.softwareId,
+    pin: company.softwarePin,
+    providerNit: company.providerNit,
+    ...(company.testSetId ? { testSetId: company.testSetId } : {}),
+  });
   for (const r of resolutions) {
     sim.addRange({
       nit: company.nit,

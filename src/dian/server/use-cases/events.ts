@@ -120,12 +120,15 @@ export async function sendEvent(deps: EventUseCaseDeps, company: CompanyRecord, 
   if (reservation.outcome === 'same') {
     if (ev.response && ev.state === 'accepted') return ev.response as UseCaseAnswer;
     const inFlight = ev.state === 'building' || (ev.state === 'sending' && ev.response === null);
-    if (inFlight && now.getTime() - ev.updatedAt < (deps.buildLeaseMs ?? 120_000)) {
-      return {
-        status: 409,
-        body: { status: 'error', message: `El evento ${label} se está procesando en otra solicitud; reintente en unos segundos.`, event: null },
-        headers: { 'Retry-After': '5' },
-      };
+    if (inFlight && now.getTime() - ev.updatedAt < (deps.buildLeaseMs ?? 120_000)) return inProgress(label);
+    if (ev.state === 'building' || ev.state === 'sending') {
+      // Taking over a stale reservation or an unconfirmed send: a compare-and-set, so only one request goes on.
+      const claimed = await storage.claimEvent(ev.id, { state: ev.state, updatedAt: ev.updatedAt }, { response: null });
+      if (!claimed) {
+        const current = await storage.getEventByNumber(company.id, ev.number);
+        return current?.state === 'accepted' && current.response ? (current.response as UseCaseAnswer) : inProgress(label);
+      }
+      ev = claimed;
     }
     if (ev.state === 'sending' && ev.cude && ev.zip) {
       const known = await askStatus(deps, company, ev);
@@ -190,6 +193,15 @@ export async function sendEvent(deps: EventUseCaseDeps, company: CompanyRecord, 
     throw e;
   }
   return finish(deps, company, ev, label, body, answer, zipped.value.names.zip);
+}
+
+/** The 409 of an event another request is building or sending right now. */
+function inProgress(label: string): UseCaseAnswer {
+  return {
+    status: 409,
+    body: { status: 'error', message: `El evento ${label} se está procesando en otra solicitud; reintente en unos segundos.`, event: null },
+    headers: { 'Retry-After': '5' },
+  };
 }
 
 function unreachable(): UseCaseAnswer {
