@@ -86,7 +86,8 @@ function textLeaf(message: string, max?: number, code: IssueCode = 'invalid_type
       const t = typeof v === 'string' ? v.trim() : '';
       return t === '' || (max !== undefined && t.length > max) ? no(code, message) : ok(t);
     },
-    // The trimmed text: a first and a last non-space character with at most max-2 characters between them.
+    // The trimmed text: a first and a last non-space character with at most max-2 characters between them. (A
+    // schema validator counts code points, `length` UTF-16 units: they differ only for characters beyond the BMP.)
     schema: { type: 'string', pattern: max === undefined ? '\\S' : `^\\s*\\S(?:[\\s\\S]{0,${max - 2}}\\S)?\\s*$` },
   };
 }
