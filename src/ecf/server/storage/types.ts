@@ -195,7 +195,9 @@ export interface IdempotencyClaim {
   key: string;
   /** SHA-256 (hex) of the request: tipo, content type and body bytes. */
   fingerprint: string;
-  /** Keys created before this instant (epoch ms) are expired: replaced by the new request, never replayed. */
+  /** When this request uses the key (epoch ms, the caller's clock): stored as the key's creation instant. */
+  at: number;
+  /** Keys created before this instant (epoch ms, same clock) are expired: replaced by the new request, never replayed. */
   notBefore: number;
 }
 

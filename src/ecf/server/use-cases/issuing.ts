@@ -316,7 +316,8 @@ export async function issueDocument(
 ): Promise<IssueOutcome> {
   let idem: IdempotencyClaim | undefined;
   if (request) {
-    idem = { ...request, notBefore: deps.clock().getTime() - IDEMPOTENCY_RETENTION_MS };
+    const at = deps.clock().getTime();
+    idem = { ...request, at, notBefore: at - IDEMPOTENCY_RETENTION_MS };
     const known = await deps.storage.findIdempotencyKey(issuer.id, request.key, idem.notBefore);
     if (known) return outcome({ replayOf: known.document, sameRequest: known.fingerprint === request.fingerprint }, idem);
   }

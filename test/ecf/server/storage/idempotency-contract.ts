@@ -17,20 +17,21 @@ const HOUR = 60 * 60 * 1000;
 /** The instant the storage's clock shows (tests move it). */
 const START = Date.UTC(2026, 3, 1, 14);
 
+let at = START;
+
 function claim(key: string, fingerprint = 'f'.repeat(64), notBefore = 0): IdempotencyClaim {
-  return { key, fingerprint, notBefore };
+  return { key, fingerprint, at, notBefore };
 }
 
 function isHit(v: unknown): v is IdempotencyHit {
   return typeof v === 'object' && v !== null && 'replayOf' in v;
 }
 
-/** `make` gets a clock it can move: `clock.at` (epoch ms) is what the storage stamps. */
+/** `make` gets the clock of the suite (`at`, which the tests move), as the storage's clock. */
 export function runIdempotencyContract(name: string, make: (clock: () => Date) => Promise<StorageFixture>): void {
   describe(`Storage contract (issue 16): ${name}`, () => {
     let fx: StorageFixture;
     let s: Storage;
-    let at = START;
     let counter = 0;
     beforeAll(async () => {
       fx = await make(() => new Date(at));

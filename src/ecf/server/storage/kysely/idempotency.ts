@@ -13,7 +13,7 @@ import { toDocument } from './rows.js';
 import type { Database } from './schema.js';
 
 /** Claims the key for this transaction (null), or returns the document an unexpired earlier claim created. */
-export async function claimIdempotencyKey(ctx: KyselyContext, q: Kysely<Database>, issuerId: number, claim: IdempotencyClaim): Promise<IdempotencyHit | null> {
+export async function claimIdempotencyKey(q: Kysely<Database>, issuerId: number, claim: IdempotencyClaim): Promise<IdempotencyHit | null> {
   // An expired key is free again, whether or not the purge has run yet.
   await q
     .deleteFrom('idempotency_keys')
@@ -23,7 +23,7 @@ export async function claimIdempotencyKey(ctx: KyselyContext, q: Kysely<Database
     .execute();
   const inserted = await q
     .insertInto('idempotency_keys')
-    .values({ issuer_id: issuerId, idempotency_key: claim.key, fingerprint: claim.fingerprint, document_id: null, created_at: ctx.now() })
+    .values({ issuer_id: issuerId, idempotency_key: claim.key, fingerprint: claim.fingerprint, document_id: null, created_at: claim.at })
     .onConflict((oc) => oc.columns(['issuer_id', 'idempotency_key']).doNothing())
     .returning('issuer_id')
     .executeTakeFirst();

@@ -136,7 +136,7 @@ export function createSequenceQueries(ctx: KyselyContext): SequenceStore {
           const candidates = await query.execute();
           // The key after the sequence locks (every keyed request locks in this order), before any number is taken.
           if (idem) {
-            const hit = await claimIdempotencyKey(ctx, q, issuerId, idem);
+            const hit = await claimIdempotencyKey(q, issuerId, idem);
             if (hit) return hit;
           }
           for (const row of candidates) {
@@ -191,7 +191,7 @@ export function createSequenceQueries(ctx: KyselyContext): SequenceStore {
             // The key after the sequence lock (the order every keyed request uses), before the e-NCF is checked:
             // a retry of a stored request replays it instead of being refused as a duplicate e-NCF.
             if (idem) {
-              const hit = await claimIdempotencyKey(ctx, q, issuerId, idem);
+              const hit = await claimIdempotencyKey(q, issuerId, idem);
               if (hit) return hit;
             }
             const refused = async (why: EncfRefusal) => {
