@@ -90,6 +90,26 @@ describe('Idempotency-Key, JSON', () => {
     expect(await counters()).toEqual({ next: 2, docs: 1 });
   });
 
+  it('a replay answers the document as it stands now, and does not wake the worker again', async () => {
+    const woken: number[] = [];
+    const own = await createHarness({ app: { onReceived: (r) => woken.push(r.id) } });
+    try {
+      const send = () =>
+        own.call('/api/v1/documents/31', {
+          method: 'POST',
+          body: JSON.stringify(baseDoc('31')),
+          headers: { 'content-type': 'application/json', 'idempotency-key': 'estado' },
+        });
+      const first = await body(await send());
+      await own.storage.updateDocument(first.document.document_id, { status: 'in_process_authority', trackId: 'track-1' });
+      const again = await body(await send());
+      expect(again.document).toMatchObject({ document_id: first.document.document_id, status: 'in_process_authority', track_id: 'track-1' });
+      expect(woken).toEqual([first.document.document_id]);
+    } finally {
+      await own.close();
+    }
+  });
+
   it('without the header every request is a new document (as before)', async () => {
     const doc = baseDoc('31');
     const a = await body(await post('31', doc));
