@@ -3,6 +3,8 @@
  * issuing transaction, their expiry and purge, the list filters on RNCComprador / NumeroFacturaInterna, and the
  * backfill of those columns by migration 6 from the stored XML.
  */
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildEcfXml, type IssuerProfile } from '../../../../src/ecf/index.js';
@@ -10,6 +12,7 @@ import { MIGRATIONS } from '../../../../src/ecf/server/storage/migrations.js';
 import type { DocumentRecord, IdempotencyClaim, IdempotencyHit, Issuer, Storage } from '../../../../src/ecf/server/storage/types.js';
 import { type Dialect, runMigrations } from '../../../../src/shared/server-kit/storage/migrations.js';
 import { baseContext, baseDoc } from '../../helpers/docs.js';
+import { repoRoot } from '../../helpers/env.js';
 import { newDoc, type StorageFixture } from './contract.js';
 
 const TODAY = '2026-04-01';
@@ -229,4 +232,44 @@ export async function checkBackfill(db: Kysely<any>, dialect: Dialect, closeDb: 
   } finally {
     await s.close();
   }
+}
+
+/**
+ * A process killed inside a keyed reservation (key claimed, number taken, `make` running) leaves neither the
+ * key nor the number: the engine rolls the open transaction back. `s` is a migrated storage on the same
+ * database as the child's `args` (see fixtures/claim-crash-child.ts), with an issuer `rnc` and a type-31 sequence.
+ */
+export async function checkCrashInsideClaim(s: Storage, issuerId: number, args: string[]): Promise<void> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'test/ecf/server/storage/fixtures/claim-crash-child.ts'), ...args], {
+    cwd: repoRoot,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let err = '';
+  child.stderr.on('data', (c) => {
+    err += String(c);
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (c) => {
+      if (String(c).includes('inside')) resolve();
+    });
+    child.on('exit', (code) => reject(new Error(`child exited ${code} before the transaction: ${err}`)));
+  });
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGKILL');
+  await exited;
+  // The engine notices the dead connection (PostgreSQL) or the dead lock holder (SQLite) and rolls back.
+  const deadline = Date.now() + 10_000;
+  let created: DocumentRecord | IdempotencyHit | null = null;
+  while (Date.now() < deadline) {
+    try {
+      created = await s.reserveAndInsert(issuerId, '31', TODAY, () => newDoc(), { key: 'crash', fingerprint: 'f'.repeat(64), at: START, notBefore: 0 });
+      break;
+    } catch (e) {
+      if (!/lock|busy|timeout/i.test(String(e))) throw e;
+    }
+  }
+  // A fresh claim: no key survived the crash, and the number the dead transaction took is free again.
+  expect(isHit(created)).toBe(false);
+  expect((created as DocumentRecord).encf).toBe('E310000000001');
+  expect((await s.listSequences(issuerId))[0]!.next).toBe(2);
 }

@@ -5,7 +5,7 @@ import { openStorage } from '../../../../src/ecf/server/storage/open.js';
 import { createPostgresStorage } from '../../../../src/ecf/server/storage/postgres.js';
 import { openPostgresConnection } from '../../../../src/shared/server-kit/storage/postgres.js';
 import { expectClockStamps, newDoc, runStorageContract } from './contract.js';
-import { checkBackfill, runIdempotencyContract } from './idempotency-contract.js';
+import { checkBackfill, checkCrashInsideClaim, runIdempotencyContract } from './idempotency-contract.js';
 
 /** The test database (trust auth on this machine); override with DATABASE_URL. */
 const URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -154,6 +154,20 @@ describe('postgres adapter specifics', () => {
         async () => createPostgresStorage({ connectionString: URL, schema }),
       );
     } finally {
+      await dropSchema(schema);
+    }
+  });
+
+  it('a process killed inside a keyed reservation leaves neither the key nor the number', async () => {
+    const schema = newSchema();
+    const s = createPostgresStorage({ connectionString: URL, schema });
+    await s.migrate();
+    try {
+      const issuer = await s.createIssuer({ rnc: '131880738', name: 'X', profile: {}, signingMode: 'provider' });
+      await s.addSequence(issuer.id, { tipo: '31', from: 1, to: 100, expiresOn: null });
+      await checkCrashInsideClaim(s, issuer.id, ['postgres', URL, schema, '131880738']);
+    } finally {
+      await s.close();
       await dropSchema(schema);
     }
   });

@@ -8,7 +8,7 @@ import { createSqliteStorage } from '../../../../src/ecf/server/storage/sqlite.j
 import { repoRoot } from '../../helpers/env.js';
 import { openSqliteConnection } from '../../../../src/shared/server-kit/storage/sqlite.js';
 import { expectClockStamps, newDoc, runStorageContract } from './contract.js';
-import { checkBackfill, runIdempotencyContract } from './idempotency-contract.js';
+import { checkBackfill, checkCrashInsideClaim, runIdempotencyContract } from './idempotency-contract.js';
 
 const dirs: string[] = [];
 function tempDir(): string {
@@ -112,6 +112,19 @@ describe('sqlite adapter specifics', () => {
     const file = join(tempDir(), 'ecf.sqlite');
     const conn = openSqliteConnection({ file });
     await checkBackfill(conn.db, 'sqlite', conn.release, async () => createSqliteStorage({ file }));
+  });
+
+  it('a process killed inside a keyed reservation leaves neither the key nor the number', async () => {
+    const file = join(tempDir(), 'ecf.sqlite');
+    const s = createSqliteStorage({ file });
+    await s.migrate();
+    try {
+      const issuer = await s.createIssuer({ rnc: '131880738', name: 'X', profile: {}, signingMode: 'provider' });
+      await s.addSequence(issuer.id, { tipo: '31', from: 1, to: 100, expiresOn: null });
+      await checkCrashInsideClaim(s, issuer.id, ['sqlite', file, '131880738']);
+    } finally {
+      await s.close();
+    }
   });
 
   it('openStorage creates the data directory and a migrated database file', async () => {
