@@ -8,6 +8,8 @@
  * - XML (passthrough): every check of the spec's passthrough table, then the XSD and the same business rules
  *   as JSON (with the declared `FechaEmision`), then an insert with the XML's own e-NCF, which storage checks
  *   against the issuer's sequences in one transaction. The XML is stored exactly as received.
+ * - With an `Idempotency-Key` (issueDocument, see idempotency.ts): a key already held answers its document
+ *   before any validation; otherwise the key is claimed in the same storage transaction as the e-NCF.
  */
 import {
   checkContext,
@@ -248,7 +250,7 @@ function totalsOf(doc: Record<string, any>): { totalAmount: string; totalItbis: 
   return { totalAmount: amountText(doc.totales?.monto_total), totalItbis: amountText(doc.totales?.total_itbis) };
 }
 
-/** JSON mode. Returns the stored record. */
+/** JSON mode. Returns the stored record, or with `idem` a key already held: its document (or a 422 for another request). */
 export async function issueJson(deps: IssueDeps, issuer: Issuer, tipo: EcfType, text: string, idem?: IdempotencyClaim): Promise<IssueOutcome> {
   if (jsonDepthExceeds(text)) throw rejected(ISSUE_MESSAGES.malformedJson, [TOO_DEEP_MESSAGE]);
   let parsed: unknown;
@@ -340,7 +342,7 @@ function check(ok: boolean, reason: string, path?: string): void {
   if (!ok) throw rejected(ISSUE_MESSAGES.passthrough, [reason], path ? { [path]: [reason] } : undefined);
 }
 
-/** Passthrough mode. Returns the stored record. */
+/** Passthrough mode. Returns the stored record, or with `idem` a key already held: its document (or a 422 for another request). */
 export async function issueXml(deps: IssueDeps, issuer: Issuer, tipo: EcfType, xml: string, idem?: IdempotencyClaim): Promise<IssueOutcome> {
   // The linear pre-scan before any parser: DTDs are refused outright (no entity expansion, no external
   // entities), and values, depth, element and attribute counts beyond what the XSDs allow (issue 13 item 3).
