@@ -16,6 +16,8 @@ export type { DianGateway, DianUseCaseDeps, UseCaseAnswer, CustomerNotice } from
 export { sendEvent, type EventUseCaseDeps, type EventNotice } from './use-cases/events.js';
 /** The events table's migration and store (spread into the Kysely storage). */
 export { DIAN_EVENT_MIGRATION, createDianEventStore } from './storage/events.js';
+/** The payrolls table's migration and store (spread into the Kysely storage). */
+export { DIAN_PAYROLL_MIGRATION, createDianPayrollStore } from './storage/payrolls.js';
 /** `send: true` through the mail service: the document and event notifiers. */
 export { mailNotices, type MailNoticeOptions } from './mail-notices.js';
 /** The mail routes' tenant of a company. */

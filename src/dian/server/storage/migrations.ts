@@ -9,6 +9,7 @@
 import type { Dialect, Migration } from '../../../shared/server-kit/storage/migrations.js';
 import { CONTINGENCY_MIGRATIONS } from './contingency.js';
 import { DIAN_EVENT_MIGRATION } from './events.js';
+import { DIAN_PAYROLL_MIGRATION } from './payrolls.js';
 
 function types(dialect: Dialect) {
   const pg = dialect === 'postgres';
@@ -84,4 +85,5 @@ export const DIAN_MIGRATIONS: Migration[] = [
   },
   ...CONTINGENCY_MIGRATIONS,
   DIAN_EVENT_MIGRATION,
+  DIAN_PAYROLL_MIGRATION,
 ];

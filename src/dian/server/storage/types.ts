@@ -5,8 +5,10 @@
  */
 import type { DianCompany, DianKindId } from '../../index.js';
 import type { EventStore } from './events.js';
+import type { PayrollStore } from './payrolls.js';
 
 export type { EventStore, EventRecord, EventState, EventPatch, EventReservation } from './events.js';
+export type { PayrollStore, PayrollRecord, PayrollState, PayrollPatch, PayrollReservation, PayrollSendMode } from './payrolls.js';
 
 /** `1` production, `2` habilitación. */
 export type DianEnvironmentCode = '1' | '2';
@@ -155,7 +157,7 @@ export interface StorageLifecycle {
   close(): Promise<void>;
 }
 
-export type DianStorage = CompanyStore & ResolutionStore & DocumentStore & EventStore & ContingencyStore & DocumentListStore & StorageLifecycle;
+export type DianStorage = CompanyStore & ResolutionStore & DocumentStore & EventStore & PayrollStore & ContingencyStore & DocumentListStore & StorageLifecycle;
 
 // ---- contingency and listing (adapter: ./contingency.ts)
 
