@@ -128,7 +128,15 @@ export async function startDianServer(options: DianServerOptions): Promise<DianS
     sendBillSync: async (fileName, zip) => (await clientOf(company)).sendBillSync(fileName, zip),
     getStatus: async (documentKey) => (await clientOf(company)).getStatus(documentKey),
     sendEventUpdateStatus: async (zip) => (await clientOf(company)).sendEventUpdateStatus(zip),
-    ...(simulator ? { prepare: (co: CompanyRecord, resolutions: readonly ResolutionRecord[]) => registerWithSimulator(simulator!, co, resolutions) } : {}),
+    sendNominaSync: async (zip) => (await clientOf(company)).sendNominaSync(zip),
+    sendTestSetAsync: async (fileName, zip, testSetId) => (await clientOf(company)).sendTestSetAsync(fileName, zip, testSetId),
+    getStatusZip: async (zipKey) => (await clientOf(company)).getStatusZip(zipKey),
+    ...(simulator
+      ? {
+          prepare: (co: CompanyRecord, resolutions: readonly ResolutionRecord[], habilitation?: { testSetId?: string }) =>
+            registerWithSimulator(simulator!, co, resolutions, habilitation?.testSetId),
+        }
+      : {}),
   });
   let mail: MailService | null = null;
   let closeMail = async () => {};
@@ -215,9 +223,19 @@ export async function startDianServer(options: DianServerOptions): Promise<DianS
   };
 }
 
-/** Registers a company, its software and its ranges with the local DIAN (replacing what it had). */
-function registerWithSimulator(sim: DianSimulator, company: CompanyRecord, resolutions: readonly ResolutionRecord[]): void {
-  sim.addCompany({ nit: company.nit, name: company.profile.name, softwareId: company.softwareId, pin: company.softwarePin, providerNit: company.providerNit });
+/**
+ * Registers a company, its software and its ranges with the local DIAN (replacing what it had); with `testSetId`
+ * (a payroll sent to a habilitación test set) that set is the software's, as DIAN knows it from habilitación.
+ */
+function registerWithSimulator(sim: DianSimulator, company: CompanyRecord, resolutions: readonly ResolutionRecord[], testSetId?: string): void {
+  sim.addCompany({
+    nit: company.nit,
+    name: company.profile.name,
+    softwareId: company.softwareId,
+    pin: company.softwarePin,
+    providerNit: company.providerNit,
+    ...(testSetId ? { testSetId } : {}),
+  });
   for (const r of resolutions) {
     sim.addRange({
       nit: company.nit,

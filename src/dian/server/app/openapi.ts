@@ -5,6 +5,7 @@
  */
 import { DIAN_KINDS, dianRequestJsonSchema } from '../../index.js';
 import { addEventAndMailPaths } from './openapi-events.js';
+import { addPayrollPaths } from './openapi-payrolls.js';
 
 const errorBody = {
   type: 'object',
@@ -131,6 +132,7 @@ export function dianOpenApi(): Record<string, unknown> {
     },
   };
   addEventAndMailPaths(paths, schemas);
+  addPayrollPaths(paths, schemas);
   return {
     openapi: '3.1.0',
     info: { title: 'ecf-kit: servicio de documentos electrónicos de Colombia (DIAN)', version: '0.1.0' },

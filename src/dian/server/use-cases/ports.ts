@@ -2,7 +2,7 @@
  * The ports the DIAN use cases run over: storage (../storage/types.ts), the company's signer, DIAN (the
  * SOAP client, or the in-process local DIAN behind the same client), the clock.
  */
-import type { DianResponse } from '../../transport/index.js';
+import type { DianResponse, DianUploadResponse } from '../../transport/index.js';
 import type { Signer } from '../../sign/index.js';
 import type { Clock } from '../../../shared/ports.js';
 import type { CompanyRecord, CompanyStore, DocumentRecord, DocumentStore, ResolutionRecord, ResolutionStore } from '../storage/types.js';
@@ -13,11 +13,17 @@ export interface DianGateway {
   getStatus(documentKey: string): Promise<DianResponse>;
   /** SendEventUpdateStatus: a zipped, signed event (ApplicationResponse 030–034). */
   sendEventUpdateStatus?(zip: Uint8Array): Promise<DianResponse>;
+  /** SendNominaSync: a zipped, signed payroll document (102/103). */
+  sendNominaSync?(zip: Uint8Array): Promise<DianResponse>;
+  /** SendTestSetAsync: a zip of the habilitación test set `testSetId`; DIAN's `zipKey` goes to getStatusZip. */
+  sendTestSetAsync?(fileName: string, zip: Uint8Array, testSetId: string): Promise<DianUploadResponse>;
+  /** GetStatusZip: the verdicts of an asynchronous upload, one per document (`98` while processing). */
+  getStatusZip?(zipKey: string): Promise<DianResponse[]>;
   /**
    * Called before a company sends: the embedded local DIAN registers the company, its software and ranges
    * (the real DIAN knows them from habilitación). Absent against a real DIAN.
    */
-  prepare?(company: CompanyRecord, resolutions: readonly ResolutionRecord[]): Promise<void> | void;
+  prepare?(company: CompanyRecord, resolutions: readonly ResolutionRecord[], habilitation?: { testSetId?: string }): Promise<void> | void;
 }
 
 export interface DianUseCaseDeps {
