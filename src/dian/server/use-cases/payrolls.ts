@@ -137,6 +137,7 @@ export async function submitPayroll(deps: PayrollUseCaseDeps, company: CompanyRe
     ]);
   }
   if (reservation.outcome === 'same') {
+    if (row.state === 'pending') row = await refresh(deps, company, row);
     if (row.response && (row.state === 'accepted' || row.state === 'pending')) return row.response as UseCaseAnswer;
     const inFlight = row.state === 'building' || (row.state === 'sending' && row.response === null);
     if (inFlight && now.getTime() - row.updatedAt < (deps.buildLeaseMs ?? 120_000)) {
@@ -223,10 +224,12 @@ export async function submitPayroll(deps: PayrollUseCaseDeps, company: CompanyRe
   }
 }
 
+/** The 503 of a send DIAN could not confirm yet; its `payrollId` lets the client follow it with the status record. */
 function pendingReply(row: PayrollRecord): UseCaseAnswer {
-  return unavailable(
-    `No se pudo confirmar con la DIAN el resultado de la nómina ${row.prefix}${row.consecutive}; reintente la misma solicitud más tarde (no se enviará de nuevo sin consultar su estado).`,
+  const reply = unavailable(
+    `No se pudo confirmar con la DIAN el resultado de la nómina ${row.prefix}${row.consecutive}; consulte /service/payrolls/${row.id} o reintente la misma solicitud más tarde (no se enviará de nuevo sin consultar su estado).`,
   );
+  return { ...reply, body: { ...(reply.body as object), payrollId: String(row.id) } };
 }
 
 /** GetStatus by the payroll's CUNE (see {@link statusByKey}). */
@@ -352,7 +355,7 @@ function responseDian(stored: StoredAnswer, at: number) {
 }
 
 /** The spec's payroll status record of a row. */
-export function payrollRecord(company: CompanyRecord, row: PayrollRecord) {
+export function payrollRecord(row: PayrollRecord) {
   const stored = row.dianAnswer as StoredAnswer | null;
   return {
     data: {
@@ -360,7 +363,7 @@ export function payrollRecord(company: CompanyRecord, row: PayrollRecord) {
       payroll_id: row.predecessorId,
       testing_set: row.testSetId,
       signed_xml_key: row.sendMode === 'test_set' ? (row.zipKey ?? row.cune) : row.cune,
-      generator_id: company.softwareId,
+      generator_id: /<ProveedorXML\b[^>]*\bSoftwareID="([^"]*)"/.exec(row.signedXml ?? '')?.[1] ?? null,
       signed_xml: row.xmlFileName,
       consecutive_id: row.consecutive,
       type: SEND_TYPES[row.sendMode],
@@ -390,25 +393,32 @@ export async function payrollStatus(deps: PayrollUseCaseDeps, company: CompanyRe
   if (/^[0-9a-f]{96}$/i.test(id)) row = await storage.getPayrollByCune(company.id, id.toLowerCase());
   else if (/^\d{1,15}$/.test(id)) row = await storage.getPayroll(company.id, Number(id));
   if (!row) return null;
+  return { status: 200, body: payrollRecord(await refresh(deps, company, row)) };
+}
+
+/**
+ * A payroll whose verdict is awaited, asked again: a test set by GetStatusZip (its ZipKey), a send whose answer was
+ * lost (or whose request died: `sending` past the lease) by GetStatus (its CUNE). A verdict finishes the row; DIAN
+ * still processing, not knowing it, or unreachable leaves it as it was.
+ */
+async function refresh(deps: PayrollUseCaseDeps, company: CompanyRecord, row: PayrollRecord): Promise<PayrollRecord> {
   const label = `${row.prefix}${row.consecutive}`;
   const dian = deps.dianFor(company);
+  const stale = row.response !== null || deps.clock().getTime() - row.updatedAt >= (deps.buildLeaseMs ?? 120_000);
+  let stored: StoredAnswer | null = null;
   try {
     if (row.state === 'pending' && row.zipKey && dian.getStatusZip) {
       const answers = await dian.getStatusZip(row.zipKey);
-      const mine = answers.find((a) => a.xmlDocumentKey === row!.cune) ?? (answers.length === 1 ? answers[0] : undefined);
-      if (mine && mine.statusCode !== '98' && mine.statusCode !== '66' && mine.statusCode !== '90') {
-        await finish(deps, row, label, { operation: 'GetStatusZip', answer: mine });
-        row = (await storage.getPayroll(company.id, row.id))!;
-      }
-    } else if (row.state === 'sending' && row.cune && row.response !== null) {
+      const mine = answers.find((a) => a.xmlDocumentKey === row.cune) ?? (answers.length === 1 ? answers[0] : undefined);
+      if (mine && !['98', '66', '90'].includes(mine.statusCode ?? '')) stored = { operation: 'GetStatusZip', answer: mine };
+    } else if (row.state === 'sending' && row.cune && stale) {
       const known = await statusByKey(dian, row.cune, pendingReply(row));
-      if (known.kind === 'answer') {
-        await finish(deps, row, label, { operation: 'GetStatus', answer: known.answer });
-        row = (await storage.getPayroll(company.id, row.id))!;
-      }
+      if (known.kind === 'answer') stored = { operation: 'GetStatus', answer: known.answer };
     }
   } catch (e) {
     if (!isTransportError(e)) throw e;
   }
-  return { status: 200, body: payrollRecord(company, row) };
+  if (!stored) return row;
+  await finish(deps, row, label, stored);
+  return (await deps.storage.getPayroll(company.id, row.id)) ?? row;
 }

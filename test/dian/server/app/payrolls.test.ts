@@ -229,6 +229,29 @@ describe.each(MATRIX)('DIAN service payrolls (%s, %s)', (engine, transport) => {
     expect((await status(r.body.payrollId)).body.dianResponse.responseDian!.Envelope.Header.Action).toMatch(/GetStatusResponse$/);
   });
 
+  it('a lost answer DIAN cannot confirm at once: 503, then the status record asks GetStatus and the retry sends nothing', async () => {
+    const body = numbered(load('payroll-min'), 'NOM', 98);
+    const before = sends();
+    sim().setFaults({ dropAfterRate: 1, operations: ['SendNominaSync', 'GetStatus'], limit: 2 });
+    const first = await post('/service/payrolls', body);
+    sim().setFaults({});
+    expect(first.status).toBe(503);
+    const unconfirmed = (await first.json()) as { message: string; payrollId: string };
+    expect(unconfirmed.message).toMatch(/no se enviará de nuevo sin consultar su estado/);
+    // The status record asks GetStatus by the CUNE and settles it.
+    const statusCalls = sim().stats().requests.GetStatus ?? 0;
+    const s = await status(unconfirmed.payrollId);
+    expect(s.body.data.status).toBe(2);
+    expect(s.body.dianResponse.responseDian!.Envelope.Header.Action).toMatch(/GetStatusResponse$/);
+    expect(sim().stats().requests.GetStatus).toBe(statusCalls + 1);
+    const retry = await submit('/service/payrolls', body);
+    expect(retry.http, JSON.stringify(retry.body)).toBe(200);
+    expect(retry.body.payrollId).toBe(unconfirmed.payrollId);
+    expect(sim().stats().requests.GetStatus).toBe(statusCalls + 1);
+    expect(sends()).toBe(before + 1);
+    expect(sim().stats().documents.duplicates).toBe(0);
+  });
+
   it('DIAN down: 503, nothing stored as sent, the number free', async () => {
     const body = numbered(load('payroll-min'), 'NOM', 94);
     sim().setOutage('503');
