@@ -147,10 +147,35 @@ const payrollAnswer = {
   },
 };
 
+const payrollRejection = {
+  type: 'object',
+  required: ['status', 'message', 'document'],
+  properties: {
+    status: { const: 'error' },
+    message: { type: 'string' },
+    payrollId: { type: 'string', description: 'Solo en el rechazo de la DIAN (statusCode 11): la nómina queda consultable.' },
+    document: {
+      type: 'object',
+      properties: {
+        number: { type: 'string' },
+        xml_type: { enum: [102, 103] },
+        uuid: { type: 'string', description: 'CUNE.' },
+        status: { const: 3 },
+        statusCode: { enum: [11, 13] },
+        statusDescription: { type: 'string' },
+        Errors: { type: 'array', items: { type: 'string' }, description: 'statusCode 11: `Regla: X, Rechazo: …`.' },
+        errors: { type: 'array', items: { type: 'string' }, description: 'statusCode 13.' },
+        detailedErrors: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
+      },
+    },
+  },
+};
+
 /** Adds the payroll paths and schemas. */
 export function addPayrollPaths(paths: Record<string, unknown>, schemas: Record<string, unknown>): void {
   schemas.PayrollAnswer = payrollAnswer;
   schemas.PayrollStatusRecord = statusRecord;
+  schemas.PayrollRejection = payrollRejection;
   for (const [kind, path] of Object.entries(PAYROLL_PATHS) as [PayrollKindId, string][]) {
     const name = `Request_${kind.replace(/-/g, '_')}`;
     const { $schema: _s, $id: _i, ...schema } = payrollRequestJsonSchema(kind);
@@ -165,8 +190,11 @@ export function addPayrollPaths(paths: Record<string, unknown>, schemas: Record<
           '200': { description: 'Aceptada por la DIAN (status 2), o enviada al set de pruebas (status 1).', ...ref('PayrollAnswer') },
           '401': { description: 'Token ausente o inválido.', ...ref('Error') },
           '409': { description: 'La misma nómina se está procesando en otra solicitud.', ...ref('Error') },
-          '422': { description: 'Validaciones del servicio (statusCode 13) o rechazo de la DIAN (statusCode 11, status 3).', ...ref('Rejection') },
-          '503': { description: 'La DIAN no responde: nada se envió y el número sigue libre.', ...ref('Error') },
+          '422': { description: 'Validaciones del servicio (statusCode 13) o rechazo de la DIAN (statusCode 11, status 3).', ...ref('PayrollRejection') },
+          '503': {
+            description: 'La DIAN no responde: nada se envió y el número sigue libre; o no confirmó un envío (con payrollId: consulte su estado).',
+            ...ref('Error'),
+          },
         },
       },
     };
