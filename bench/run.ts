@@ -209,6 +209,35 @@ if (dian) {
       memory: 'whole script',
     });
   }
+  const byKind = dian.dian_pipeline_10_lines?.by_kind as Record<string, Json> | undefined;
+  if (byKind) {
+    summary.dian_pipeline = Object.fromEntries(
+      Object.entries(byKind).map(([kind, r]) => [kind, { ms_per_doc: r.ms_per_doc, docs_per_second: r.docs_per_second, ratio_to_floor: r.ratio_to_floor }]),
+    );
+    const ratios = Object.values(byKind).map((r) => r.ratio_to_floor as number);
+    rows.push({
+      area: `DIAN pipeline${t}`,
+      benchmark: `build + validate + sign + zip, 10 lines, ${ratios.length} kinds (payroll 102 included) / RSA floor`,
+      figure: `invoice ${n(byKind.invoice?.ms_per_doc, ' ms')}, ${n(byKind.invoice?.ratio_to_floor, '×')}; every kind ${n(Math.min(...ratios), '×')}–${n(Math.max(...ratios), '×')}`,
+      peak_rss_mb: mb(dian.process_peak_rss_mb),
+      memory: 'whole script',
+    });
+  }
+  const facho = dian.dian_peer_facho as Json | undefined;
+  if (facho) {
+    summary.dian_peer_facho = facho.timed
+      ? { version: facho.version, ms_per_doc: facho.facho?.ms_per_doc, ecf_kit_ms_per_doc: facho.ecf_kit?.ms_per_doc, ratio: facho.ratio_facho_over_ecf_kit }
+      : { timed: false, missing: facho.missing ?? null };
+    rows.push({
+      area: `peers${t}`,
+      benchmark: 'DIAN build + sign + zip, 10-line invoice: ecf-kit / facho (Python)',
+      figure: facho.timed
+        ? `${n(facho.ratio_facho_over_ecf_kit, '×')} (facho ${n(facho.facho?.ms_per_doc, ' ms')}, ecf-kit ${n(facho.ecf_kit?.ms_per_doc, ' ms')})`
+        : `not timed: ${facho.missing ?? 'facho missing'}`,
+      peak_rss_mb: null,
+      memory: '',
+    });
+  }
 }
 
 const sign = source('sign', 'sign.json');

@@ -109,7 +109,7 @@ export { dianFileNames, DIAN_FILE_PREFIXES, DIAN_COUNTER_MAX } from './zip/names
 /** Kinds, inputs and outcome of `dianFileNames`. */
 export type { DianFileKind, DianCounterFormat, DianFileNameInput, DianFileNames, DianFileNamesResult } from './zip/names.js';
 /** A deterministic zip (deflate, fixed DOS timestamp, no extra fields) of one or more entries; errors as values. */
-export { dianZip, type DianZipEntry, type DianZipOptions, type DianZipResult } from './zip/zip.js';
+export { type DianDeflate, dianZip, type DianZipEntry, type DianZipOptions, type DianZipResult } from './zip/zip.js';
 /** One signed document zipped for SendBillSync / SendNominaSync, with its names. */
 export { dianDocumentZip, type DianDocumentZipInput, type DianDocumentZipResult } from './zip/document.js';
 /** The RADIAN events 030–034 as rows (name, description, sender, receiver, note and concept requirements), the 031 claim concepts and DIAN as a party. */

@@ -36,11 +36,24 @@ export {
   addToken,
   addResolution,
   addContingencyWindow,
+  setCompanyCertificate,
+  fetchResolutions,
+  type NumberingRangeSource,
+  type FetchedResolutions,
+  type SkippedRange,
+  CERTIFICATE_EXPIRY_WARNING_DAYS,
+  type CertificateSummary,
+  type CertificateWarning,
   generateDianToken,
   DianAdminError,
   DIAN_TOKEN_PREFIX,
   type AddCompanyInput,
 } from './admin.js';
+/** Habilitación's test-set mode: the operator's switch, its store and migration, the polling defaults. */
+export { setCompanyTestSet } from './admin-test-set.js';
+export { TEST_SET_MIGRATION, createDianTestSetStore, testSetIdProblem } from './storage/test-set.js';
+export { DEFAULT_TEST_SET_POLLING } from './use-cases/test-set.js';
+export type { TestSetPolling } from './use-cases/ports.js';
 /** Starts the service (embedded local DIAN by default). */
 export { startDianServer, type DianServerOptions, type DianServer } from './start.js';
 /** Contingency: issuing without transmission, pending documents and their deadlines. */

@@ -156,9 +156,22 @@ function renderCertEntry(certificate: string, digest: DianDigest, digestMethod: 
   );
 }
 
-/** The issuer as an RFC 4514 string (most specific attribute first), e.g. `CN=Proveedor,C=CO`. */
+/**
+ * The issuer as DIAN's toolbox samples and the Colombian CAs' signatures write it: the attributes in certificate
+ * order (country first), comma-separated, RFC 4514 escaping, and the e-mail attribute by its OID with the hex of its
+ * DER IA5String, e.g. `C=CO,O=Andes SCD,CN=CA ANDES SCD S.A. Clase II v2,1.2.840.113549.1.9.1=#1614…`.
+ */
 function issuerName(cert: X509Certificate): string {
-  return cert.issuer.split('\n').reverse().join(',');
+  return cert.issuer.split('\n').map(emailAsOid).join(',');
+}
+
+const EMAIL = 'emailAddress=';
+
+function emailAsOid(attribute: string): string {
+  if (!attribute.startsWith(EMAIL)) return attribute;
+  const value = Buffer.from(attribute.slice(EMAIL.length).replace(/\\(.)/g, '$1'), 'utf8');
+  if (value.length > 127) return attribute;
+  return `1.2.840.113549.1.9.1=#16${value.length.toString(16).padStart(2, '0')}${value.toString('hex')}`;
 }
 
 function children(el: Element, ns?: string, local?: string): Element[] {

@@ -1,5 +1,6 @@
 /**
- * Process entry of the reference server: `tsx src/ecf/server/start.ts` (or `node dist/server-start.js`).
+ * Process entry of the e-CF reference server alone: `tsx src/ecf/server/start.ts` (the package ships it as `ecf serve`;
+ * `npm start` runs src/start-main.ts, both products on one port).
  * Configuration comes from the environment (see config.ts); SIGINT/SIGTERM stop it gracefully.
  */
 import { ConfigError, loadConfig } from './config.js';

@@ -28,11 +28,12 @@ function keyPair(): forge.pki.rsa.PrivateKey {
   return forge.pki.privateKeyFromPem(privateKey.export({ type: 'pkcs1', format: 'pem' }).toString()) as forge.pki.rsa.PrivateKey;
 }
 
-function name(cn: string, o: string): forge.pki.CertificateField[] {
+function name(cn: string, o: string, email?: string): forge.pki.CertificateField[] {
   return [
     { shortName: 'C', value: 'CO' },
     { shortName: 'O', value: o },
     { name: 'commonName', value: cn, valueTagClass: forge.asn1.Type.UTF8 as unknown as forge.asn1.Class },
+    ...(email === undefined ? [] : [{ name: 'emailAddress', value: email }]),
   ];
 }
 
@@ -75,7 +76,8 @@ export function createTestChain(): TestChain {
   const leafKey = keyPair();
   const otherKey = keyPair();
   const rootName = name('ROOT CA PRUEBAS', 'Autoridad de Prueba');
-  const intermediateName = name('CA PRUEBAS Clase II', 'Autoridad de Prueba');
+  // The intermediate carries an e-mail attribute, as the Colombian CAs' names do (Andes SCD's info@ address).
+  const intermediateName = name('CA PRUEBAS Clase II', 'Autoridad de Prueba', 'info@andesscd.com.co');
   const otherName = name('OTRA CA', 'Otra Autoridad');
   const root = certificate('01', rootName, rootKey, rootName, rootKey, true);
   const intermediate = certificate('02', intermediateName, intermediateKey, rootName, rootKey, true);

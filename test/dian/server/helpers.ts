@@ -72,6 +72,9 @@ export interface Harness {
   token: string;
   /** A second company's token (NIT 900373076, no resolutions). */
   otherToken: string;
+  /** The data directory and the sealing key of the companies' identities (for `ecf dian admin` on the same service). */
+  dataDir: string;
+  certificateKey: Uint8Array;
   cleanup(): Promise<void>;
 }
 
@@ -123,6 +126,8 @@ export async function startHarness(engine: 'sqlite' | 'postgres', extra: Partial
     server,
     token: a.token,
     otherToken: b.token,
+    dataDir,
+    certificateKey,
     async cleanup() {
       await server.close();
       if (schema) await dropSchema(schema);

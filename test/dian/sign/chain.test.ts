@@ -5,6 +5,8 @@
  * carries the leaf only, and our verifier, xmlsec1 (trusting the root) and xadesjs accept it.
  */
 import { createHash, X509Certificate } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildDianXml } from '../../../src/dian/index.js';
 import { dianSignatureIds, dianSignatureProfile, p12Signer, readP12, signDianXml, verifyDianXml, type Signer } from '../../../src/dian/sign/index.js';
@@ -36,14 +38,18 @@ function certEntries(signed: string): Array<{ digest: string; issuer: string; se
   ].map((m) => ({ digest: m[1]!, issuer: m[2]!, serial: m[3]! }));
 }
 
-function expected(der: string): { digest: string; issuer: string; serial: string } {
+function expected(der: string, issuer: string): { digest: string; issuer: string; serial: string } {
   const cert = new X509Certificate(Buffer.from(der, 'base64'));
-  return {
-    digest: createHash('sha256').update(cert.raw).digest('base64'),
-    issuer: cert.issuer.split('\n').reverse().join(','),
-    serial: BigInt(`0x${cert.serialNumber}`).toString(),
-  };
+  return { digest: createHash('sha256').update(cert.raw).digest('base64'), issuer, serial: BigInt(`0x${cert.serialNumber}`).toString() };
 }
+
+/**
+ * Issuer names as DIAN's toolbox samples write them: certificate order (country first), no spaces, the e-mail by its
+ * OID with the hex of its DER IA5String (the tail is byte for byte the samples' Andes SCD e-mail).
+ */
+const INTERMEDIATE = 'C=CO,O=Autoridad de Prueba,CN=CA PRUEBAS Clase II,1.2.840.113549.1.9.1=#1614696e666f40616e6465737363642e636f6d2e636f';
+const ROOT = 'C=CO,O=Autoridad de Prueba,CN=ROOT CA PRUEBAS';
+const toolbox = join(import.meta.dirname, '../fixtures/toolbox');
 
 describe('the signer chain in SigningCertificate', () => {
   it('p12Signer orders the .p12 issuers from the leaf up and leaves out unrelated certificates', () => {
@@ -57,8 +63,10 @@ describe('the signer chain in SigningCertificate', () => {
 
   it('lists leaf, intermediate and root as Certs in that order; KeyInfo has the leaf only', async () => {
     const signed = await sign(signer);
-    expect(certEntries(signed)).toEqual([expected(chain.leaf), expected(chain.intermediate), expected(chain.root)]);
-    expect(certEntries(signed)[0]!.issuer).toBe('CN=CA PRUEBAS Clase II,O=Autoridad de Prueba,C=CO');
+    expect(certEntries(signed)).toEqual([expected(chain.leaf, INTERMEDIATE), expected(chain.intermediate, ROOT), expected(chain.root, ROOT)]);
+    expect(readFileSync(join(toolbox, 'ejemplificacionicui-1.xml'), 'utf8')).toContain(
+      `,1.2.840.113549.1.9.1=#1614696e666f40616e6465737363642e636f6d2e636f</ds:X509IssuerName>`,
+    );
     expect(signed.match(/<ds:X509Certificate>([^<]+)</g)).toEqual([`<ds:X509Certificate>${chain.leaf}<`]);
   });
 
@@ -69,12 +77,12 @@ describe('the signer chain in SigningCertificate', () => {
     expect(r.ok, r.output).toBe(true);
     expect(xmlsec1Verify(signed, chain.rootPem).ok).toBe(false);
     const x = await xadesjsVerify(signed);
-    expect(x.ok ? x.view.certs.map((c) => c.digest) : x.reason).toEqual([chain.leaf, chain.intermediate, chain.root].map((c) => expected(c).digest));
+    expect(x.ok ? x.view.certs.map((c) => c.digest) : x.reason).toEqual([chain.leaf, chain.intermediate, chain.root].map((c) => expected(c, '').digest));
   });
 
   it('a signer without a chain writes one Cert; a chain whose first Cert is not the signer is refused', async () => {
     const bare = await sign({ certificate: signer.certificate, sign: signer.sign });
-    expect(certEntries(bare)).toEqual([expected(chain.leaf)]);
+    expect(certEntries(bare)).toEqual([expected(chain.leaf, INTERMEDIATE)]);
     expect(verifyDianXml(bare)).toMatchObject({ valid: true });
     // The intermediate first and the leaf second: the leaf is listed, but the first Cert is not the signer's.
     const reordered = await signWithCerts([chain.intermediate, chain.leaf]);

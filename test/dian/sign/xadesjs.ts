@@ -129,7 +129,14 @@ async function xadesView(signedXml: xadesjs.SignedXml): Promise<XadesjsVerdict> 
 }
 
 /** Attribute types xadesjs writes as dotted OIDs, by the names RFC 4514 strings use. */
-const OID_NAMES: Record<string, string> = { '2.5.4.5': 'serialnumber', '1.2.840.113549.1.9.1': 'emailaddress' };
+const OID_NAMES: Record<string, string> = { '2.5.4.5': 'serialnumber', '1.2.840.113549.1.9.1': 'emailaddress', e: 'emailaddress' };
+
+/** An RFC 4514 value: `#` and the hex of a short DER string (tag, one length byte, bytes) is that string. */
+function attributeValue(value: string): string {
+  if (!value.startsWith('#')) return value;
+  const der = Buffer.from(value.slice(1), 'hex');
+  return der.length >= 2 && der[1]! < 0x80 ? der.subarray(2, 2 + der[1]!).toString('utf8') : value;
+}
 
 /** Two distinguished names with the same attributes (xadesjs writes them in certificate order with `, `). */
 function sameName(a: string, b: string): boolean {
@@ -138,7 +145,7 @@ function sameName(a: string, b: string): boolean {
       .split(/,\s*/)
       .map((p) => {
         const [type = '', ...value] = p.trim().split('=');
-        return `${OID_NAMES[type] ?? type.toLowerCase()}=${value.join('=')}`;
+        return `${OID_NAMES[type.toLowerCase()] ?? type.toLowerCase()}=${attributeValue(value.join('='))}`;
       })
       .sort()
       .join('\n');

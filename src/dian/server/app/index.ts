@@ -19,6 +19,7 @@ import type { DianUseCaseDeps, UseCaseAnswer } from '../use-cases/ports.js';
 import { dianOpenApi } from './openapi.js';
 import { KIND_USE_CASES, registerContingencyRoutes } from './contingency.js';
 import { registerListRoutes } from './list.js';
+import { registerTestSetRoutes } from './test-set.js';
 import type { MailService } from '../../../shared/mail/index.js';
 import type { EventUseCaseDeps } from '../use-cases/events.js';
 import { registerEventRoutes } from './events.js';
@@ -102,6 +103,7 @@ export function createDianApp(deps: DianAppDeps): Hono<Env> {
 
   registerContingencyRoutes(app, deps, auth(false));
   registerListRoutes(app, deps, auth(false));
+  registerTestSetRoutes(app, deps, auth(false));
 
   for (const kind of Object.keys(DIAN_KINDS) as DianKindId[]) {
     const useCase = KIND_USE_CASES[kind] ?? issueDocument;

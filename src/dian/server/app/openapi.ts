@@ -82,6 +82,10 @@ export function dianOpenApi(): Record<string, unknown> {
         requestBody: { required: true, ...json({ $ref: `#/components/schemas/${name}` }) },
         responses: {
           '200': { description: 'Validado y aceptado por la DIAN (statusCode 6).', ...json({ $ref: '#/components/schemas/DocumentAnswer' }) },
+          '202': {
+            description: 'Set de pruebas de habilitación: la DIAN recibió el documento y aún lo valida (statusCode null, zipKey); repita la misma solicitud.',
+            ...json({ type: 'object' }),
+          },
           '401': { description: 'Token ausente o inválido.', ...json({ $ref: '#/components/schemas/Error' }) },
           '409': { description: 'El mismo documento se está procesando en otra solicitud.', ...json({ $ref: '#/components/schemas/Error' }) },
           '422': {
@@ -111,7 +115,7 @@ export function dianOpenApi(): Record<string, unknown> {
       summary: 'Los documentos de la empresa, del más reciente al más antiguo, por páginas',
       parameters: [
         query('kind', 'Tipo de documento (fila de DIAN_KINDS, p. ej. invoice).'),
-        query('state', 'Estado: building, sending, accepted, rejected o contingency_pending.'),
+        query('state', 'Estado: building, sending, accepted, rejected, contingency_pending o test_set_pending.'),
         query('from', 'Creado desde (aaaa-MM-dd o instante ISO 8601).'),
         query('to', 'Creado hasta (aaaa-MM-dd incluye todo el día UTC, o instante ISO 8601).'),
         query('number', 'Prefijo y número (SETP990000001) o solo el número.'),
@@ -129,6 +133,13 @@ export function dianOpenApi(): Record<string, unknown> {
       operationId: 'list_contingency_pending',
       summary: 'Documentos emitidos en contingencia aún no transmitidos, con las horas que quedan para transmitirlos',
       responses: { '200': { description: 'deadlineHours y documents (hoursLeft negativo: vencido).', ...json({ type: 'object' }) } },
+    },
+  };
+  paths['/service/test-set'] = {
+    get: {
+      operationId: 'get_test_set',
+      summary: 'Set de pruebas de habilitación de la empresa y conteo de los documentos enviados a cada set (aceptados, rechazados, en proceso)',
+      responses: { '200': { description: 'testSetId (null fuera del set de pruebas) y testSets.', ...json({ type: 'object' }) } },
     },
   };
   addEventAndMailPaths(paths, schemas);

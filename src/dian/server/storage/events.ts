@@ -49,6 +49,8 @@ export interface EventStore {
   /** In one transaction: a free number (or one DIAN refused) becomes a `building` row; else the row there and whether its body was the same. */
   reserveEvent(input: { companyId: number; code: string; number: number; requestHash: string; documentKey: string }): Promise<EventReservation>;
   updateEvent(id: number, patch: EventPatch): Promise<EventRecord>;
+  /** Compare-and-set on the event's state (and `updatedAt`), as the documents' `claimDocument`: the updated row, or null when another request changed it first. */
+  claimEvent(id: number, expected: { state: EventState; updatedAt?: number }, patch: EventPatch): Promise<EventRecord | null>;
   /** Deletes a reservation never sent (DIAN unreachable): the number is free again. */
   releaseEvent(id: number): Promise<void>;
   getEventByNumber(companyId: number, number: number): Promise<EventRecord | null>;
@@ -123,11 +125,22 @@ function record(r: EventRow & { id: number }): EventRecord {
   };
 }
 
+/** The columns an event patch sets, with `updated_at`. */
+function eventSet(patch: EventPatch, updatedAt: number): Record<string, unknown> {
+  const set: Record<string, unknown> = { updated_at: updatedAt };
+  if (patch.state !== undefined) set.state = patch.state;
+  if (patch.cude !== undefined) set.cude = patch.cude;
+  if (patch.signedXml !== undefined) set.signed_xml = patch.signedXml;
+  if (patch.zip !== undefined) set.zip = patch.zip == null ? null : Buffer.from(patch.zip.buffer, patch.zip.byteOffset, patch.zip.byteLength);
+  if (patch.dianAnswer !== undefined) set.dian_answer = patch.dianAnswer === null ? null : JSON.stringify(patch.dianAnswer);
+  if (patch.response !== undefined) set.response = patch.response === null ? null : JSON.stringify(patch.response);
+  return set;
+}
+
 /** The event store over the DIAN storage's Kysely instance. */
 export function createDianEventStore(anyDb: Kysely<unknown>, dialect: Dialect, clock: Clock): EventStore {
   const db = anyDb as unknown as Kysely<DianEventTables>;
   const now = () => clock().getTime();
-  const blob = (v: Uint8Array | null | undefined) => (v == null ? null : Buffer.from(v.buffer, v.byteOffset, v.byteLength));
   const fresh = {
     state: 'building',
     cude: null,
@@ -140,39 +153,44 @@ export function createDianEventStore(anyDb: Kysely<unknown>, dialect: Dialect, c
     async reserveEvent(input) {
       const attempt = () =>
         runTransaction(db, dialect, async (q) => {
-          const existing = await q
-            .selectFrom('dian_events')
-            .selectAll()
-            .where('company_id', '=', input.companyId)
-            .where('number', '=', input.number)
-            .executeTakeFirst();
-          const t = now();
-          if (existing) {
-            const ev = record(existing as EventRow & { id: number });
-            if (ev.state !== 'rejected') return { outcome: ev.requestHash === input.requestHash ? ('same' as const) : ('different' as const), event: ev };
+          for (;;) {
+            const existing = await q
+              .selectFrom('dian_events')
+              .selectAll()
+              .where('company_id', '=', input.companyId)
+              .where('number', '=', input.number)
+              .executeTakeFirst();
+            const t = now();
+            if (existing) {
+              const ev = record(existing as EventRow & { id: number });
+              if (ev.state !== 'rejected') return { outcome: ev.requestHash === input.requestHash ? ('same' as const) : ('different' as const), event: ev };
+              const row = await q
+                .updateTable('dian_events')
+                .set({ ...fresh, event_code: input.code, request_hash: input.requestHash, document_key: input.documentKey, updated_at: t })
+                .where('id', '=', ev.id)
+                // Only while still rejected (a concurrent takeover committed first: read the row again).
+                .where('state', '=', 'rejected')
+                .returningAll()
+                .executeTakeFirst();
+              if (!row) continue;
+              return { outcome: 'reserved' as const, event: record(row as EventRow & { id: number }) };
+            }
             const row = await q
-              .updateTable('dian_events')
-              .set({ ...fresh, event_code: input.code, request_hash: input.requestHash, document_key: input.documentKey, updated_at: t })
-              .where('id', '=', ev.id)
+              .insertInto('dian_events')
+              .values({
+                ...fresh,
+                company_id: input.companyId,
+                event_code: input.code,
+                number: input.number,
+                request_hash: input.requestHash,
+                document_key: input.documentKey,
+                created_at: t,
+                updated_at: t,
+              })
               .returningAll()
               .executeTakeFirstOrThrow();
             return { outcome: 'reserved' as const, event: record(row as EventRow & { id: number }) };
           }
-          const row = await q
-            .insertInto('dian_events')
-            .values({
-              ...fresh,
-              company_id: input.companyId,
-              event_code: input.code,
-              number: input.number,
-              request_hash: input.requestHash,
-              document_key: input.documentKey,
-              created_at: t,
-              updated_at: t,
-            })
-            .returningAll()
-            .executeTakeFirstOrThrow();
-          return { outcome: 'reserved' as const, event: record(row as EventRow & { id: number }) };
         });
       try {
         return await attempt();
@@ -182,20 +200,24 @@ export function createDianEventStore(anyDb: Kysely<unknown>, dialect: Dialect, c
       }
     },
     async updateEvent(id, patch) {
-      const set: Record<string, unknown> = { updated_at: now() };
-      if (patch.state !== undefined) set.state = patch.state;
-      if (patch.cude !== undefined) set.cude = patch.cude;
-      if (patch.signedXml !== undefined) set.signed_xml = patch.signedXml;
-      if (patch.zip !== undefined) set.zip = blob(patch.zip);
-      if (patch.dianAnswer !== undefined) set.dian_answer = patch.dianAnswer === null ? null : JSON.stringify(patch.dianAnswer);
-      if (patch.response !== undefined) set.response = patch.response === null ? null : JSON.stringify(patch.response);
       const row = await db
         .updateTable('dian_events')
-        .set(set as never)
+        .set(eventSet(patch, now()) as never)
         .where('id', '=', id)
         .returningAll()
         .executeTakeFirstOrThrow();
       return record(row as EventRow & { id: number });
+    },
+    async claimEvent(id, expected, patch) {
+      const t = expected.updatedAt === undefined ? now() : Math.max(now(), expected.updatedAt + 1);
+      let q = db
+        .updateTable('dian_events')
+        .set(eventSet(patch, t) as never)
+        .where('id', '=', id)
+        .where('state', '=', expected.state);
+      if (expected.updatedAt !== undefined) q = q.where('updated_at', '=', expected.updatedAt);
+      const row = await q.returningAll().executeTakeFirst();
+      return row ? record(row as EventRow & { id: number }) : null;
     },
     async releaseEvent(id) {
       await db.deleteFrom('dian_events').where('id', '=', id).where('state', 'in', ['building', 'sending']).execute();

@@ -13,6 +13,7 @@ import { DIAN_MIGRATIONS } from './migrations.js';
 import { type ContingencyDatabase, createContingencyKyselyStorage } from './contingency.js';
 import { createDianEventStore } from './events.js';
 import { createDianPayrollStore } from './payrolls.js';
+import { createDianTestSetStore } from './test-set.js';
 import type { CompanyRecord, DianStorage, DocumentPatch, DocumentRecord, DocumentState, ResolutionRecord, TokenRecord } from './types.js';
 
 interface CompanyRow {
@@ -25,6 +26,8 @@ interface CompanyRow {
   provider_dv: string;
   environment: string;
   certificate: Uint8Array | null;
+  /** Migration 5 (./test-set.ts). */
+  test_set_id: string | null;
   created_at: number;
 }
 interface TokenRow {
@@ -100,6 +103,7 @@ function company(r: CompanyRow & { id: number }): CompanyRecord {
     providerDv: r.provider_dv,
     environment: r.environment === '1' ? '1' : '2',
     certificate: bytes(r.certificate),
+    testSetId: r.test_set_id ?? null,
     createdAt: Number(r.created_at),
   };
 }
@@ -143,6 +147,35 @@ function document(r: DocumentRow & { id: number }): DocumentRecord {
   };
 }
 
+/** The columns a patch sets, with `updated_at`. */
+function documentSet(patch: DocumentPatch, updatedAt: number): Partial<Record<keyof DocumentRow, unknown>> {
+  const blob = (v: Uint8Array | null | undefined) => (v == null ? null : Buffer.from(v.buffer, v.byteOffset, v.byteLength));
+  const set: Partial<Record<keyof DocumentRow, unknown>> = { updated_at: updatedAt };
+  if (patch.state !== undefined) set.state = patch.state;
+  if (patch.documentKey !== undefined) set.document_key = patch.documentKey;
+  if (patch.signedXml !== undefined) set.signed_xml = patch.signedXml;
+  if (patch.zip !== undefined) set.zip = blob(patch.zip);
+  if (patch.zipName !== undefined) set.zip_name = patch.zipName;
+  if (patch.dianAnswer !== undefined) set.dian_answer = patch.dianAnswer === null ? null : JSON.stringify(patch.dianAnswer);
+  if (patch.applicationResponse !== undefined) set.application_response = patch.applicationResponse;
+  if (patch.attachedDocument !== undefined) set.attached_document = patch.attachedDocument;
+  if (patch.response !== undefined) set.response = patch.response === null ? null : JSON.stringify(patch.response);
+  return set;
+}
+
+/** A reserved number's row before it is built: state `building`, nothing of an earlier attempt kept. */
+const FRESH_DOCUMENT = {
+  state: 'building',
+  document_key: null,
+  signed_xml: null,
+  zip: null,
+  zip_name: null,
+  dian_answer: null,
+  application_response: null,
+  attached_document: null,
+  response: null,
+} as const;
+
 /** Builds the storage over a Kysely instance (a plain object of functions). */
 export function createDianKyselyStorage(options: DianKyselyOptions): DianStorage {
   const { db, dialect } = options;
@@ -163,6 +196,7 @@ export function createDianKyselyStorage(options: DianKyselyOptions): DianStorage
     ...createContingencyKyselyStorage(db as unknown as Kysely<ContingencyDatabase>, now),
     ...createDianEventStore(db as never, dialect, options.clock),
     ...createDianPayrollStore(db as never, dialect, options.clock),
+    ...createDianTestSetStore(db as never, options.clock),
     async migrate() {
       await db.connection().execute((q) => runMigrations(q, dialect, DIAN_MIGRATIONS, { schema: options.schema, now }));
     },
@@ -185,6 +219,7 @@ export function createDianKyselyStorage(options: DianKyselyOptions): DianStorage
             provider_dv: c.providerDv,
             environment: c.environment,
             certificate: blob(c.certificate),
+            test_set_id: c.testSetId ?? null,
             created_at: now(),
           })
           .returningAll()
@@ -267,63 +302,49 @@ export function createDianKyselyStorage(options: DianKyselyOptions): DianStorage
     async reserveDocument(input) {
       const attempt = () =>
         runTransaction(db, dialect, async (q) => {
-          const existing = await q
-            .selectFrom('dian_documents')
-            .selectAll()
-            .where('company_id', '=', input.companyId)
-            .where('prefix', '=', input.prefix)
-            .where('number', '=', input.number)
-            .executeTakeFirst();
-          const t = now();
-          if (existing) {
-            const doc = document(existing as DocumentRow & { id: number });
-            if (doc.state !== 'rejected') return { outcome: doc.requestHash === input.requestHash ? ('same' as const) : ('different' as const), document: doc };
-            // A number DIAN refused is free: the request (a corrected body, or the same one once the cause is
-            // fixed) takes the row over.
+          for (;;) {
+            const existing = await q
+              .selectFrom('dian_documents')
+              .selectAll()
+              .where('company_id', '=', input.companyId)
+              .where('prefix', '=', input.prefix)
+              .where('number', '=', input.number)
+              .executeTakeFirst();
+            const t = now();
+            if (existing) {
+              const doc = document(existing as DocumentRow & { id: number });
+              if (doc.state !== 'rejected')
+                return { outcome: doc.requestHash === input.requestHash ? ('same' as const) : ('different' as const), document: doc };
+              // A number DIAN refused is free: the request (a corrected body, or the same one once the cause is
+              // fixed) takes the row over.
+              const row = await q
+                .updateTable('dian_documents')
+                .set({ ...FRESH_DOCUMENT, kind: input.kind, request_hash: input.requestHash, updated_at: t })
+                .where('id', '=', doc.id)
+                // Only while still rejected: on PostgreSQL a concurrent takeover that committed first leaves no row
+                // here (READ COMMITTED re-checks the condition), and the loop reads the row again.
+                .where('state', '=', 'rejected')
+                .returningAll()
+                .executeTakeFirst();
+              if (!row) continue;
+              return { outcome: 'reserved' as const, document: document(row as DocumentRow & { id: number }) };
+            }
             const row = await q
-              .updateTable('dian_documents')
-              .set({
+              .insertInto('dian_documents')
+              .values({
+                company_id: input.companyId,
                 kind: input.kind,
+                prefix: input.prefix,
+                number: input.number,
                 request_hash: input.requestHash,
-                state: 'building',
-                document_key: null,
-                signed_xml: null,
-                zip: null,
-                zip_name: null,
-                dian_answer: null,
-                application_response: null,
-                attached_document: null,
-                response: null,
+                ...FRESH_DOCUMENT,
+                created_at: t,
                 updated_at: t,
               })
-              .where('id', '=', doc.id)
               .returningAll()
               .executeTakeFirstOrThrow();
             return { outcome: 'reserved' as const, document: document(row as DocumentRow & { id: number }) };
           }
-          const row = await q
-            .insertInto('dian_documents')
-            .values({
-              company_id: input.companyId,
-              kind: input.kind,
-              prefix: input.prefix,
-              number: input.number,
-              request_hash: input.requestHash,
-              state: 'building',
-              document_key: null,
-              signed_xml: null,
-              zip: null,
-              zip_name: null,
-              dian_answer: null,
-              application_response: null,
-              attached_document: null,
-              response: null,
-              created_at: t,
-              updated_at: t,
-            })
-            .returningAll()
-            .executeTakeFirstOrThrow();
-          return { outcome: 'reserved' as const, document: document(row as DocumentRow & { id: number }) };
         });
       try {
         return await attempt();
@@ -334,23 +355,24 @@ export function createDianKyselyStorage(options: DianKyselyOptions): DianStorage
       }
     },
     async updateDocument(id, patch: DocumentPatch) {
-      const set: Partial<Record<keyof DocumentRow, unknown>> = { updated_at: now() };
-      if (patch.state !== undefined) set.state = patch.state;
-      if (patch.documentKey !== undefined) set.document_key = patch.documentKey;
-      if (patch.signedXml !== undefined) set.signed_xml = patch.signedXml;
-      if (patch.zip !== undefined) set.zip = blob(patch.zip);
-      if (patch.zipName !== undefined) set.zip_name = patch.zipName;
-      if (patch.dianAnswer !== undefined) set.dian_answer = patch.dianAnswer === null ? null : JSON.stringify(patch.dianAnswer);
-      if (patch.applicationResponse !== undefined) set.application_response = patch.applicationResponse;
-      if (patch.attachedDocument !== undefined) set.attached_document = patch.attachedDocument;
-      if (patch.response !== undefined) set.response = patch.response === null ? null : JSON.stringify(patch.response);
       const row = await db
         .updateTable('dian_documents')
-        .set(set as never)
+        .set(documentSet(patch, now()) as never)
         .where('id', '=', id)
         .returningAll()
         .executeTakeFirstOrThrow();
       return document(row as DocumentRow & { id: number });
+    },
+    async claimDocument(id, expected, patch) {
+      const t = expected.updatedAt === undefined ? now() : Math.max(now(), expected.updatedAt + 1);
+      let q = db
+        .updateTable('dian_documents')
+        .set(documentSet(patch, t) as never)
+        .where('id', '=', id)
+        .where('state', '=', expected.state);
+      if (expected.updatedAt !== undefined) q = q.where('updated_at', '=', expected.updatedAt);
+      const row = await q.returningAll().executeTakeFirst();
+      return row ? document(row as DocumentRow & { id: number }) : null;
     },
     async releaseDocument(id) {
       await db.deleteFrom('dian_documents').where('id', '=', id).where('state', 'in', ['building', 'sending']).execute();

@@ -10,6 +10,7 @@ import type { Dialect, Migration } from '../../../shared/server-kit/storage/migr
 import { CONTINGENCY_MIGRATIONS } from './contingency.js';
 import { DIAN_EVENT_MIGRATION } from './events.js';
 import { DIAN_PAYROLL_MIGRATION } from './payrolls.js';
+import { TEST_SET_MIGRATION } from './test-set.js';
 
 function types(dialect: Dialect) {
   const pg = dialect === 'postgres';
@@ -86,4 +87,5 @@ export const DIAN_MIGRATIONS: Migration[] = [
   ...CONTINGENCY_MIGRATIONS,
   DIAN_EVENT_MIGRATION,
   DIAN_PAYROLL_MIGRATION,
+  TEST_SET_MIGRATION,
 ];

@@ -6,9 +6,11 @@
 import type { DianCompany, DianKindId } from '../../index.js';
 import type { EventStore } from './events.js';
 import type { PayrollStore } from './payrolls.js';
+import type { TestSetStore } from './test-set.js';
 
 export type { EventStore, EventRecord, EventState, EventPatch, EventReservation } from './events.js';
 export type { PayrollStore, PayrollRecord, PayrollState, PayrollPatch, PayrollReservation, PayrollSendMode } from './payrolls.js';
+export type { TestSetStore, TestSetSendRecord, TestSetVerdict, TestSetProgress } from './test-set.js';
 
 /** `1` production, `2` habilitación. */
 export type DianEnvironmentCode = '1' | '2';
@@ -25,6 +27,8 @@ export interface CompanyRecord {
   environment: DianEnvironmentCode;
   /** The signing identity (.p12 and its password), sealed with the server's key; null until one is set. */
   certificate: Uint8Array | null;
+  /** Habilitación's test set (SendTestSetAsync's `testSetId`): documents go to it instead of SendBillSync; null or absent outside it. */
+  testSetId?: string | null;
   createdAt: number;
 }
 
@@ -37,6 +41,7 @@ export interface NewCompany {
   providerDv: string;
   environment: DianEnvironmentCode;
   certificate?: Uint8Array | null;
+  testSetId?: string | null;
 }
 
 export interface TokenRecord {
@@ -71,9 +76,11 @@ export type NewResolution = Omit<ResolutionRecord, 'id' | 'companyId' | 'created
  * A document's life: `building` (number reserved, nothing sent), `sending` (signed and zipped, SendBillSync
  * under way or its answer lost), `accepted` (DIAN's verdict valid), `rejected` (DIAN refused it; the number
  * may be sent again, with the same body or another), `contingency_pending` (issued in contingency, signed and
- * stored, not transmitted yet). A number released because DIAN could not be reached leaves no row.
+ * stored, not transmitted yet), `test_set_pending` (sent to habilitación's test set with SendTestSetAsync, DIAN's
+ * verdict not known yet: a retry asks GetStatusZip, or GetStatus when the ZipKey was lost; never sent again).
+ * A number released because DIAN could not be reached leaves no row.
  */
-export type DocumentState = 'building' | 'sending' | 'accepted' | 'rejected' | 'contingency_pending';
+export type DocumentState = 'building' | 'sending' | 'accepted' | 'rejected' | 'contingency_pending' | 'test_set_pending';
 
 export interface DocumentRecord {
   id: number;
@@ -146,6 +153,14 @@ export interface DocumentStore {
    */
   reserveDocument(input: { companyId: number; kind: DianKindId; prefix: string; number: number; requestHash: string }): Promise<Reservation>;
   updateDocument(id: number, patch: DocumentPatch): Promise<DocumentRecord>;
+  /**
+   * Compare-and-set, for the transitions only one request may make (`contingency_pending` → `sending`, taking
+   * over a stale or unconfirmed `building`/`sending` row): one conditional UPDATE applies `patch` only while the
+   * row is still in `expected.state` (and, when given, still has `expected.updatedAt`); returns the updated row, or
+   * null when another request changed it first. With `expected.updatedAt`, the row's `updatedAt` moves to at least
+   * `expected.updatedAt + 1`, so a second claim on the same observed row fails even when the clock stands still.
+   */
+  claimDocument(id: number, expected: { state: DocumentState; updatedAt?: number }, patch: DocumentPatch): Promise<DocumentRecord | null>;
   /** Deletes a reservation that was never sent (DIAN unreachable, build failed): the number is free again. */
   releaseDocument(id: number): Promise<void>;
   getDocumentByNumber(companyId: number, prefix: string, number: number): Promise<DocumentRecord | null>;
@@ -157,7 +172,15 @@ export interface StorageLifecycle {
   close(): Promise<void>;
 }
 
-export type DianStorage = CompanyStore & ResolutionStore & DocumentStore & EventStore & PayrollStore & ContingencyStore & DocumentListStore & StorageLifecycle;
+export type DianStorage = CompanyStore &
+  ResolutionStore &
+  DocumentStore &
+  EventStore &
+  PayrollStore &
+  ContingencyStore &
+  DocumentListStore &
+  TestSetStore &
+  StorageLifecycle;
 
 // ---- contingency and listing (adapter: ./contingency.ts)
 

@@ -20,7 +20,20 @@ import { bogotaTime, signDianXml } from '../../sign/index.js';
 import { type DianResponse, isAuthorityError, isTransportError } from '../../transport/index.js';
 import type { ContingencyPendingRecord, ContingencyStore } from '../storage/types.js';
 import type { CompanyRecord, DocumentRecord } from '../storage/types.js';
-import { askStatus, bogotaDate, buildSignZip, canonicalJson, checkNumbering, contextOf, finish, ownValidation, unavailable, unreachable } from './issue.js';
+import {
+  afterLostClaim,
+  askStatus,
+  bogotaDate,
+  buildSignZip,
+  canonicalJson,
+  checkNumbering,
+  contextOf,
+  finish,
+  inProgress,
+  ownValidation,
+  unavailable,
+  unreachable,
+} from './issue.js';
 import type { DianUseCaseDeps, UseCaseAnswer } from './ports.js';
 
 /** Hours after the end of the contingency window within which a pending document must reach DIAN ([S]). */
@@ -92,17 +105,21 @@ export async function issueContingency(deps: ContingencyDeps, company: CompanyRe
       return send(deps, company, doc, label, body, false);
     }
     const unconfirmed = doc.state === 'sending' && (doc.dianAnswer as { unconfirmed?: boolean } | null)?.unconfirmed === true;
-    if (!unconfirmed && now.getTime() - doc.updatedAt < (deps.buildLeaseMs ?? 120_000)) {
-      return {
-        status: 409,
-        body: { status: 'error', message: `El documento ${label} se está procesando en otra solicitud; reintente en unos segundos.`, document: null },
-        headers: { 'Retry-After': '5' },
-      };
+    if (!unconfirmed && now.getTime() - doc.updatedAt < (deps.buildLeaseMs ?? 120_000)) return inProgress(label);
+    if (doc.state === 'building' || doc.state === 'sending') {
+      // Taking over a stale reservation or an unconfirmed send: a compare-and-set (the unconfirmed mark cleared,
+      // so the row is in flight again); a request that loses it answers as a concurrent one.
+      const claimed = await storage.claimDocument(doc.id, { state: doc.state, updatedAt: doc.updatedAt }, { dianAnswer: null });
+      if (!claimed) return afterLostClaim(deps, doc, label, settledFor(transmit));
+      doc = claimed;
     }
     if (doc.state === 'sending' && doc.documentKey && doc.zip && doc.zipName) {
       const known = await askStatus(deps, company, doc);
       if (known.kind === 'answer') return finish(deps, company, doc, label, body, known.answer);
-      if (known.kind === 'unknown') return known.reply;
+      if (known.kind === 'unknown') {
+        await storage.updateDocument(doc.id, { dianAnswer: UNCONFIRMED });
+        return known.reply;
+      }
       // DIAN never received it.
       if (doc.attachedDocument) {
         doc = await storage.updateDocument(doc.id, { state: 'contingency_pending', dianAnswer: null });
@@ -160,6 +177,11 @@ export async function issueContingency(deps: ContingencyDeps, company: CompanyRe
   return reply;
 }
 
+/** The states whose stored answer a request that lost a compare-and-set returns (else the 409). */
+function settledFor(transmit: boolean): DocumentRecord['state'][] {
+  return transmit ? ['accepted'] : ['accepted', 'contingency_pending'];
+}
+
 /**
  * SendBillSync of a signed contingency document. `fresh`: built by this request (nothing to keep when DIAN
  * cannot be reached: the number is released); else a stored pending document, which stays pending.
@@ -173,7 +195,9 @@ async function send(
   fresh: boolean,
 ): Promise<UseCaseAnswer> {
   const { storage } = deps;
-  const doc = fresh ? pending : await storage.updateDocument(pending.id, { state: 'sending', dianAnswer: null });
+  // A stored pending document is sent by one request only: the compare-and-set `contingency_pending` → `sending`.
+  const doc = fresh ? pending : await storage.claimDocument(pending.id, { state: 'contingency_pending' }, { state: 'sending', dianAnswer: null });
+  if (!doc) return afterLostClaim(deps, pending, label, settledFor(true));
   const notSent = async (reply: UseCaseAnswer): Promise<UseCaseAnswer> => {
     if (fresh) await storage.releaseDocument(doc.id);
     else await storage.updateDocument(doc.id, { state: 'contingency_pending' });

@@ -12,6 +12,7 @@
  * 5. accepted: 200 `statusCode` 5 with the CUDE and the files; refused (e.g. `LGC01`, a repeated event): 422
  *    `statusCode` 11 with DIAN's `errors`.
  */
+import { deflateRawSync } from 'node:zlib';
 import {
   buildDianEvent,
   type DianContext,
@@ -29,6 +30,9 @@ import type { EventRecord, EventStore } from '../storage/events.js';
 import type { CompanyRecord } from '../storage/types.js';
 import { canonicalJson, type StatusOutcome, statusByKey } from './issue.js';
 import type { DianUseCaseDeps, UseCaseAnswer } from './ports.js';
+
+/** The zips' deflater: node:zlib (about 3× fflate's pure-JS default on a signed invoice). */
+const deflateRaw = (data: Uint8Array): Uint8Array => deflateRawSync(data);
 
 /** What `send: true` on an accepted event hands over: the parties to e-mail are found from it. */
 export interface EventNotice {
@@ -116,12 +120,15 @@ export async function sendEvent(deps: EventUseCaseDeps, company: CompanyRecord, 
   if (reservation.outcome === 'same') {
     if (ev.response && ev.state === 'accepted') return ev.response as UseCaseAnswer;
     const inFlight = ev.state === 'building' || (ev.state === 'sending' && ev.response === null);
-    if (inFlight && now.getTime() - ev.updatedAt < (deps.buildLeaseMs ?? 120_000)) {
-      return {
-        status: 409,
-        body: { status: 'error', message: `El evento ${label} se está procesando en otra solicitud; reintente en unos segundos.`, event: null },
-        headers: { 'Retry-After': '5' },
-      };
+    if (inFlight && now.getTime() - ev.updatedAt < (deps.buildLeaseMs ?? 120_000)) return inProgress(label);
+    if (ev.state === 'building' || ev.state === 'sending') {
+      // Taking over a stale reservation or an unconfirmed send: a compare-and-set, so only one request goes on.
+      const claimed = await storage.claimEvent(ev.id, { state: ev.state, updatedAt: ev.updatedAt }, { response: null });
+      if (!claimed) {
+        const current = await storage.getEventByNumber(company.id, ev.number);
+        return current?.state === 'accepted' && current.response ? (current.response as UseCaseAnswer) : inProgress(label);
+      }
+      ev = claimed;
     }
     if (ev.state === 'sending' && ev.cude && ev.zip) {
       const known = await askStatus(deps, company, ev);
@@ -153,6 +160,7 @@ export async function sendEvent(deps: EventUseCaseDeps, company: CompanyRecord, 
     counter: ev.id,
     xml: signed.xml,
     date,
+    deflate: deflateRaw,
   });
   if (!zipped.ok) {
     await storage.releaseEvent(ev.id);
@@ -186,6 +194,15 @@ export async function sendEvent(deps: EventUseCaseDeps, company: CompanyRecord, 
     throw e;
   }
   return finish(deps, company, ev, label, body, answer, zipped.value.names.zip);
+}
+
+/** The 409 of an event another request is building or sending right now. */
+function inProgress(label: string): UseCaseAnswer {
+  return {
+    status: 409,
+    body: { status: 'error', message: `El evento ${label} se está procesando en otra solicitud; reintente en unos segundos.`, event: null },
+    headers: { 'Retry-After': '5' },
+  };
 }
 
 function unreachable(): UseCaseAnswer {

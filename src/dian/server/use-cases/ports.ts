@@ -5,7 +5,7 @@
 import type { DianResponse, DianUploadResponse } from '../../transport/index.js';
 import type { Signer } from '../../sign/index.js';
 import type { Clock } from '../../../shared/ports.js';
-import type { CompanyRecord, CompanyStore, DocumentRecord, DocumentStore, ResolutionRecord, ResolutionStore } from '../storage/types.js';
+import type { CompanyRecord, CompanyStore, DocumentRecord, DocumentStore, ResolutionRecord, ResolutionStore, TestSetStore } from '../storage/types.js';
 
 /** What the use cases need of DIAN (a subset of DianClient). */
 export interface DianGateway {
@@ -15,9 +15,9 @@ export interface DianGateway {
   sendEventUpdateStatus?(zip: Uint8Array): Promise<DianResponse>;
   /** SendNominaSync: a zipped, signed payroll document (102/103). */
   sendNominaSync?(zip: Uint8Array): Promise<DianResponse>;
-  /** SendTestSetAsync: a zip of the habilitación test set `testSetId`; DIAN's `zipKey` goes to getStatusZip. */
+  /** SendTestSetAsync: a zipped document for habilitación's test set `testSetId`; the answer's `zipKey` goes to getStatusZip. */
   sendTestSetAsync?(fileName: string, zip: Uint8Array, testSetId: string): Promise<DianUploadResponse>;
-  /** GetStatusZip: the verdicts of an asynchronous upload, one per document (`98` while processing). */
+  /** GetStatusZip: the verdicts of an asynchronous zip, one per document (`98` while DIAN is still processing). */
   getStatusZip?(zipKey: string): Promise<DianResponse[]>;
   /**
    * Called before a company sends: the embedded local DIAN registers the company, its software and ranges
@@ -27,7 +27,7 @@ export interface DianGateway {
 }
 
 export interface DianUseCaseDeps {
-  storage: CompanyStore & ResolutionStore & DocumentStore;
+  storage: CompanyStore & ResolutionStore & DocumentStore & TestSetStore;
   /** The company's signing identity (its sealed certificate, opened). */
   signerFor(company: CompanyRecord): Promise<Signer>;
   /** DIAN as seen by one company (its certificate signs the WS-Security envelope). */
@@ -42,6 +42,17 @@ export interface DianUseCaseDeps {
   notifyCustomer?(input: CustomerNotice): Promise<void>;
   /** How long a document being built or sent belongs to the request doing it (ms; a retry meanwhile gets 409); default 120,000. */
   buildLeaseMs?: number;
+  /** How a test-set document's verdict is polled with GetStatusZip (./test-set.ts); default DEFAULT_TEST_SET_POLLING. */
+  testSetPolling?: TestSetPolling;
+  /** Waits between GetStatusZip polls (ms); default a timer. Tests inject their own. */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/** Bounded polling of GetStatusZip: `attempts` calls, the first after `firstDelayMs`, each next wait `factor`× longer. */
+export interface TestSetPolling {
+  attempts: number;
+  firstDelayMs: number;
+  factor: number;
 }
 
 /** An HTTP answer chosen by a use case: status and JSON body (the routes send it as is). */

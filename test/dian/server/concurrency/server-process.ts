@@ -1,0 +1,39 @@
+/**
+ * One DIAN server process for the multi-process test (./multiprocess.test.ts), run as
+ * `node --import tsx test/dian/server/concurrency/server-process.ts`: `startDianServer` on the PostgreSQL schema
+ * and DIAN endpoint its environment names, with a fixed clock; prints `listening <url>` on stdout and closes on
+ * SIGTERM (exit 0).
+ *
+ * Environment: DATABASE_URL, DIAN_SCHEMA, DIAN_ENDPOINT, DIAN_DATA_DIR, DIAN_CERT_KEY (hex), DIAN_NOW (ISO instant).
+ */
+import { startDianServer } from '../../../../src/dian/server/index.js';
+
+const env = (name: string): string => {
+  const v = process.env[name];
+  if (!v) throw new Error(`${name} is required`);
+  return v;
+};
+const now = new Date(env('DIAN_NOW'));
+const quiet = { debug() {}, info() {}, warn() {}, error: (obj: object, msg?: string) => console.error(msg ?? '', obj) };
+
+const server = await startDianServer({
+  dataDir: env('DIAN_DATA_DIR'),
+  databaseUrl: env('DATABASE_URL'),
+  schema: env('DIAN_SCHEMA'),
+  authority: { endpoint: env('DIAN_ENDPOINT') },
+  certificateKey: new Uint8Array(Buffer.from(env('DIAN_CERT_KEY'), 'hex')),
+  clock: () => now,
+  dianRetries: 0,
+  mail: false,
+  logger: quiet,
+});
+process.stdout.write(`listening ${server.url}\n`);
+process.once('SIGTERM', () => {
+  void server.close().then(
+    () => process.exit(0),
+    (err) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+});

@@ -1,0 +1,35 @@
+/**
+ * The local DIAN in its own process for the multi-process test (./multiprocess.test.ts), run as
+ * `node --import tsx test/dian/server/concurrency/simulator-process.ts`: `startDianSimulator` with a fixed clock,
+ * its state in DIAN_SIM_DATA_DIR, seeded with the companies and ranges of DIAN_SIM_SEED (JSON `{companies, ranges}`,
+ * what the real DIAN knows from habilitación); prints `simulator <url> <controlUrl>` on stdout and closes on
+ * SIGTERM (exit 0, its state written).
+ *
+ * Environment: DIAN_XSD_DIR, DIAN_SIM_DATA_DIR, DIAN_SIM_SEED, DIAN_NOW (ISO instant).
+ */
+import { startDianSimulator } from '../../../../src/dian/simulator/index.js';
+
+const env = (name: string): string => {
+  const v = process.env[name];
+  if (!v) throw new Error(`${name} is required`);
+  return v;
+};
+const now = new Date(env('DIAN_NOW'));
+const seed = JSON.parse(env('DIAN_SIM_SEED'));
+const sim = await startDianSimulator({
+  xsdDir: env('DIAN_XSD_DIR'),
+  dataDir: env('DIAN_SIM_DATA_DIR'),
+  clock: () => now,
+  companies: seed.companies,
+  ranges: seed.ranges,
+});
+process.stdout.write(`simulator ${sim.url} ${sim.controlUrl}\n`);
+process.once('SIGTERM', () => {
+  void sim.close().then(
+    () => process.exit(0),
+    (err) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+});
