@@ -79,6 +79,8 @@ export interface PayrollStore {
     testSetId: string | null;
   }): Promise<PayrollReservation>;
   updatePayroll(id: number, patch: PayrollPatch): Promise<PayrollRecord>;
+  /** Compare-and-set on the payroll's state (and `updatedAt`), as the documents' `claimDocument`: the updated row, or null when another request changed it first. */
+  claimPayroll(id: number, expected: { state: PayrollState; updatedAt?: number }, patch: PayrollPatch): Promise<PayrollRecord | null>;
   /** Deletes a reservation never sent (DIAN unreachable): the number is free again. */
   releasePayroll(id: number): Promise<void>;
   /** A company's payroll by row id (another company's: null). */
@@ -173,11 +175,29 @@ function record(r: PayrollRow & { id: number }): PayrollRecord {
   };
 }
 
+/** The columns a payroll patch sets, with `updated_at`. */
+function payrollSet(patch: PayrollPatch, updatedAt: number): Record<string, unknown> {
+  const set: Record<string, unknown> = { updated_at: updatedAt };
+  const columns: [keyof PayrollPatch, string][] = [
+    ['state', 'state'],
+    ['cune', 'cune'],
+    ['zipKey', 'zip_key'],
+    ['signedXml', 'signed_xml'],
+    ['xmlFileName', 'xml_file_name'],
+    ['predecessorId', 'predecessor_id'],
+    ['dianAnsweredAt', 'dian_answered_at'],
+  ];
+  for (const [k, column] of columns) if (patch[k] !== undefined) set[column] = patch[k];
+  if (patch.zip !== undefined) set.zip = patch.zip == null ? null : Buffer.from(patch.zip.buffer, patch.zip.byteOffset, patch.zip.byteLength);
+  if (patch.dianAnswer !== undefined) set.dian_answer = patch.dianAnswer === null ? null : JSON.stringify(patch.dianAnswer);
+  if (patch.response !== undefined) set.response = patch.response === null ? null : JSON.stringify(patch.response);
+  return set;
+}
+
 /** The payroll store over the DIAN storage's Kysely instance. */
 export function createDianPayrollStore(anyDb: Kysely<unknown>, dialect: Dialect, clock: Clock): PayrollStore {
   const db = anyDb as unknown as Kysely<DianPayrollTables>;
   const now = () => clock().getTime();
-  const blob = (v: Uint8Array | null | undefined) => (v == null ? null : Buffer.from(v.buffer, v.byteOffset, v.byteLength));
   const fresh = {
     state: 'building',
     cune: null,
@@ -194,32 +214,37 @@ export function createDianPayrollStore(anyDb: Kysely<unknown>, dialect: Dialect,
     async reservePayroll(input) {
       const attempt = () =>
         runTransaction(db, dialect, async (q) => {
-          const existing = await q
-            .selectFrom('dian_payrolls')
-            .selectAll()
-            .where('company_id', '=', input.companyId)
-            .where('prefix', '=', input.prefix)
-            .where('consecutive', '=', input.consecutive)
-            .executeTakeFirst();
-          const t = now();
-          const given = { kind: input.kind, request_hash: input.requestHash, send_mode: input.sendMode, test_set_id: input.testSetId };
-          if (existing) {
-            const p = record(existing as PayrollRow & { id: number });
-            if (p.state !== 'rejected') return { outcome: p.requestHash === input.requestHash ? ('same' as const) : ('different' as const), payroll: p };
+          for (;;) {
+            const existing = await q
+              .selectFrom('dian_payrolls')
+              .selectAll()
+              .where('company_id', '=', input.companyId)
+              .where('prefix', '=', input.prefix)
+              .where('consecutive', '=', input.consecutive)
+              .executeTakeFirst();
+            const t = now();
+            const given = { kind: input.kind, request_hash: input.requestHash, send_mode: input.sendMode, test_set_id: input.testSetId };
+            if (existing) {
+              const p = record(existing as PayrollRow & { id: number });
+              if (p.state !== 'rejected') return { outcome: p.requestHash === input.requestHash ? ('same' as const) : ('different' as const), payroll: p };
+              const row = await q
+                .updateTable('dian_payrolls')
+                .set({ ...fresh, ...given, updated_at: t })
+                .where('id', '=', p.id)
+                // Only while still rejected (a concurrent takeover committed first: read the row again).
+                .where('state', '=', 'rejected')
+                .returningAll()
+                .executeTakeFirst();
+              if (!row) continue;
+              return { outcome: 'reserved' as const, payroll: record(row as PayrollRow & { id: number }) };
+            }
             const row = await q
-              .updateTable('dian_payrolls')
-              .set({ ...fresh, ...given, updated_at: t })
-              .where('id', '=', p.id)
+              .insertInto('dian_payrolls')
+              .values({ ...fresh, ...given, company_id: input.companyId, prefix: input.prefix, consecutive: input.consecutive, created_at: t, updated_at: t })
               .returningAll()
               .executeTakeFirstOrThrow();
             return { outcome: 'reserved' as const, payroll: record(row as PayrollRow & { id: number }) };
           }
-          const row = await q
-            .insertInto('dian_payrolls')
-            .values({ ...fresh, ...given, company_id: input.companyId, prefix: input.prefix, consecutive: input.consecutive, created_at: t, updated_at: t })
-            .returningAll()
-            .executeTakeFirstOrThrow();
-          return { outcome: 'reserved' as const, payroll: record(row as PayrollRow & { id: number }) };
         });
       try {
         return await attempt();
@@ -229,27 +254,24 @@ export function createDianPayrollStore(anyDb: Kysely<unknown>, dialect: Dialect,
       }
     },
     async updatePayroll(id, patch) {
-      const set: Record<string, unknown> = { updated_at: now() };
-      const columns: [keyof PayrollPatch, string][] = [
-        ['state', 'state'],
-        ['cune', 'cune'],
-        ['zipKey', 'zip_key'],
-        ['signedXml', 'signed_xml'],
-        ['xmlFileName', 'xml_file_name'],
-        ['predecessorId', 'predecessor_id'],
-        ['dianAnsweredAt', 'dian_answered_at'],
-      ];
-      for (const [k, column] of columns) if (patch[k] !== undefined) set[column] = patch[k];
-      if (patch.zip !== undefined) set.zip = blob(patch.zip);
-      if (patch.dianAnswer !== undefined) set.dian_answer = patch.dianAnswer === null ? null : JSON.stringify(patch.dianAnswer);
-      if (patch.response !== undefined) set.response = patch.response === null ? null : JSON.stringify(patch.response);
       const row = await db
         .updateTable('dian_payrolls')
-        .set(set as never)
+        .set(payrollSet(patch, now()) as never)
         .where('id', '=', id)
         .returningAll()
         .executeTakeFirstOrThrow();
       return record(row as PayrollRow & { id: number });
+    },
+    async claimPayroll(id, expected, patch) {
+      const t = expected.updatedAt === undefined ? now() : Math.max(now(), expected.updatedAt + 1);
+      let q = db
+        .updateTable('dian_payrolls')
+        .set(payrollSet(patch, t) as never)
+        .where('id', '=', id)
+        .where('state', '=', expected.state);
+      if (expected.updatedAt !== undefined) q = q.where('updated_at', '=', expected.updatedAt);
+      const row = await q.returningAll().executeTakeFirst();
+      return row ? record(row as PayrollRow & { id: number }) : null;
     },
     async releasePayroll(id) {
       await db.deleteFrom('dian_payrolls').where('id', '=', id).where('state', 'in', ['building', 'sending']).execute();

@@ -140,20 +140,26 @@ export async function submitPayroll(deps: PayrollUseCaseDeps, company: CompanyRe
     if (row.state === 'pending') row = await refresh(deps, company, row);
     if (row.response && (row.state === 'accepted' || row.state === 'pending')) return row.response as UseCaseAnswer;
     const inFlight = row.state === 'building' || (row.state === 'sending' && row.response === null);
-    if (inFlight && now.getTime() - row.updatedAt < (deps.buildLeaseMs ?? 120_000)) {
-      return {
-        status: 409,
-        body: { status: 'error', message: `La nómina ${label} se está procesando en otra solicitud; reintente en unos segundos.`, document: null },
-        headers: { 'Retry-After': '5' },
-      };
+    if (inFlight && now.getTime() - row.updatedAt < (deps.buildLeaseMs ?? 120_000)) return inProgress(label);
+    if (row.state === 'building' || row.state === 'sending') {
+      // Taking over a stale reservation or an unconfirmed send: a compare-and-set, so of two requests doing it at
+      // once only one goes on (the row is in flight again: `response` null); the other answers as a concurrent one.
+      const claimed = await storage.claimPayroll(row.id, { state: row.state, updatedAt: row.updatedAt }, { response: null });
+      if (!claimed) {
+        const current = await storage.getPayroll(company.id, row.id);
+        return current?.state === 'accepted' && current.response ? (current.response as UseCaseAnswer) : inProgress(label);
+      }
+      row = claimed;
     }
     if (row.state === 'sending' && row.cune && row.zip) {
       // A send whose answer was lost: ask DIAN by the CUNE before anything else.
       const known = await askStatus(deps, company, row);
       if (known.kind === 'answer') return finish(deps, row, label, { operation: 'GetStatus', answer: known.answer });
-      if (known.kind === 'unknown') {
-        await storage.updatePayroll(row.id, { response: known.reply });
-        return known.reply;
+      // Still unknown, or a test-set upload not found (DIAN processes uploads later): never sent again blindly.
+      if (known.kind === 'unknown' || row.sendMode === 'test_set') {
+        const reply = known.kind === 'unknown' ? known.reply : pendingReply(row);
+        await storage.updatePayroll(row.id, { response: reply });
+        return reply;
       }
       // DIAN never received it: build and send again below.
     }
@@ -225,6 +231,15 @@ export async function submitPayroll(deps: PayrollUseCaseDeps, company: CompanyRe
 }
 
 /** The 503 of a send DIAN could not confirm yet; its `payrollId` lets the client follow it with the status record. */
+/** The 409 of a payroll another request is building or sending right now. */
+function inProgress(label: string): UseCaseAnswer {
+  return {
+    status: 409,
+    body: { status: 'error', message: `La nómina ${label} se está procesando en otra solicitud; reintente en unos segundos.`, document: null },
+    headers: { 'Retry-After': '5' },
+  };
+}
+
 function pendingReply(row: PayrollRecord): UseCaseAnswer {
   const reply = unavailable(
     `No se pudo confirmar con la DIAN el resultado de la nómina ${row.prefix}${row.consecutive}; consulte /service/payrolls/${row.id} o reintente la misma solicitud más tarde (no se enviará de nuevo sin consultar su estado).`,

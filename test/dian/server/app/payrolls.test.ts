@@ -252,6 +252,20 @@ describe.each(MATRIX)('DIAN service payrolls (%s, %s)', (engine, transport) => {
     expect(sim().stats().documents.duplicates).toBe(0);
   });
 
+  it('two identical requests at once: one SendNominaSync, the other told to retry (409) or given the same answer', async () => {
+    const body = numbered(load('payroll-min'), 'NOM', 99);
+    const before = sends();
+    const [a, b] = await Promise.all([post('/service/payrolls', body), post('/service/payrolls', body)]);
+    expect([
+      [200, 200],
+      [200, 409],
+    ]).toContainEqual([a.status, b.status].sort());
+    expect(sends()).toBe(before + 1);
+    const again = await submit('/service/payrolls', body);
+    expect(again.http).toBe(200);
+    expect(again.body).toEqual(await (a.status === 200 ? a : b).json());
+  });
+
   it('DIAN down: 503, nothing stored as sent, the number free', async () => {
     const body = numbered(load('payroll-min'), 'NOM', 94);
     sim().setOutage('503');
@@ -285,6 +299,31 @@ describe.each(MATRIX)('DIAN service payrolls (%s, %s)', (engine, transport) => {
     const again = await submit('/service/payrolls', { ...numbered(load('payroll-min'), 'NOM', 95), testSetId: TEST_SET });
     expect(again.body.document.status).toBe(2);
     expect(sim().stats().requests.SendTestSetAsync).toBe(before.async + 1);
+  });
+
+  it('a lost test-set upload answer: 503 with payrollId, never uploaded again; the record settles it by GetStatus', async () => {
+    const body = { ...numbered(load('payroll-min'), 'NOM', 100), testSetId: TEST_SET };
+    const uploads = sim().stats().requests.SendTestSetAsync ?? 0;
+    sim().setFaults({ dropAfterRate: 1, operations: ['SendTestSetAsync'], limit: 1 });
+    const first = await post('/service/payrolls', body);
+    sim().setFaults({});
+    expect(first.status).toBe(503);
+    const { payrollId: id } = (await first.json()) as { payrollId: string };
+    // Asked again before DIAN processed the upload: still unconfirmed, nothing uploaded again.
+    const early = await post('/service/payrolls', body);
+    expect([503, 200]).toContain(early.status);
+    expect(sim().stats().requests.SendTestSetAsync).toBe(uploads + 1);
+    let s = await status(id);
+    for (let i = 0; i < 50 && s.body.data.status !== 2; i++) {
+      await new Promise((ok) => setTimeout(ok, 100));
+      s = await status(id);
+    }
+    expect(s.body.data).toMatchObject({ status: 2, type: 'test_set', testing_set: TEST_SET });
+    expect(s.body.dianResponse.responseDian!.Envelope.Header.Action).toMatch(/GetStatusResponse$/);
+    const retry = await submit('/service/payrolls', body);
+    expect(retry.http).toBe(200);
+    expect(retry.body.document.status).toBe(2);
+    expect(sim().stats().requests.SendTestSetAsync).toBe(uploads + 1);
   });
 
   it('the Authotization spelling works on both routes; the document routes keep to Authorization', async () => {

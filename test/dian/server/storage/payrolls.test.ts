@@ -104,6 +104,27 @@ describe.each(engines)('payroll store on %s', (_name, open) => {
     expect(await s.getPayroll(a.id, other.payroll.id)).toBeNull();
   });
 
+  it('claims by compare-and-set: of two claims on one observed row one wins; a rejected number is re-reserved once', async () => {
+    const o = await open();
+    cleanup = o.cleanup;
+    const s = o.storage;
+    const a = await company(s, '900111222');
+    const r = await s.reservePayroll(input(a.id, 'h'));
+    const seen = await s.updatePayroll(r.payroll.id, { state: 'sending', cune: CUNE, response: { status: 503, body: {} } });
+    const claims = await Promise.all([
+      s.claimPayroll(seen.id, { state: 'sending', updatedAt: seen.updatedAt }, { response: null }),
+      s.claimPayroll(seen.id, { state: 'sending', updatedAt: seen.updatedAt }, { response: null }),
+    ]);
+    expect(claims.filter((c) => c !== null)).toHaveLength(1);
+    expect(claims.find((c) => c !== null)).toMatchObject({ state: 'sending', response: null });
+    expect(await s.claimPayroll(seen.id, { state: 'accepted' }, { state: 'rejected' })).toBeNull();
+
+    await s.updatePayroll(seen.id, { state: 'rejected' });
+    const takeovers = await Promise.all(Array.from({ length: 6 }, (_, i) => s.reservePayroll(input(a.id, `t${i}`))));
+    expect(takeovers.filter((t) => t.outcome === 'reserved')).toHaveLength(1);
+    expect(takeovers.filter((t) => t.outcome === 'different')).toHaveLength(5);
+  });
+
   it('never releases an accepted payroll', async () => {
     const o = await open();
     cleanup = o.cleanup;
