@@ -103,7 +103,14 @@ export { cdataText } from './ubl/write.js';
 /** The AttachedDocument container for the buyer: the signed document and DIAN's ApplicationResponse as CDATA (unsigned; errors as values). */
 export { buildAttachedDocument, type AttachedDocumentInput, type AttachedDocumentResult } from './attached/attached.js';
 /** The AttachedDocument literals: CustomizationID, ProfileID, DocumentType and the default ValidatorID. */
-export { ATTACHED_CUSTOMIZATION_ID, ATTACHED_PROFILE_ID, ATTACHED_DOCUMENT_TYPE, DIAN_VALIDATOR_NAME } from './attached/attached.js';
+export {
+  ATTACHED_CUSTOMIZATION_ID,
+  ATTACHED_PROFILE_ID,
+  ATTACHED_DOCUMENT_TYPE,
+  ATTACHED_SOURCES,
+  type AttachedSource,
+  DIAN_VALIDATOR_NAME,
+} from './attached/attached.js';
 /** The XML and zip file names DIAN expects for a document (prefix, NIT, provider, year, counter; errors as values). */
 export { dianFileNames, DIAN_FILE_PREFIXES, DIAN_COUNTER_MAX } from './zip/names.js';
 /** Kinds, inputs and outcome of `dianFileNames`. */
@@ -122,6 +129,8 @@ export { buildDianEvent, type BuildDianEventOptions, type BuildDianEventResult }
 export { validateDianEvent, toDianEventValidationBody, DIAN_EVENT_RULES, type DianEventValidationBody } from './events/build.js';
 /** The event request (the service's event payload plus the event code) and its parties. */
 export type { DianEventRequest, DianEventParty, DianEventPerson } from './events/build.js';
+/** The event request's JSON Schema, generated from the fields and rows validateDianEvent checks with (per route with a code). */
+export { dianEventRequestJsonSchema, DIAN_EVENT_FIELDS, type EventField } from './events/fields.js';
 /** An event ApplicationResponse (ours or DIAN's samples) read back into its request, code and CUDE. */
 export { parseDianEvent, parseDianEventTree, type DianEventParseResult } from './events/parse.js';
 /** DIAN's own ApplicationResponse as data: valid or not, the document answered, and its messages (`Regla: X, Rechazo: …`). */

@@ -12,7 +12,7 @@ import { resolve } from 'node:path';
 import type { Clock } from '../../shared/ports.js';
 import { systemClock } from '../../shared/server-kit/clock.js';
 import { type CliCommand, optionalFlag, requireFlag, UsageError } from '../../shared/cli/command.js';
-import type { CompanyRecord, NumberingRangeSource, ResolutionRecord } from '../server/index.js';
+import { type CompanyRecord, type NumberingRangeSource, type ResolutionRecord, simulatorCompany } from '../server/index.js';
 import type { DianSimCompany } from '../simulator/index.js';
 import { command, companyJson, parse, print, resolutionJson, STORAGE_FLAGS, withStorage } from './admin.js';
 
@@ -87,15 +87,8 @@ async function embeddedDian(company: CompanyRecord, xsdDir: string, dataDir: str
   const { startDianSimulator } = await import('../simulator/index.js');
   const sim = await startDianSimulator({ xsdDir, dataDir, clock });
   closers.push(() => sim.close());
-  // What the service registers (start.ts registerWithSimulator), so both processes agree on the company.
-  const wanted: DianSimCompany = {
-    nit: company.nit,
-    name: company.profile.name,
-    softwareId: company.softwareId,
-    pin: company.softwarePin,
-    providerNit: company.providerNit,
-    ...(company.testSetId ? { testSetId: company.testSetId } : {}),
-  };
+  // What the service registers, so both processes agree on the company.
+  const wanted = simulatorCompany(company);
   const known = (await (await fetch(`${sim.controlUrl}/companies`)).json()) as Record<string, unknown>[];
   const same = known.some((c) => (Object.keys(wanted) as (keyof DianSimCompany)[]).every((k) => c[k] === wanted[k]));
   if (!same) sim.addCompany(wanted);

@@ -55,7 +55,7 @@ export { TEST_SET_MIGRATION, createDianTestSetStore, testSetIdProblem } from './
 export { DEFAULT_TEST_SET_POLLING } from './use-cases/test-set.js';
 export type { TestSetPolling } from './use-cases/ports.js';
 /** Starts the service (embedded local DIAN by default). */
-export { startDianServer, type DianServerOptions, type DianServer } from './start.js';
+export { startDianServer, simulatorCompany, type DianServerOptions, type DianServer } from './start.js';
 /** Contingency: issuing without transmission, pending documents and their deadlines. */
 export {
   issueContingency,

@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { serve } from '@hono/node-server';
 import pino from 'pino';
 import { createDianClient, type DianClient } from '../transport/index.js';
-import { startDianSimulator, type DianSimulator } from '../simulator/index.js';
+import { startDianSimulator, type DianSimCompany, type DianSimulator } from '../simulator/index.js';
 import type { Clock, Logger, Signer } from '../../shared/ports.js';
 import { LOG_SERIALIZERS, REDACT_PATHS } from '../../shared/server-kit/logging.js';
 import { systemClock } from '../../shared/server-kit/clock.js';
@@ -231,20 +231,24 @@ export async function startDianServer(options: DianServerOptions): Promise<DianS
   };
 }
 
-/**
- * Registers a company, its software and its ranges with the local DIAN (replacing what it had), with the company's
- * test set, or `testSetId` (a payroll sent to its own habilitación test set), as DIAN knows them from habilitación.
- */
-function registerWithSimulator(sim: DianSimulator, company: CompanyRecord, resolutions: readonly ResolutionRecord[], testSetId?: string): void {
-  const set = testSetId ?? company.testSetId;
-  sim.addCompany({
+/** What the local DIAN knows of a company (from habilitación, for the real DIAN): its software, PIN, provider, test set. */
+export function simulatorCompany(company: CompanyRecord): DianSimCompany {
+  return {
     nit: company.nit,
     name: company.profile.name,
     softwareId: company.softwareId,
     pin: company.softwarePin,
     providerNit: company.providerNit,
-    ...(set ? { testSetId: set } : {}),
-  });
+    ...(company.testSetId ? { testSetId: company.testSetId } : {}),
+  };
+}
+
+/**
+ * Registers a company, its software and its ranges with the local DIAN (replacing what it had); `testSetId` (a
+ * payroll sent to its own habilitación test set) replaces the company's test set, as DIAN knows it from habilitación.
+ */
+function registerWithSimulator(sim: DianSimulator, company: CompanyRecord, resolutions: readonly ResolutionRecord[], testSetId?: string): void {
+  sim.addCompany({ ...simulatorCompany(company), ...(testSetId ? { testSetId } : {}) });
   for (const r of resolutions) {
     sim.addRange({
       nit: company.nit,

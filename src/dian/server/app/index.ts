@@ -1,7 +1,7 @@
 /**
  * The DIAN service's HTTP app (hono): every document endpoint of dian-service.md plus `/service/invoice` and
  * `/service/credit-note`, one route per DIAN_KINDS row; a stored document by number or CUFE; the OpenAPI
- * document. Routes parse, call the use case and send its answer; nothing here knows a kind.
+ * document and its HTML page (`/service/docs`). Routes parse, call the use case and send its answer; nothing here knows a kind.
  *
  * Auth: `Authorization: Bearer <token>` names the company (tokens stored hashed). The published interface
  * writes `Authotization` on the payroll and mail endpoints; routes that take that spelling opt in
@@ -16,6 +16,7 @@ import { hashToken } from '../../../shared/server-kit/tokens.js';
 import type { CompanyRecord, DianStorage, DocumentRecord } from '../storage/types.js';
 import { issueDocument } from '../use-cases/issue.js';
 import type { DianUseCaseDeps, UseCaseAnswer } from '../use-cases/ports.js';
+import { OPENAPI_DOCS_PAGE_CSP, openApiDocsPageHtml } from '../../../shared/server-kit/docs-page.js';
 import { dianOpenApi } from './openapi.js';
 import { KIND_USE_CASES, registerContingencyRoutes } from './contingency.js';
 import { registerListRoutes } from './list.js';
@@ -39,6 +40,14 @@ export interface DianAppDeps extends DianUseCaseDeps {
 }
 
 type Env = { Variables: { company: CompanyRecord } };
+
+/** `GET /service/docs`: the kit's OpenAPI page over `/service/openapi.json` (beside it). */
+const DOCS_PAGE = openApiDocsPageHtml({
+  title: 'ecf-kit: servicio de documentos electrónicos de Colombia (DIAN)',
+  openApiUrl: 'openapi.json',
+  openApiPath: '/service/openapi.json',
+  auth: 'Authorization: Bearer <token>',
+});
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
@@ -93,6 +102,7 @@ export function createDianApp(deps: DianAppDeps): Hono<Env> {
   app.notFound(() => fail(404, 'Ruta no encontrada.'));
 
   app.get('/service/openapi.json', (c) => c.json(dianOpenApi()));
+  app.get('/service/docs', (c) => c.html(DOCS_PAGE, 200, { 'Content-Security-Policy': OPENAPI_DOCS_PAGE_CSP }));
 
   const auth = (misspelt: boolean) => async (c: Context<Env>, next: () => Promise<void>) => {
     const r = await authenticate(c, deps.storage, misspelt);

@@ -209,6 +209,7 @@ export function addPayrollPaths(paths: Record<string, unknown>, schemas: Record<
       ],
       responses: {
         '200': { description: 'El registro de estado de la nómina.', ...ref('PayrollStatusRecord') },
+        '401': { description: 'Token ausente o inválido.', ...ref('Error') },
         '404': { description: 'No existe para esta empresa.', ...ref('Error') },
       },
     },

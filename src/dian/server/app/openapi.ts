@@ -66,6 +66,7 @@ const rejection = {
 };
 
 const json = (schema: unknown) => ({ content: { 'application/json': { schema } } });
+const unauthorized = { description: 'Token ausente o inválido.', ...json({ $ref: '#/components/schemas/Error' }) };
 
 /** The OpenAPI document of the DIAN service. */
 export function dianOpenApi(): Record<string, unknown> {
@@ -104,6 +105,7 @@ export function dianOpenApi(): Record<string, unknown> {
       parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
       responses: {
         '200': { description: 'Estado y archivos del documento.', ...json({ type: 'object' }) },
+        '401': unauthorized,
         '404': { description: 'No existe para esta empresa.', ...json({ $ref: '#/components/schemas/Error' }) },
       },
     },
@@ -125,6 +127,7 @@ export function dianOpenApi(): Record<string, unknown> {
       responses: {
         '200': { description: 'Una página: documents y nextCursor (null en la última).', ...json({ type: 'object' }) },
         '400': { description: 'Parámetros inválidos (errors con su path).', ...json({ $ref: '#/components/schemas/Error' }) },
+        '401': unauthorized,
       },
     },
   };
@@ -132,21 +135,48 @@ export function dianOpenApi(): Record<string, unknown> {
     get: {
       operationId: 'list_contingency_pending',
       summary: 'Documentos emitidos en contingencia aún no transmitidos, con las horas que quedan para transmitirlos',
-      responses: { '200': { description: 'deadlineHours y documents (hoursLeft negativo: vencido).', ...json({ type: 'object' }) } },
+      responses: {
+        '200': { description: 'deadlineHours y documents (hoursLeft negativo: vencido).', ...json({ type: 'object' }) },
+        '401': unauthorized,
+      },
     },
   };
   paths['/service/test-set'] = {
     get: {
       operationId: 'get_test_set',
       summary: 'Set de pruebas de habilitación de la empresa y conteo de los documentos enviados a cada set (aceptados, rechazados, en proceso)',
-      responses: { '200': { description: 'testSetId (null fuera del set de pruebas) y testSets.', ...json({ type: 'object' }) } },
+      responses: { '200': { description: 'testSetId (null fuera del set de pruebas) y testSets.', ...json({ type: 'object' }) }, '401': unauthorized },
     },
   };
   addEventAndMailPaths(paths, schemas);
   addPayrollPaths(paths, schemas);
+  // The two public routes: this document and the page that presents it.
+  paths['/service/openapi.json'] = {
+    get: {
+      operationId: 'get_openapi',
+      summary: 'Este documento OpenAPI',
+      security: [],
+      responses: { '200': { description: 'Documento OpenAPI 3.1.', ...json({ type: 'object' }) } },
+    },
+  };
+  paths['/service/docs'] = {
+    get: {
+      operationId: 'get_docs_page',
+      summary: 'Página HTML que presenta este documento',
+      security: [],
+      responses: { '200': { description: 'Página HTML autocontenida.', content: { 'text/html': { schema: { type: 'string' } } } } },
+    },
+  };
   return {
     openapi: '3.1.0',
-    info: { title: 'ecf-kit: servicio de documentos electrónicos de Colombia (DIAN)', version: '0.1.0' },
+    info: {
+      title: 'ecf-kit: servicio de documentos electrónicos de Colombia (DIAN)',
+      version: '0.1.0',
+      description:
+        'Facturas, notas, documento soporte, POS, contingencia y eventos RADIAN ante la DIAN. Todas las rutas salvo la documentación exigen `Authorization: Bearer <token>`.',
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    servers: [{ url: '/', description: 'Este servicio.' }],
     security: [{ bearer: [] }],
     paths,
     components: { schemas, securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },

@@ -51,6 +51,7 @@ const OPENAPI_OBJECT = {
       'Emisión de comprobantes fiscales electrónicos (e-CF) de la República Dominicana: JSON canónico o XML sin firmar → firma, ' +
       'transmisión a la autoridad tributaria y seguimiento del estado. Todas las rutas salvo la documentación exigen `Authorization: Bearer <token>`. ' +
       'Todo error responde `{status: "error", message, document}` con el mensaje en español.',
+    license: { name: 'MIT', url: 'https://opensource.org/license/mit' },
   },
   servers: [{ url: '/' }],
   security: [{ bearerAuth: [] }],

@@ -207,7 +207,12 @@ export const openApiRoute = createRoute({
   tags: ['Documentación'],
   summary: 'Este documento OpenAPI',
   security: [],
-  responses: { 200: { description: 'Documento OpenAPI 3.0.', content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } } } },
+  responses: {
+    200: {
+      description: 'Documento OpenAPI 3.0.',
+      content: { 'application/json': { schema: z.record(z.string(), z.unknown()).openapi({ additionalProperties: true }) } },
+    },
+  },
 });
 
 export const docsRoute = createRoute({

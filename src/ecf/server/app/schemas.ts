@@ -72,7 +72,10 @@ export const ListQuery = z.object({
 
 // ---------------------------------------------------------------------------------------------- bodies
 
+// `additionalProperties: true` rather than the generator's `{ nullable: true }`, a `nullable` without `type`
+// that OpenAPI 3.0 does not allow (Redocly's nullable-type-sibling).
 export const CanonicalDocumentSchema = z.record(z.string(), z.unknown()).openapi('CanonicalDocument', {
+  additionalProperties: true,
   description:
     'e-CF en JSON canónico (snake_case, español). El esquema completo de cada tipo está en schemas/ecf-{tipo}.schema.json del paquete; ' +
     'las reglas de negocio se validan en el servicio. El emisor, el e-NCF y la fecha de emisión no se envían. `null` equivale a omitir el campo.',
@@ -160,7 +163,10 @@ export const ErrorEnvelopeSchema = z
   .object({
     status: z.literal('error'),
     message: z.string().openapi({ description: 'Mensaje en español.' }),
-    document: z.record(z.string(), z.unknown()).nullable().openapi({ description: 'Detalle (errors, detailed_errors, registro…) o null.' }),
+    document: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .openapi({ description: 'Detalle (errors, detailed_errors, registro…) o null.', additionalProperties: true }),
   })
   .openapi('ErrorEnvelope');
 

@@ -56,7 +56,10 @@ describe.each(engines)('events store on %s', (_name, open) => {
 
     const zip = new Uint8Array([80, 75, 3, 4, 0, 255]);
     const sent = await s.updateEvent(first.event.id, { state: 'sending', cude: 'c'.repeat(96), signedXml: '<x/>', zip });
-    expect(sent).toMatchObject({ state: 'sending', cude: 'c'.repeat(96), signedXml: '<x/>' });
+    expect(sent).toMatchObject({ state: 'sending', cude: 'c'.repeat(96), signedXml: '<x/>', attachedDocument: null });
+    // The AttachedDocument of an accepted event is kept with it; a refused number taken over starts without one.
+    expect((await s.updateEvent(first.event.id, { attachedDocument: '<AttachedDocument/>' })).attachedDocument).toBe('<AttachedDocument/>');
+    expect((await s.getEventByNumber(a.id, 1))?.attachedDocument).toBe('<AttachedDocument/>');
     expect(Array.from(sent.zip!)).toEqual(Array.from(zip));
     const refused = await s.updateEvent(first.event.id, {
       state: 'rejected',
@@ -66,7 +69,15 @@ describe.each(engines)('events store on %s', (_name, open) => {
     expect(refused.response).toEqual({ status: 422, body: { event: { statusCode: 11 } } });
     const again = await s.reserveEvent({ companyId: a.id, code: '031', number: 1, requestHash: 'h3', documentKey: CUFE });
     expect(again.outcome).toBe('reserved');
-    expect(again.event).toMatchObject({ id: first.event.id, state: 'building', requestHash: 'h3', cude: null, zip: null, response: null });
+    expect(again.event).toMatchObject({
+      id: first.event.id,
+      state: 'building',
+      requestHash: 'h3',
+      cude: null,
+      zip: null,
+      response: null,
+      attachedDocument: null,
+    });
 
     await s.releaseEvent(again.event.id);
     expect(await s.getEventByNumber(a.id, 1)).toBeNull();
