@@ -159,6 +159,8 @@ export {
   type PayrollKindId,
   type PayrollRuleId,
 } from './payroll/table.js';
+/** The JSON Schema (2020-12) of a payroll request body (102, or 103 with one branch per note type), generated from the payroll description. */
+export { payrollRequestJsonSchema } from './payroll/json-schema.js';
 /** DIAN's payroll XSDs as an element tree (generated), the description the payroll builder, parser and validator walk. */
 export { PAYROLL_XSD } from './spec/payroll-schema.gen.js';
 /** The payroll schema tree's node and value types. */

@@ -14,8 +14,12 @@ export { issueDocument, canonicalJson, CONTINGENCY_PATH } from './use-cases/issu
 export type { DianGateway, DianUseCaseDeps, UseCaseAnswer, CustomerNotice } from './use-cases/ports.js';
 /** The event use case (`/v1/030` … `/v1/034`), its ports and what `send: true` on an event hands over. */
 export { sendEvent, type EventUseCaseDeps, type EventNotice } from './use-cases/events.js';
+/** The payroll use cases (`/service/payrolls…`), their ports and the record's status integers. */
+export { submitPayroll, payrollStatus, payrollRecord, PAYROLL_STATUS, type PayrollUseCaseDeps } from './use-cases/payrolls.js';
 /** The events table's migration and store (spread into the Kysely storage). */
 export { DIAN_EVENT_MIGRATION, createDianEventStore } from './storage/events.js';
+/** The payrolls table's migration and store (spread into the Kysely storage). */
+export { DIAN_PAYROLL_MIGRATION, createDianPayrollStore } from './storage/payrolls.js';
 /** `send: true` through the mail service: the document and event notifiers. */
 export { mailNotices, type MailNoticeOptions } from './mail-notices.js';
 /** The mail routes' tenant of a company. */

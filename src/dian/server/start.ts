@@ -134,9 +134,15 @@ export async function startDianServer(options: DianServerOptions): Promise<DianS
     sendBillSync: async (fileName, zip) => (await clientOf(company)).sendBillSync(fileName, zip),
     getStatus: async (documentKey) => (await clientOf(company)).getStatus(documentKey),
     sendEventUpdateStatus: async (zip) => (await clientOf(company)).sendEventUpdateStatus(zip),
+    sendNominaSync: async (zip) => (await clientOf(company)).sendNominaSync(zip),
     sendTestSetAsync: async (fileName, zip, testSetId) => (await clientOf(company)).sendTestSetAsync(fileName, zip, testSetId),
     getStatusZip: async (zipKey) => (await clientOf(company)).getStatusZip(zipKey),
-    ...(simulator ? { prepare: (co: CompanyRecord, resolutions: readonly ResolutionRecord[]) => registerWithSimulator(simulator!, co, resolutions) } : {}),
+    ...(simulator
+      ? {
+          prepare: (co: CompanyRecord, resolutions: readonly ResolutionRecord[], habilitation?: { testSetId?: string }) =>
+            registerWithSimulator(simulator!, co, resolutions, habilitation?.testSetId),
+        }
+      : {}),
   });
   let mail: MailService | null = null;
   let closeMail = async () => {};
@@ -237,9 +243,12 @@ export function simulatorCompany(company: CompanyRecord): DianSimCompany {
   };
 }
 
-/** Registers a company, its software and its ranges with the local DIAN (replacing what it had). */
-function registerWithSimulator(sim: DianSimulator, company: CompanyRecord, resolutions: readonly ResolutionRecord[]): void {
-  sim.addCompany(simulatorCompany(company));
+/**
+ * Registers a company, its software and its ranges with the local DIAN (replacing what it had); `testSetId` (a
+ * payroll sent to its own habilitación test set) replaces the company's test set, as DIAN knows it from habilitación.
+ */
+function registerWithSimulator(sim: DianSimulator, company: CompanyRecord, resolutions: readonly ResolutionRecord[], testSetId?: string): void {
+  sim.addCompany({ ...simulatorCompany(company), ...(testSetId ? { testSetId } : {}) });
   for (const r of resolutions) {
     sim.addRange({
       nit: company.nit,

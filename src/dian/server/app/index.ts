@@ -5,7 +5,7 @@
  *
  * Auth: `Authorization: Bearer <token>` names the company (tokens stored hashed). The published interface
  * writes `Authotization` on the payroll and mail endpoints; routes that take that spelling opt in
- * (`misspelt: true`): the mail routes do (app/mail.ts).
+ * (`misspelt: true`): the mail routes (app/mail.ts) and the payroll routes (app/payrolls.ts) do.
  */
 import { Hono, type Context } from 'hono';
 import { DIAN_KINDS, type DianKindId } from '../../index.js';
@@ -25,6 +25,7 @@ import type { MailService } from '../../../shared/mail/index.js';
 import type { EventUseCaseDeps } from '../use-cases/events.js';
 import { registerEventRoutes } from './events.js';
 import { registerMailRoutes } from './mail.js';
+import { registerPayrollRoutes } from './payrolls.js';
 
 export interface DianAppDeps extends DianUseCaseDeps {
   storage: DianStorage;
@@ -130,6 +131,7 @@ export function createDianApp(deps: DianAppDeps): Hono<Env> {
   }
 
   registerEventRoutes(app, deps, auth(false), limit);
+  registerPayrollRoutes(app, deps, auth(true), limit);
   if (deps.mail) registerMailRoutes(app, deps.mail, auth(true), limit);
 
   app.get('/service/documents/:id', auth(false), async (c) => {

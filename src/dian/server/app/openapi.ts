@@ -5,6 +5,7 @@
  */
 import { DIAN_KINDS, dianRequestJsonSchema } from '../../index.js';
 import { addEventAndMailPaths } from './openapi-events.js';
+import { addPayrollPaths } from './openapi-payrolls.js';
 
 const errorBody = {
   type: 'object',
@@ -148,6 +149,7 @@ export function dianOpenApi(): Record<string, unknown> {
     },
   };
   addEventAndMailPaths(paths, schemas);
+  addPayrollPaths(paths, schemas);
   // The two public routes: this document and the page that presents it.
   paths['/service/openapi.json'] = {
     get: {

@@ -12,6 +12,7 @@ import { isUniqueViolation, runTransaction } from '../../../shared/server-kit/st
 import { DIAN_MIGRATIONS } from './migrations.js';
 import { type ContingencyDatabase, createContingencyKyselyStorage } from './contingency.js';
 import { createDianEventStore } from './events.js';
+import { createDianPayrollStore } from './payrolls.js';
 import { createDianTestSetStore } from './test-set.js';
 import type { CompanyRecord, DianStorage, DocumentPatch, DocumentRecord, DocumentState, ResolutionRecord, TokenRecord } from './types.js';
 
@@ -194,6 +195,7 @@ export function createDianKyselyStorage(options: DianKyselyOptions): DianStorage
   return {
     ...createContingencyKyselyStorage(db as unknown as Kysely<ContingencyDatabase>, now),
     ...createDianEventStore(db as never, dialect, options.clock),
+    ...createDianPayrollStore(db as never, dialect, options.clock),
     ...createDianTestSetStore(db as never, options.clock),
     async migrate() {
       await db.connection().execute((q) => runMigrations(q, dialect, DIAN_MIGRATIONS, { schema: options.schema, now }));

@@ -9,6 +9,7 @@
 import type { Dialect, Migration } from '../../../shared/server-kit/storage/migrations.js';
 import { CONTINGENCY_MIGRATIONS } from './contingency.js';
 import { DIAN_EVENT_ATTACHED_MIGRATION, DIAN_EVENT_MIGRATION } from './events.js';
+import { DIAN_PAYROLL_MIGRATION } from './payrolls.js';
 import { TEST_SET_MIGRATION } from './test-set.js';
 
 function types(dialect: Dialect) {
@@ -85,6 +86,7 @@ export const DIAN_MIGRATIONS: Migration[] = [
   },
   ...CONTINGENCY_MIGRATIONS,
   DIAN_EVENT_MIGRATION,
+  DIAN_PAYROLL_MIGRATION,
   TEST_SET_MIGRATION,
   DIAN_EVENT_ATTACHED_MIGRATION,
 ];

@@ -5,9 +5,11 @@
  */
 import type { DianCompany, DianKindId } from '../../index.js';
 import type { EventStore } from './events.js';
+import type { PayrollStore } from './payrolls.js';
 import type { TestSetStore } from './test-set.js';
 
 export type { EventStore, EventRecord, EventState, EventPatch, EventReservation } from './events.js';
+export type { PayrollStore, PayrollRecord, PayrollState, PayrollPatch, PayrollReservation, PayrollSendMode } from './payrolls.js';
 export type { TestSetStore, TestSetSendRecord, TestSetVerdict, TestSetProgress } from './test-set.js';
 
 /** `1` production, `2` habilitación. */
@@ -170,7 +172,15 @@ export interface StorageLifecycle {
   close(): Promise<void>;
 }
 
-export type DianStorage = CompanyStore & ResolutionStore & DocumentStore & EventStore & ContingencyStore & DocumentListStore & TestSetStore & StorageLifecycle;
+export type DianStorage = CompanyStore &
+  ResolutionStore &
+  DocumentStore &
+  EventStore &
+  PayrollStore &
+  ContingencyStore &
+  DocumentListStore &
+  TestSetStore &
+  StorageLifecycle;
 
 // ---- contingency and listing (adapter: ./contingency.ts)
 

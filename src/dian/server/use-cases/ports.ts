@@ -13,6 +13,8 @@ export interface DianGateway {
   getStatus(documentKey: string): Promise<DianResponse>;
   /** SendEventUpdateStatus: a zipped, signed event (ApplicationResponse 030–034). */
   sendEventUpdateStatus?(zip: Uint8Array): Promise<DianResponse>;
+  /** SendNominaSync: a zipped, signed payroll document (102/103). */
+  sendNominaSync?(zip: Uint8Array): Promise<DianResponse>;
   /** SendTestSetAsync: a zipped document for habilitación's test set `testSetId`; the answer's `zipKey` goes to getStatusZip. */
   sendTestSetAsync?(fileName: string, zip: Uint8Array, testSetId: string): Promise<DianUploadResponse>;
   /** GetStatusZip: the verdicts of an asynchronous zip, one per document (`98` while DIAN is still processing). */
@@ -21,7 +23,7 @@ export interface DianGateway {
    * Called before a company sends: the embedded local DIAN registers the company, its software and ranges
    * (the real DIAN knows them from habilitación). Absent against a real DIAN.
    */
-  prepare?(company: CompanyRecord, resolutions: readonly ResolutionRecord[]): Promise<void> | void;
+  prepare?(company: CompanyRecord, resolutions: readonly ResolutionRecord[], habilitation?: { testSetId?: string }): Promise<void> | void;
 }
 
 export interface DianUseCaseDeps {
