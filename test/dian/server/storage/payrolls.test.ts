@@ -1,35 +1,9 @@
 /** The payroll store (dian_payrolls, migration 4) on SQLite and PostgreSQL: reservation, idempotency, a refused number taken over, release, per company. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createDianPostgresStorage, createDianSqliteStorage, type DianStorage } from '../../../../src/dian/server/index.js';
-import { dropSchema, newSchema, PG_URL, PROFILE } from '../helpers.js';
+import type { DianStorage } from '../../../../src/dian/server/index.js';
+import { PROFILE, STORAGE_ENGINES as engines } from '../helpers.js';
 
 const CUNE = 'c'.repeat(96);
-
-const engines: [string, () => Promise<{ storage: DianStorage; cleanup: () => Promise<void> }>][] = [
-  [
-    'sqlite',
-    async () => {
-      const storage = createDianSqliteStorage({ file: ':memory:' });
-      await storage.migrate();
-      return { storage, cleanup: () => storage.close() };
-    },
-  ],
-  [
-    'postgres',
-    async () => {
-      const schema = newSchema();
-      const storage = createDianPostgresStorage({ connectionString: PG_URL, schema });
-      await storage.migrate();
-      return {
-        storage,
-        cleanup: async () => {
-          await storage.close();
-          await dropSchema(schema);
-        },
-      };
-    },
-  ],
-];
 
 describe.each(engines)('payroll store on %s', (_name, open) => {
   let cleanup: () => Promise<void> = async () => {};

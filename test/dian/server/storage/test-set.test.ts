@@ -4,34 +4,7 @@
  * replacing the first, a send forgotten, the per-set counts per company.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createDianPostgresStorage, createDianSqliteStorage, type DianStorage } from '../../../../src/dian/server/index.js';
-import { dropSchema, newSchema, PG_URL, PROFILE } from '../helpers.js';
-
-const engines: [string, () => Promise<{ storage: DianStorage; cleanup: () => Promise<void> }>][] = [
-  [
-    'sqlite',
-    async () => {
-      const storage = createDianSqliteStorage({ file: ':memory:' });
-      await storage.migrate();
-      return { storage, cleanup: () => storage.close() };
-    },
-  ],
-  [
-    'postgres',
-    async () => {
-      const schema = newSchema();
-      const storage = createDianPostgresStorage({ connectionString: PG_URL, schema });
-      await storage.migrate();
-      return {
-        storage,
-        cleanup: async () => {
-          await storage.close();
-          await dropSchema(schema);
-        },
-      };
-    },
-  ],
-];
+import { PROFILE, STORAGE_ENGINES as engines } from '../helpers.js';
 
 describe.each(engines)('test-set store on %s', (_name, open) => {
   let cleanup: () => Promise<void> = async () => {};
