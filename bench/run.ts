@@ -3,7 +3,7 @@
  * other's heap), prints their tables, then one summary table of the key figures from every results JSON,
  * written to summary.json. Results go to bench/results/ (or BENCH_RESULTS_DIR).
  *
- * `npm run bench -- pipeline pdf` runs only the scripts whose names start with those words (the summary still
+ * `npm run bench -- pipeline pdf` runs only the scripts named by those words, or whose names start with them (the summary still
  * reads every results file there, marking those not written by this run as stale). BENCH_QUICK=1 shortens
  * every measurement (a smoke test of the harness; its figures are not comparable).
  */
@@ -17,9 +17,10 @@ import { machineLine, QUICK, resultsDir, round, writeResults } from './lib.js';
 const dir = dirname(fileURLToPath(import.meta.url));
 const skip = new Set(['run.ts', 'lib.ts', 'docs.ts']);
 const only = process.argv.slice(2);
-const scripts = readdirSync(dir)
-  .filter((f) => f.endsWith('.ts') && !skip.has(f) && (only.length === 0 || only.some((o) => f.startsWith(o))))
-  .sort();
+// A word naming a script exactly (`dian`) runs that script alone; otherwise every script starting with it.
+const all = readdirSync(dir).filter((f) => f.endsWith('.ts') && !skip.has(f));
+const picks = (o: string, f: string) => (all.includes(`${o}.ts`) ? f === `${o}.ts` : f.startsWith(o));
+const scripts = all.filter((f) => only.length === 0 || only.some((o) => picks(o, f))).sort();
 const startedAt = new Date();
 const loadAtStart = round(os.loadavg()[0] ?? 0, 2);
 const runs: Record<string, { exit_code: number | null; seconds: number }> = {};
