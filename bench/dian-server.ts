@@ -19,7 +19,7 @@
  *     ApplicationResponse) and the PDF (dianPdf, A4). The ratios server CPU / SDK pipeline CPU (target ≤ 3×) and
  *     server CPU / (pipeline + AttachedDocument + PDF).
  * `--cpu-prof DIR`: the server runs with --cpu-prof (profile written to DIR when it stops) and its self time is
- * summarised by area (PDF, signing, build, storage, HTTP, …).
+ * summarised by area (PDF, signing, build, storage, HTTP, …); `--shares FILE.cpuprofile` prints that summary of a profile.
  *
  * Open loop (`--open-loop [--rate R] [--minutes M] [--engine sqlite|postgres]`): one engine (default SQLite), a fixed
  * arrival rate (without --rate: half the closed-loop maximum measured first on the same rig) for M minutes (default
@@ -30,7 +30,7 @@
  * and dian-server-open-loop.json. Figures and how to read them: docs/dian/performance.md, "Service".
  */
 import { randomBytes, sign as rsaSign } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -267,6 +267,12 @@ async function closedLoop(rig: Rig, count: number, connections = CONNECTIONS): P
 }
 
 const cpuMs = (u: ChildUsage['cpu']) => (u.user + u.system) / 1000;
+/** Event-loop utilization of a child between two usage reports. */
+const utilization = (a: ChildUsage, b: ChildUsage): number => {
+  const active = b.eventLoop.active - a.eventLoop.active;
+  const total = active + b.eventLoop.idle - a.eventLoop.idle;
+  return total > 0 ? round(active / total, 2) : 0;
+};
 
 interface ClosedFigures {
   engine: Engine;
@@ -282,6 +288,8 @@ interface ClosedFigures {
   cpu_ms_per_doc: { server: number; simulator: number; load_generator: number };
   /** CPU of the three processes per second of the run, in cores (2 on this machine is the whole box). */
   cores_busy: number;
+  /** Share of the run the main thread (event loop) of each child was busy: near 1, that process bounds the rate. */
+  event_loop_utilization: { server: number; simulator: number };
   simulator_send_bill_sync: number;
   simulator_accepted: number;
   server_rss_end_mb: number | null;
@@ -325,6 +333,7 @@ async function benchClosed(rig: Rig): Promise<{ figures: ClosedFigures; probe: {
       max_ms: r.latency.max,
       cpu_ms_per_doc: { server: round(serverCpu / DOCS, 2), simulator: round(simCpu / DOCS, 2), load_generator: round(genCpu / DOCS, 2) },
       cores_busy: round((serverCpu + simCpu + genCpu) / r.wallMs, 2),
+      event_loop_utilization: { server: utilization(s0, s1), simulator: utilization(m0, m1) },
       simulator_send_bill_sync: sent,
       simulator_accepted: accepted,
       server_rss_end_mb: s1.rssMb,
@@ -440,34 +449,43 @@ const AREAS: [string, RegExp][] = [
   ['service use cases and app', /src\/dian\/server|src\/shared\/server-kit/],
 ];
 
-/** Self time of a .cpuprofile by area (file of each sampled frame), shares of the total. */
+const SPECIAL_FRAMES = new Map([
+  ['(garbage collector)', 'garbage collector'],
+  ['(idle)', 'idle'],
+  ['(program)', 'program (native, JIT)'],
+]);
+
+/**
+ * Self time of a .cpuprofile by area, shares of the busy time: each sample goes to the area of its innermost frame
+ * (or nearest caller) in a file of a known area, so that native work (RSA, regular expressions, JSON, zlib) counts
+ * for the code that called it; GC and samples with no known caller are counted apart.
+ */
 function profileShares(file: string): Record<string, number> {
   const prof = JSON.parse(readFileSync(file, 'utf8')) as {
-    nodes: { id: number; callFrame: { functionName: string; url: string } }[];
+    nodes: { id: number; callFrame: { functionName: string; url: string }; children?: number[] }[];
     samples: number[];
     timeDeltas: number[];
   };
+  const byId = new Map(prof.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of prof.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
   const area = new Map<number, string>();
-  for (const n of prof.nodes) {
+  const areaOf = (id: number): string => {
+    const hit = area.get(id);
+    if (hit) return hit;
+    const n = byId.get(id)!;
     const { url, functionName } = n.callFrame;
-    let a = AREAS.find(([, re]) => re.test(url))?.[0];
-    if (!a)
-      a =
-        functionName === '(garbage collector)'
-          ? 'garbage collector'
-          : functionName === '(idle)'
-            ? 'idle'
-            : functionName === '(program)'
-              ? 'program (native, JIT)'
-              : 'other';
-    area.set(n.id, a);
-  }
+    const p = parent.get(id);
+    const a = AREAS.find(([, re]) => re.test(url))?.[0] ?? SPECIAL_FRAMES.get(functionName) ?? (p === undefined ? 'other' : areaOf(p));
+    area.set(id, a);
+    return a;
+  };
   const totals = new Map<string, number>();
   prof.samples.forEach((id, i) => {
-    const a = area.get(id) ?? 'other';
+    const a = areaOf(id);
     totals.set(a, (totals.get(a) ?? 0) + (prof.timeDeltas[i] ?? 0));
   });
-  const busy = [...totals.entries()].filter(([a]) => a !== 'idle').reduce((s, [, t]) => s + t, 0);
+  const busy = [...totals.entries()].filter(([a]) => a !== 'idle').reduce((sum, [, t]) => sum + t, 0);
   return Object.fromEntries(
     [...totals.entries()]
       .filter(([a]) => a !== 'idle')
@@ -604,13 +622,17 @@ async function mainClosed(): Promise<void> {
     };
     let shares: Record<string, number> | undefined;
     if (profDir) {
-      const file = readdirSync(profDir).find((n) => n.endsWith('.cpuprofile'));
-      if (file) shares = profileShares(join(profDir, file));
+      // The main thread's profile is the largest (tsx's loader thread writes one too).
+      const files = readdirSync(profDir)
+        .filter((n) => n.endsWith('.cpuprofile'))
+        .map((n) => join(profDir, n))
+        .sort((x, y) => statSync(y).size - statSync(x).size);
+      if (files[0]) shares = profileShares(files[0]);
     }
     results[engine] = { ...f, sdk, ratios, ...(shares ? { profile_shares: shares } : {}) };
     console.log(`\n${engine}: ${f.docs_per_second} docs/s to accepted, p50 ${f.p50_ms} ms, p99 ${f.p99_ms} ms, max ${f.max_ms} ms (${f.seconds} s)`);
     console.log(
-      `  CPU per accepted document: server ${f.cpu_ms_per_doc.server} ms, local DIAN ${f.cpu_ms_per_doc.simulator} ms, load generator ${f.cpu_ms_per_doc.load_generator} ms; ${f.cores_busy} cores busy`,
+      `  CPU per accepted document: server ${f.cpu_ms_per_doc.server} ms, local DIAN ${f.cpu_ms_per_doc.simulator} ms, load generator ${f.cpu_ms_per_doc.load_generator} ms; ${f.cores_busy} cores busy; event loop busy: server ${f.event_loop_utilization.server}, local DIAN ${f.event_loop_utilization.simulator}`,
     );
     console.log(
       `  SDK, same invoice, CPU: build + sign + zip ${sdk.pipeline_cpu_ms} ms, AttachedDocument (build + sign) ${sdk.attached_document_cpu_ms} ms, PDF ${sdk.pdf_cpu_ms} ms, RSA floor ${sdk.rsa_floor_cpu_ms} ms; same CUFE as the service: ${sdk.same_cufe_as_service}`,
@@ -669,5 +691,7 @@ async function mainOpen(): Promise<void> {
 }
 
 if (QUICK) console.log('BENCH_QUICK=1: smoke test, figures not comparable');
-if (OPEN_LOOP) await mainOpen();
+const SHARES_OF = argValue('--shares');
+if (SHARES_OF) console.log(profileShares(resolve(SHARES_OF)));
+else if (OPEN_LOOP) await mainOpen();
 else await mainClosed();

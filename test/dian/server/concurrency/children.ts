@@ -73,6 +73,8 @@ export function stopChild(p: Child): Promise<number | null> {
 export interface ChildUsage {
   /** process.cpuUsage() of the child: user and system CPU time since it started, µs. */
   cpu: { user: number; system: number };
+  /** performance.eventLoopUtilization() of the child since it started: ms the main thread ran and idled. */
+  eventLoop: { idle: number; active: number };
   /** V8 heap used, MB, after a full GC when `gc` was asked and the child runs with --expose-gc (else as it is). */
   heapUsedMb: number;
   /** Whether a full GC ran before `heapUsedMb` was read. */
