@@ -1,3 +1,5 @@
+import { performance } from 'node:perf_hooks';
+
 /**
  * In a child started by ./children.ts with `ipc: true`: answers `{ usage: true, gc }` with its own CPU time, its event
  * loop's busy and idle time, and memory (a full GC first when asked and the process runs with --expose-gc). Without an
