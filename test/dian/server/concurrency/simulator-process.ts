@@ -5,7 +5,7 @@
  * what the real DIAN knows from habilitación); prints `simulator <url> <controlUrl>` on stdout and closes on
  * SIGTERM (exit 0, its state written). Started with an IPC channel, it reports its CPU time and memory when asked.
  *
- * Environment: DIAN_XSD_DIR, DIAN_SIM_DATA_DIR, DIAN_SIM_SEED, DIAN_NOW (ISO instant).
+ * Environment: DIAN_XSD_DIR, DIAN_SIM_DATA_DIR (optional: in memory without it), DIAN_SIM_SEED, DIAN_NOW (ISO instant).
  */
 import { startDianSimulator } from '../../../../src/dian/simulator/index.js';
 import { answerUsageOverIpc } from './usage.js';
@@ -19,7 +19,9 @@ const now = new Date(env('DIAN_NOW'));
 const seed = JSON.parse(env('DIAN_SIM_SEED'));
 const sim = await startDianSimulator({
   xsdDir: env('DIAN_XSD_DIR'),
-  dataDir: env('DIAN_SIM_DATA_DIR'),
+  // Without DIAN_SIM_DATA_DIR the state stays in memory (bench/dian-server.ts: rewriting state.json, every signed
+  // document included, after each change would make the local DIAN's cost grow with the documents it holds).
+  dataDir: process.env.DIAN_SIM_DATA_DIR || undefined,
   clock: () => now,
   companies: seed.companies,
   ranges: seed.ranges,
