@@ -322,6 +322,28 @@ if (e2e) {
   }
 }
 
+const dianServer = source('dian_server', 'dian-server.json');
+if (dianServer) {
+  summary.dian_server = {} as Json;
+  for (const [engine, r] of Object.entries<Json>(dianServer.by_engine ?? {})) {
+    summary.dian_server[engine] = {
+      docs_per_second: r.docs_per_second,
+      p50_ms: r.p50_ms,
+      p99_ms: r.p99_ms,
+      server_cpu_ms_per_doc: r.cpu_ms_per_doc?.server,
+      server_over_sdk_pipeline: r.ratios?.server_over_sdk_pipeline,
+      server_over_sdk_same_work: r.ratios?.server_over_sdk_pipeline_attached_pdf,
+    };
+    rows.push({
+      area: `DIAN service${tag(dianServer)}`,
+      benchmark: `${r.documents} invoices → accepted (local DIAN in its own process), ${engine}, ${r.connections} conn`,
+      figure: `${n(r.docs_per_second)} docs/s, p50 ${n(r.p50_ms, ' ms')}, p99 ${n(r.p99_ms, ' ms')}; server CPU ${n(r.cpu_ms_per_doc?.server, ' ms')}/doc = ${n(r.ratios?.server_over_sdk_pipeline, '×')} SDK build + sign + zip, ${n(r.ratios?.server_over_sdk_pipeline_attached_pdf, '×')} with AttachedDocument + PDF`,
+      peak_rss_mb: mb(r.server_rss_end_mb),
+      memory: 'server process (RSS at end)',
+    });
+  }
+}
+
 const load = source('load', 'load.json');
 if (load?.sustained) {
   const s = load.sustained as Json;
