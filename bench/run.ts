@@ -3,7 +3,7 @@
  * other's heap), prints their tables, then one summary table of the key figures from every results JSON,
  * written to summary.json. Results go to bench/results/ (or BENCH_RESULTS_DIR).
  *
- * `npm run bench -- pipeline pdf` runs only the scripts whose names start with those words (the summary still
+ * `npm run bench -- pipeline pdf` runs only the scripts named by those words, or whose names start with them (the summary still
  * reads every results file there, marking those not written by this run as stale). BENCH_QUICK=1 shortens
  * every measurement (a smoke test of the harness; its figures are not comparable).
  */
@@ -17,9 +17,10 @@ import { machineLine, QUICK, resultsDir, round, writeResults } from './lib.js';
 const dir = dirname(fileURLToPath(import.meta.url));
 const skip = new Set(['run.ts', 'lib.ts', 'docs.ts']);
 const only = process.argv.slice(2);
-const scripts = readdirSync(dir)
-  .filter((f) => f.endsWith('.ts') && !skip.has(f) && (only.length === 0 || only.some((o) => f.startsWith(o))))
-  .sort();
+// A word naming a script exactly (`dian`) runs that script alone; otherwise every script starting with it.
+const all = readdirSync(dir).filter((f) => f.endsWith('.ts') && !skip.has(f));
+const picks = (o: string, f: string) => (all.includes(`${o}.ts`) ? f === `${o}.ts` : f.startsWith(o));
+const scripts = all.filter((f) => only.length === 0 || only.some((o) => picks(o, f))).sort();
 const startedAt = new Date();
 const loadAtStart = round(os.loadavg()[0] ?? 0, 2);
 const runs: Record<string, { exit_code: number | null; seconds: number }> = {};
@@ -317,6 +318,28 @@ if (e2e) {
       figure: `${n(r.docs_per_second)} docs/s (${n(r.seconds_to_all_accepted, ' s')})`,
       peak_rss_mb: mb(r.peak_rss_mb),
       memory: 'server process',
+    });
+  }
+}
+
+const dianServer = source('dian_server', 'dian-server.json');
+if (dianServer) {
+  summary.dian_server = {} as Json;
+  for (const [engine, r] of Object.entries<Json>(dianServer.by_engine ?? {})) {
+    summary.dian_server[engine] = {
+      docs_per_second: r.docs_per_second,
+      p50_ms: r.p50_ms,
+      p99_ms: r.p99_ms,
+      server_cpu_ms_per_doc: r.cpu_ms_per_doc?.server,
+      server_over_sdk_pipeline: r.ratios?.server_over_sdk_pipeline,
+      server_over_sdk_same_work: r.ratios?.server_over_sdk_pipeline_attached_pdf,
+    };
+    rows.push({
+      area: `DIAN service${tag(dianServer)}`,
+      benchmark: `${r.documents} invoices → accepted (local DIAN in its own process), ${engine}, ${r.connections} conn`,
+      figure: `${n(r.docs_per_second)} docs/s, p50 ${n(r.p50_ms, ' ms')}, p99 ${n(r.p99_ms, ' ms')}; server CPU ${n(r.cpu_ms_per_doc?.server, ' ms')}/doc = ${n(r.ratios?.server_over_sdk_pipeline, '×')} SDK build + sign + zip, ${n(r.ratios?.server_over_sdk_pipeline_attached_pdf, '×')} with AttachedDocument + PDF`,
+      peak_rss_mb: mb(r.server_rss_end_mb),
+      memory: 'server process (RSS at end)',
     });
   }
 }
