@@ -8,10 +8,10 @@
  * Uint8Array that also carries the previous keys, so code that only passes "the key" around keeps
  * decrypting old blobs during a rotation.
  */
-import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { decryptSecret as decryptSealed, KEY_BYTES, parseKey as parseKeyNamed, SecretError, SecretKey } from '../../shared/server-kit/sealing.js';
+import { decryptSecret as decryptSealed, parseKey as parseKeyNamed, SecretError, SecretKey } from '../../shared/server-kit/sealing.js';
+import { devKey } from '../../shared/server-kit/sealing-key.js';
+
+export { DEV_KEY_FILE } from '../../shared/server-kit/sealing-key.js';
 
 export {
   SecretError,
@@ -46,9 +46,6 @@ export function parseKey(text: string, name = 'ECF_CERT_KEY'): Uint8Array {
   return parseKeyNamed(text, name);
 }
 
-/** File name of the development key inside the data directory. */
-export const DEV_KEY_FILE = 'certificate.key';
-
 /**
  * The key that encrypts issuers' certificates.
  *
@@ -79,42 +76,4 @@ export function loadCertificateKey(options: { env: Record<string, string | undef
     );
   }
   return new SecretKey(devKey(dataDir), previous);
-}
-
-function devKey(dataDir: string): Uint8Array {
-  const file = join(dataDir, DEV_KEY_FILE);
-  const existing = readKeyFile(file);
-  if (existing) return existing;
-  if (!existsSync(dataDir)) {
-    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-    chmodSync(dataDir, 0o700);
-  }
-  const key = randomBytes(KEY_BYTES);
-  try {
-    // `wx`: never overwrite a key another process created meanwhile (it may already protect stored data).
-    writeFileSync(file, `${key.toString('hex')}\n`, { mode: 0o600, flag: 'wx' });
-    // The mode given to open() is filtered by the umask; set it explicitly.
-    chmodSync(file, 0o600);
-    return new Uint8Array(key);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'EEXIST') {
-      const raced = readKeyFile(file);
-      if (raced) return raced;
-    }
-    throw e;
-  }
-}
-
-function readKeyFile(file: string): Uint8Array | null {
-  let text: string;
-  try {
-    if (!statSync(file).isFile()) throw new SecretError(`${file} is not a file.`, { code: 'invalid_key' });
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw e;
-  }
-  // A concurrent creator may not have written the content yet.
-  if (text.trim() === '') return null;
-  return parseKey(text, file);
 }
