@@ -8,8 +8,8 @@
  * Uint8Array that also carries the previous keys, so code that only passes "the key" around keeps
  * decrypting old blobs during a rotation.
  */
-import { decryptSecret as decryptSealed, parseKey as parseKeyNamed, SecretError, SecretKey } from '../../shared/server-kit/sealing.js';
-import { devKey } from '../../shared/server-kit/sealing-key.js';
+import { decryptSecret as decryptSealed, parseKey as parseKeyNamed, type SecretKey } from '../../shared/server-kit/sealing.js';
+import { DEV_KEY_FILE, loadSealingKey, type SealingKeySettings } from '../../shared/server-kit/sealing-key.js';
 
 export { DEV_KEY_FILE } from '../../shared/server-kit/sealing-key.js';
 
@@ -59,21 +59,8 @@ export function parseKey(text: string, name = 'ECF_CERT_KEY'): Uint8Array {
  * @throws SecretError `key_missing` (production), `invalid_key`
  */
 export function loadCertificateKey(options: { env: Record<string, string | undefined>; dataDir: string; production: boolean }): SecretKey {
-  const { env, dataDir, production } = options;
-  const previous = (env.ECF_CERT_KEY_PREVIOUS ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter((s) => s !== '')
-    .map((s, i) => parseKey(s, `ECF_CERT_KEY_PREVIOUS[${i}]`));
-  const configured = env.ECF_CERT_KEY?.trim();
-  if (configured) return new SecretKey(parseKey(configured), previous);
-  if (production) {
-    throw new SecretError(
-      'ECF_CERT_KEY is not set. In production the key that encrypts uploaded certificates must come from the ' +
-        'environment: generate one with `openssl rand -hex 32`, keep it in your secret store and set ' +
-        'ECF_CERT_KEY to it (64 hex characters or base64 of 32 bytes). Losing it makes stored certificates unreadable.',
-      { code: 'key_missing' },
-    );
-  }
-  return new SecretKey(devKey(dataDir), previous);
+  return loadSealingKey(ECF_KEY_SETTINGS, options);
 }
+
+/** How the e-CF server names its sealing key. */
+export const ECF_KEY_SETTINGS: SealingKeySettings = { setting: 'ECF_CERT_KEY', devKeyFile: DEV_KEY_FILE, protects: 'uploaded certificates' };

@@ -1,17 +1,66 @@
 /**
- * The development key file of a data directory: a random sealing key generated once (mode 0600) and reused
- * afterwards. Moved unchanged from src/ecf/server/secrets.ts.
+ * Loading a server's sealing key (the key that seals its tenants' certificates at rest, ./sealing.ts) from its
+ * settings, the same way for every product: `<SETTING>` is the current key (used to encrypt),
+ * `<SETTING>_PREVIOUS` lists older keys (comma-separated) still accepted for decryption during a rotation; the
+ * result is a {@link SecretKey}. Without the setting: in development a random key generated once into a key file
+ * of the data directory (mode 0600) and reused afterwards; in production an error saying how to set one.
  */
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { KEY_BYTES, parseKey, SecretError } from './sealing.js';
+import { KEY_BYTES, parseKey, SecretError, SecretKey } from './sealing.js';
 
-/** File name of the development key inside the data directory. */
+/** File name of the e-CF server's development key inside the data directory. */
 export const DEV_KEY_FILE = 'certificate.key';
 
-export function devKey(dataDir: string): Uint8Array {
-  const file = join(dataDir, DEV_KEY_FILE);
+/** How a product names its sealing key. */
+export interface SealingKeySettings {
+  /** The setting of the current key, e.g. `ECF_CERT_KEY`; older keys are in `${setting}_PREVIOUS`. */
+  setting: string;
+  /** File name of the development key inside the data directory. */
+  devKeyFile: string;
+  /** What the stored secrets are, for the production error (e.g. `uploaded certificates`). */
+  protects: string;
+}
+
+/**
+ * The sealing key of a server.
+ *
+ * - `<setting>` set: that key (64 hex characters or base64 of 32 bytes); `<setting>_PREVIOUS` (comma-separated,
+ *   same formats) adds older keys accepted for decryption.
+ * - not set, development: the development key file of `dataDir` (created on first use).
+ * - not set, production: throws, saying how to set one (a key kept next to the data it protects protects
+ *   nothing against a copied data directory).
+ *
+ * @throws SecretError `key_missing` (production), `invalid_key`
+ */
+export function loadSealingKey(
+  settings: SealingKeySettings,
+  options: { env: Record<string, string | undefined>; dataDir: string; production: boolean },
+): SecretKey {
+  const { env, dataDir, production } = options;
+  const { setting } = settings;
+  const previous = (env[`${setting}_PREVIOUS`] ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '')
+    .map((s, i) => parseKey(s, `${setting}_PREVIOUS[${i}]`));
+  const configured = env[setting]?.trim();
+  if (configured) return new SecretKey(parseKey(configured, setting), previous);
+  if (production) {
+    throw new SecretError(
+      `${setting} is not set. In production the key that encrypts ${settings.protects} must come from the ` +
+        'environment: generate one with `openssl rand -hex 32`, keep it in your secret store and set ' +
+        `${setting} to it (64 hex characters or base64 of 32 bytes). Losing it makes stored certificates unreadable.`,
+      { code: 'key_missing' },
+    );
+  }
+  return new SecretKey(devKey(dataDir, settings.devKeyFile), previous);
+}
+
+/** The development key of `dataDir` (`fileName` inside it), generated on first use. */
+export function devKey(dataDir: string, fileName = DEV_KEY_FILE): Uint8Array {
+  const file = join(dataDir, fileName);
   const existing = readKeyFile(file);
   if (existing) return existing;
   if (!existsSync(dataDir)) {
