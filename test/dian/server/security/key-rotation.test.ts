@@ -25,13 +25,14 @@ import {
   loadDianCertificateKey,
   type ResealReport,
   resealIdentities,
+  sealIdentity,
   startDianServer,
   unsealIdentity,
 } from '../../../../src/dian/server/index.js';
-import { envelopeKeyId, keyId, SecretError } from '../../../../src/shared/server-kit/sealing.js';
+import { envelopeKeyId, keyId, SecretError, SecretKey } from '../../../../src/shared/server-kit/sealing.js';
 import { fakeIo } from '../../../ecf/helpers/cli.js';
 import { dianXsdDir } from '../../helpers/env.js';
-import { dropSchema, EXAMPLE_NIT, example, newSchema, NOW, PG_URL, PROFILE } from '../helpers.js';
+import { dropSchema, EXAMPLE_NIT, example, newSchema, NOW, PG_URL, PROFILE, STORAGE_ENGINES } from '../helpers.js';
 
 const OTHER_NIT = '900373076';
 const cleanups: (() => Promise<void>)[] = [];
@@ -188,5 +189,30 @@ describe.each(['sqlite', 'postgres'] as const)('DIAN certificate key rotation on
       }
       return { code: -1, report: await resealIdentities(server!.storage, loadDianCertificateKey({ dataDir, env })) };
     }
+  });
+});
+
+describe.each(STORAGE_ENGINES)('reseal beside a concurrent certificate upload (%s)', (_name, open) => {
+  it('keeps the identity uploaded between its read and its write, and reports it current', async () => {
+    const { storage, cleanup } = await open();
+    cleanups.push(cleanup);
+    const [K1, K2] = [new SecretKey(randomBytes(32)), randomBytes(32)];
+    const rotating = new SecretKey(K2, [K1]);
+    const a = await addCompany(storage, { nit: EXAMPLE_NIT, profile: PROFILE, softwareId: 'a', softwarePin: '1' }, K1);
+    const b = await addCompany(storage, { nit: OTHER_NIT, profile: PROFILE, softwareId: 'b', softwarePin: '1' }, K1);
+    const uploaded = sealIdentity({ p12: new Uint8Array([1, 2, 3]), password: 'nueva' }, rotating);
+    // `certificate add` (another process) replaces A's identity right after reseal has listed the companies.
+    const racing = {
+      ...storage,
+      listCompanies: async () => {
+        const list = await storage.listCompanies();
+        await storage.setCertificate(a.company.id, uploaded);
+        return list;
+      },
+    };
+    const report = await resealIdentities(racing, rotating);
+    expect(report).toEqual({ key_id: keyId(K2), resealed: [OTHER_NIT], already_current: [EXAMPLE_NIT], failed: [] });
+    expect(Buffer.from((await storage.getCompany(a.company.id))!.certificate!)).toEqual(Buffer.from(uploaded));
+    expect(envelopeKeyId((await storage.getCompany(b.company.id))!.certificate!)).toBe(keyId(K2));
   });
 });
