@@ -140,7 +140,8 @@ describe.each(['sqlite', 'postgres'] as const)('DIAN certificate key rotation on
       headers: { Authorization: `Bearer ${tokens[EXAMPLE_NIT]}`, 'Content-Type': 'application/json' },
       body: JSON.stringify({ ...example('invoice'), number: 990000299 }),
     });
-    expect(refused.ok).toBe(false);
+    expect(refused.status).toBe(503);
+    expect(((await refused.json()) as { message: string }).message).toMatch(/certificado de firma de la empresa no se puede abrir/);
     const failedRun = await reseal({ DIAN_CERT_KEY: K2.toString('hex') });
     expect(failedRun.report.resealed).toEqual([]);
     expect(failedRun.report.failed.map((f) => [f.nit, f.code])).toEqual([
