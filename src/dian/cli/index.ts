@@ -1,6 +1,7 @@
 import type { CliCommand } from '../../shared/cli/command.js';
 import { dianAdminCommands } from './admin.js';
 import { dianCertificateAddCommand } from './admin-certificate.js';
+import { dianCertificateResealCommand } from './admin-reseal.js';
 import { dianResolutionFetchCommand } from './admin-fetch.js';
 import { dianAttachCommand } from './attach.js';
 import { dianBuildCommand } from './build.js';
@@ -38,5 +39,6 @@ export const commands: CliCommand[] = [
   ...dianAdminCommands,
   ...dianTestSetCommands,
   dianCertificateAddCommand(),
+  dianCertificateResealCommand,
   dianResolutionFetchCommand(),
 ];

@@ -29,7 +29,19 @@ export { createDianApp, type DianAppDeps } from './app/index.js';
 /** The OpenAPI document served at /service/openapi.json. */
 export { dianOpenApi } from './app/openapi.js';
 /** Companies' identities sealed at rest, the sealing key, per-company signers. */
-export { loadDianCertificateKey, sealIdentity, unsealIdentity, sealedDevIdentity, companySigners, DIAN_DEV_KEY_FILE } from './certificates.js';
+export {
+  loadDianCertificateKey,
+  sealIdentity,
+  unsealIdentity,
+  sealedDevIdentity,
+  companySigners,
+  companyIdentities,
+  resealIdentities,
+  type ResealReport,
+  DIAN_DEV_KEY_FILE,
+  DIAN_KEY_SETTINGS,
+  DIAN_WRONG_KEY_HINT,
+} from './certificates.js';
 /** The operator's operations (what `ecf dian admin` runs). */
 export {
   addCompany,
@@ -55,7 +67,7 @@ export { TEST_SET_MIGRATION, createDianTestSetStore, testSetIdProblem } from './
 export { DEFAULT_TEST_SET_POLLING } from './use-cases/test-set.js';
 export type { TestSetPolling } from './use-cases/ports.js';
 /** Starts the service (embedded local DIAN by default). */
-export { startDianServer, simulatorCompany, type DianServerOptions, type DianServer } from './start.js';
+export { startDianServer, simulatorCompany, isDianProduction, type DianServerOptions, type DianServer, type CertificateExpiry } from './start.js';
 /** Contingency: issuing without transmission, pending documents and their deadlines. */
 export {
   issueContingency,

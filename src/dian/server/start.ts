@@ -8,14 +8,16 @@
 import { join, resolve } from 'node:path';
 import { serve } from '@hono/node-server';
 import pino from 'pino';
-import { createDianClient, type DianClient } from '../transport/index.js';
+import { createDianClient, DIAN_ENDPOINTS, type DianClient } from '../transport/index.js';
+import { daysToExpiry } from '../sign/index.js';
 import { startDianSimulator, type DianSimCompany, type DianSimulator } from '../simulator/index.js';
 import type { Clock, Logger, Signer } from '../../shared/ports.js';
 import { LOG_SERIALIZERS, REDACT_PATHS } from '../../shared/server-kit/logging.js';
 import { systemClock } from '../../shared/server-kit/clock.js';
 import { closeHttp } from '../../shared/server-kit/close-http.js';
 import { createDianApp } from './app/index.js';
-import { companySigners, loadDianCertificateKey } from './certificates.js';
+import { companyIdentities, loadDianCertificateKey } from './certificates.js';
+import { CERTIFICATE_EXPIRY_WARNING_DAYS } from './admin.js';
 import { openDianStorage } from './storage/open.js';
 import { createMailService, createMailTransport, createPostgresMailStorage, createSqliteMailStorage, type MailService } from '../../shared/mail/index.js';
 import { mailNotices } from './mail-notices.js';
@@ -41,8 +43,16 @@ export interface DianServerOptions {
   xsdDir?: string;
   /** One clock for the service, its signatures and the local DIAN. Default: the system clock. */
   clock?: Clock;
-  /** The sealing key of companies' identities; default DIAN_CERT_KEY or the data directory's development key. */
+  /**
+   * The sealing key of companies' identities (a `SecretKey` also carries previous keys); default DIAN_CERT_KEY
+   * with DIAN_CERT_KEY_PREVIOUS, else the data directory's development key — refused in production.
+   */
   certificateKey?: Uint8Array;
+  /**
+   * Production: DIAN_CERT_KEY is required (no development key file is written). Default: `NODE_ENV=production`,
+   * or `authority` one of DIAN's own endpoints (habilitación or production: real companies' certificates).
+   */
+  production?: boolean;
   env?: Record<string, string | undefined>;
   /** Client deadline per DIAN call (ms); default 60,000. */
   dianTimeoutMs?: number;
@@ -63,7 +73,10 @@ export interface DianServerOptions {
   mailFrom?: string;
   /** Default: pino on stdout (level LOG_LEVEL, default info), with the kit's redaction and error serializers. */
   logger?: Logger;
-  /** How often contingency documents near their deadline are logged (ms; also once at start); default 3,600,000. */
+  /**
+   * How often contingency documents near their deadline, and companies' certificates expiring within 30 days or
+   * expired, are logged (ms; also once at start, the certificate check beside the start); default 3,600,000.
+   */
   contingencyWatchMs?: number;
   /** False: no HTTP listener of its own (another server serves `app.fetch`, as `npm start` with both products); default true. */
   listen?: boolean;
@@ -73,10 +86,11 @@ export interface DianServerOptions {
   sleep?: DianUseCaseDeps['sleep'];
 }
 
-function defaultLogger(level: string): Logger {
+/** The service's default logger: pino at `level` on `destination` (default stdout), with the kit's redaction and error serializers. */
+export function dianLogger(level: string, destination: pino.DestinationStream = pino.destination(1)): Logger {
   return pino(
     { level, base: { service: 'ecf-kit-dian' }, redact: { paths: [...REDACT_PATHS], censor: '[redacted]' }, serializers: LOG_SERIALIZERS },
-    pino.destination(1),
+    destination,
   );
 }
 
@@ -89,19 +103,50 @@ export interface DianServer {
   simulator: DianSimulator | null;
   /** Logs a warning per contingency document within 24 h of its deadline (what the interval timer runs); returns them. */
   checkContingencyDeadlines(): Promise<ContingencyPendingRecord[]>;
+  /**
+   * Logs a warning per company whose certificate expires within 30 days or has expired, and an error per company
+   * whose identity cannot be opened (wrong key, altered); the interval timer runs it with the contingency check.
+   */
+  checkCertificateExpiry(): Promise<CertificateExpiry[]>;
   /** The mail service, unless `mail: false`. */
   mail: MailService | null;
   close(): Promise<void>;
 }
 
+/** A company's certificate that expires within 30 days or has expired (`daysToExpiry` < 0). */
+export interface CertificateExpiry {
+  companyId: number;
+  nit: string;
+  subject: string;
+  notAfter: string;
+  daysToExpiry: number;
+  expired: boolean;
+}
+
+/** True when `options` say production (see {@link DianServerOptions.production}). */
+export function isDianProduction(options: Pick<DianServerOptions, 'production' | 'authority' | 'env'>): boolean {
+  if (options.production !== undefined) return options.production;
+  const env = options.env ?? process.env;
+  const authority = options.authority;
+  const real = typeof authority === 'object' && (Object.values(DIAN_ENDPOINTS) as string[]).includes(authority.endpoint.replace(/\/+$/, ''));
+  return env.NODE_ENV === 'production' || real;
+}
+
 export async function startDianServer(options: DianServerOptions): Promise<DianServer> {
   const env = options.env ?? process.env;
   const clock = options.clock ?? systemClock;
-  const logger = options.logger ?? defaultLogger(env.LOG_LEVEL || 'info');
+  const logger = options.logger ?? dianLogger(env.LOG_LEVEL || 'info');
   const dataDir = resolve(options.dataDir);
   const storage = await openDianStorage({ dataDir, databaseUrl: options.databaseUrl, schema: options.schema, clock });
-  const key = options.certificateKey ?? loadDianCertificateKey({ dataDir, env });
-  const signerFor = companySigners(key);
+  let key: Uint8Array;
+  try {
+    key = options.certificateKey ?? loadDianCertificateKey({ dataDir, env, production: isDianProduction(options) });
+  } catch (e) {
+    await storage.close();
+    throw e;
+  }
+  const identities = companyIdentities(key);
+  const signerFor = identities.signerFor;
   const authority = options.authority ?? 'embedded';
   let simulator: DianSimulator | null = null;
   if (authority === 'embedded') {
@@ -208,9 +253,56 @@ export async function startDianServer(options: DianServerOptions): Promise<DianS
     }
     return near;
   };
-  const watchFailed = (err: unknown) => logger.error({ err }, 'contingency deadline check failed');
-  await checkContingencyDeadlines().catch(watchFailed);
-  const watch = setInterval(() => void checkContingencyDeadlines().catch(watchFailed), options.contingencyWatchMs ?? 3_600_000);
+  const checkCertificateExpiry = async () => {
+    const found: CertificateExpiry[] = [];
+    for (const company of await storage.listCompanies()) {
+      if (!company.certificate) continue;
+      let info: Awaited<ReturnType<typeof identities.infoOf>>;
+      try {
+        info = await identities.infoOf(company);
+      } catch (err) {
+        logger.error({ companyId: company.id, nit: company.nit, err }, 'company signing identity cannot be opened');
+        continue;
+      }
+      const days = daysToExpiry({ info }, clock);
+      if (days >= CERTIFICATE_EXPIRY_WARNING_DAYS) continue;
+      const expired = clock().getTime() > info.notAfter.getTime();
+      const e: CertificateExpiry = {
+        companyId: company.id,
+        nit: company.nit,
+        subject: info.subject.text,
+        notAfter: info.notAfter.toISOString(),
+        daysToExpiry: days,
+        expired,
+      };
+      found.push(e);
+      logger.warn(
+        e,
+        expired
+          ? 'company certificate expired: DIAN rejects what it signs; upload a renewed .p12 (ecf dian admin certificate add)'
+          : 'company certificate expires soon: upload a renewed .p12 before then (ecf dian admin certificate add)',
+      );
+    }
+    return found;
+  };
+  const watchFailed = (what: string) => (err: unknown) => logger.error({ err }, `${what} check failed`);
+  // The certificate check opens every company's identity (a PKCS#12 decryption each, 12–78 ms, then cached for
+  // signing): it runs beside the service rather than delaying its start, one run at a time.
+  let certificateRun: Promise<void> | null = null;
+  const certificateCheck = () => {
+    certificateRun ??= checkCertificateExpiry()
+      .then(() => undefined, watchFailed('certificate expiry'))
+      .finally(() => {
+        certificateRun = null;
+      });
+    return certificateRun;
+  };
+  await checkContingencyDeadlines().catch(watchFailed('contingency deadline'));
+  void certificateCheck();
+  const watch = setInterval(() => {
+    void checkContingencyDeadlines().catch(watchFailed('contingency deadline'));
+    void certificateCheck();
+  }, options.contingencyWatchMs ?? 3_600_000);
   watch.unref();
   return {
     url: `http://${host}:${port}`,
@@ -219,9 +311,11 @@ export async function startDianServer(options: DianServerOptions): Promise<DianS
     storage,
     simulator,
     checkContingencyDeadlines,
+    checkCertificateExpiry,
     mail,
     async close() {
       clearInterval(watch);
+      await certificateRun;
       if (server) await closeHttp(server);
       await closeMail();
       for (const c of [...clients.values()].map((e) => e.client).concat(retired)) await c.close();

@@ -8,10 +8,10 @@
  * Uint8Array that also carries the previous keys, so code that only passes "the key" around keeps
  * decrypting old blobs during a rotation.
  */
-import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { decryptSecret as decryptSealed, KEY_BYTES, parseKey as parseKeyNamed, SecretError, SecretKey } from '../../shared/server-kit/sealing.js';
+import { decryptSecret as decryptSealed, parseKey as parseKeyNamed, type SecretKey } from '../../shared/server-kit/sealing.js';
+import { DEV_KEY_FILE, loadSealingKey, type SealingKeySettings } from '../../shared/server-kit/sealing-key.js';
+
+export { DEV_KEY_FILE } from '../../shared/server-kit/sealing-key.js';
 
 export {
   SecretError,
@@ -46,9 +46,6 @@ export function parseKey(text: string, name = 'ECF_CERT_KEY'): Uint8Array {
   return parseKeyNamed(text, name);
 }
 
-/** File name of the development key inside the data directory. */
-export const DEV_KEY_FILE = 'certificate.key';
-
 /**
  * The key that encrypts issuers' certificates.
  *
@@ -62,59 +59,8 @@ export const DEV_KEY_FILE = 'certificate.key';
  * @throws SecretError `key_missing` (production), `invalid_key`
  */
 export function loadCertificateKey(options: { env: Record<string, string | undefined>; dataDir: string; production: boolean }): SecretKey {
-  const { env, dataDir, production } = options;
-  const previous = (env.ECF_CERT_KEY_PREVIOUS ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter((s) => s !== '')
-    .map((s, i) => parseKey(s, `ECF_CERT_KEY_PREVIOUS[${i}]`));
-  const configured = env.ECF_CERT_KEY?.trim();
-  if (configured) return new SecretKey(parseKey(configured), previous);
-  if (production) {
-    throw new SecretError(
-      'ECF_CERT_KEY is not set. In production the key that encrypts uploaded certificates must come from the ' +
-        'environment: generate one with `openssl rand -hex 32`, keep it in your secret store and set ' +
-        'ECF_CERT_KEY to it (64 hex characters or base64 of 32 bytes). Losing it makes stored certificates unreadable.',
-      { code: 'key_missing' },
-    );
-  }
-  return new SecretKey(devKey(dataDir), previous);
+  return loadSealingKey(ECF_KEY_SETTINGS, options);
 }
 
-function devKey(dataDir: string): Uint8Array {
-  const file = join(dataDir, DEV_KEY_FILE);
-  const existing = readKeyFile(file);
-  if (existing) return existing;
-  if (!existsSync(dataDir)) {
-    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-    chmodSync(dataDir, 0o700);
-  }
-  const key = randomBytes(KEY_BYTES);
-  try {
-    // `wx`: never overwrite a key another process created meanwhile (it may already protect stored data).
-    writeFileSync(file, `${key.toString('hex')}\n`, { mode: 0o600, flag: 'wx' });
-    // The mode given to open() is filtered by the umask; set it explicitly.
-    chmodSync(file, 0o600);
-    return new Uint8Array(key);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'EEXIST') {
-      const raced = readKeyFile(file);
-      if (raced) return raced;
-    }
-    throw e;
-  }
-}
-
-function readKeyFile(file: string): Uint8Array | null {
-  let text: string;
-  try {
-    if (!statSync(file).isFile()) throw new SecretError(`${file} is not a file.`, { code: 'invalid_key' });
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw e;
-  }
-  // A concurrent creator may not have written the content yet.
-  if (text.trim() === '') return null;
-  return parseKey(text, file);
-}
+/** How the e-CF server names its sealing key. */
+export const ECF_KEY_SETTINGS: SealingKeySettings = { setting: 'ECF_CERT_KEY', devKeyFile: DEV_KEY_FILE, protects: 'uploaded certificates' };

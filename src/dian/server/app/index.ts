@@ -12,6 +12,7 @@ import { DIAN_KINDS, type DianKindId } from '../../index.js';
 import { ApiError, envelopeResponse } from '../../../shared/server-kit/envelope.js';
 import { readLimited, utf8Text } from '../../../shared/server-kit/body.js';
 import { isStorageUnavailable } from '../../../shared/server-kit/storage/errors.js';
+import { SecretError } from '../../../shared/server-kit/sealing.js';
 import { hashToken } from '../../../shared/server-kit/tokens.js';
 import type { CompanyRecord, DianStorage, DocumentRecord } from '../storage/types.js';
 import { issueDocument } from '../use-cases/issue.js';
@@ -97,6 +98,14 @@ export function createDianApp(deps: DianAppDeps): Hono<Env> {
     if (e instanceof ApiError) return envelopeResponse(e.status, { status: 'error', message: e.message, document: e.document }, e.headers);
     if (isStorageUnavailable(e)) return fail(503, 'El almacenamiento no está disponible en este momento; reintente en unos segundos.', { 'Retry-After': '5' });
     deps.onError?.(e);
+    // The company's sealed identity cannot be opened (DIAN_CERT_KEY / DIAN_CERT_KEY_PREVIOUS, or altered): the
+    // operator must act; nothing was sent and the request can be retried once fixed.
+    if (e instanceof SecretError) {
+      return fail(
+        503,
+        'El certificado de firma de la empresa no se puede abrir con la llave del servicio; el incidente quedó registrado. Reintente cuando el operador lo corrija.',
+      );
+    }
     return fail(500, 'Error interno del servicio; el incidente quedó registrado.');
   });
   app.notFound(() => fail(404, 'Ruta no encontrada.'));

@@ -243,6 +243,15 @@ export function createDianKyselyStorage(options: DianKyselyOptions): DianStorage
         .where('id', '=', companyId)
         .execute();
     },
+    async replaceCertificate(companyId, expected, sealed) {
+      const r = await db
+        .updateTable('dian_companies')
+        .set({ certificate: blob(sealed) })
+        .where('id', '=', companyId)
+        .where('certificate', '=', blob(expected))
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) === 1;
+    },
     async addToken(companyId, tokenHash, label = null) {
       const row = await db
         .insertInto('dian_tokens')

@@ -121,6 +121,8 @@ export interface CompanyStore {
   getCompany(id: number): Promise<CompanyRecord | null>;
   listCompanies(): Promise<CompanyRecord[]>;
   setCertificate(companyId: number, sealed: Uint8Array): Promise<void>;
+  /** Replaces the sealed identity only if it is still `expected` (one statement); false when it was not. */
+  replaceCertificate(companyId: number, expected: Uint8Array, sealed: Uint8Array): Promise<boolean>;
   /** Stores the token's hash; the token itself is never stored. */
   addToken(companyId: number, tokenHash: string, label?: string | null): Promise<TokenRecord>;
   /** The company of an active (not revoked) token hash. */

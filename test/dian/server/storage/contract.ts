@@ -44,6 +44,19 @@ export function runDianStorageContract(name: string, make: () => Promise<{ stora
       expect([...((await s.getCompany(c.id))?.certificate ?? [])]).toEqual([1, 2, 3, 255]);
     });
 
+    it('replaces a sealed certificate only while it is still the one expected (reseal after a concurrent upload)', async () => {
+      const c = await newCompany();
+      const other = await newCompany();
+      await s.setCertificate(c.id, new Uint8Array([1, 2, 3]));
+      await s.setCertificate(other.id, new Uint8Array([1, 2, 3]));
+      expect(await s.replaceCertificate(c.id, new Uint8Array([1, 2, 4]), new Uint8Array([9]))).toBe(false);
+      expect([...((await s.getCompany(c.id))?.certificate ?? [])]).toEqual([1, 2, 3]);
+      expect(await s.replaceCertificate(c.id, new Uint8Array([1, 2, 3]), new Uint8Array([9, 9]))).toBe(true);
+      expect([...((await s.getCompany(c.id))?.certificate ?? [])]).toEqual([9, 9]);
+      expect([...((await s.getCompany(other.id))?.certificate ?? [])]).toEqual([1, 2, 3]);
+      expect(await s.replaceCertificate(c.id, new Uint8Array([1, 2, 3]), new Uint8Array([7]))).toBe(false);
+    });
+
     it('finds the company of an active token hash only', async () => {
       const a = await newCompany();
       const t = await s.addToken(a.id, `hash-${a.nit}`, 'ci');
