@@ -13,8 +13,22 @@ export type { EcfType, FieldRow, DocTable, Facets, JsonKind, Source } from './sp
 export { ECF_TYPE_INFO, RECEPTOR_TYPES } from './spec/doc-types.js';
 export type { EcfTypeInfo } from './spec/doc-types.js';
 export { ECF_TABLE } from './spec/ecf-table.gen.js';
-// Typed canonical JSON per type, generated from the same table (EcfDocument<'31'> …; every per-group interface too)
-export type * from './spec/ecf-types.gen.js';
+// Typed canonical JSON per type, generated from the same table. The per-group interfaces (EcfIdDoc31, …) are not
+// exported by name (their variant suffixes follow the XSDs); reach them as EcfDocument<'31'>['id_doc'], EcfItem<'31'>.
+export type {
+  EcfDocument,
+  EcfDocumentMap,
+  EcfDocument31,
+  EcfDocument32,
+  EcfDocument33,
+  EcfDocument34,
+  EcfDocument41,
+  EcfDocument43,
+  EcfDocument44,
+  EcfDocument45,
+  EcfDocument46,
+  EcfDocument47,
+} from './spec/ecf-types.gen.js';
 export type { EcfItem, EcfDraft } from './spec/documents.js';
 
 // Validation
