@@ -15,7 +15,8 @@ export interface ValidateOptions {
   fechaEmision?: string;
 }
 
-export type SafeValidateResult = { success: true; data: CleanDoc; warnings: Issue[] } | { success: false; issues: Issue[]; warnings: Issue[] };
+/** `data` is the clean document: `EcfDocument<T>` from the typed `safeValidateEcf`, a plain record from the untyped entry. */
+export type SafeValidateResult<D = CleanDoc> = { success: true; data: D; warnings: Issue[] } | { success: false; issues: Issue[]; warnings: Issue[] };
 
 /** Array fields whose upper bound is a business rule (limits that depend on the amount), not the XSD. */
 const RULE_CAPPED = new Set(['items[]']);
@@ -28,8 +29,8 @@ const RULE_CAPPED = new Set(['items[]']);
  * @example
  * safeValidateEcf('31', doc) //=> { success: false, issues: [{ code: 'rule', path: 'totales.monto_total', … }] }
  */
-export function safeValidateEcf<T extends EcfType>(tipo: T, doc: EcfDocument<T>, options: ValidateOptions = {}): SafeValidateResult {
-  return safeValidateEcfJson(tipo, doc, options);
+export function safeValidateEcf<T extends EcfType>(tipo: T, doc: EcfDocument<T>, options: ValidateOptions = {}): SafeValidateResult<EcfDocument<T>> {
+  return safeValidateEcfJson(tipo, doc, options) as SafeValidateResult<EcfDocument<T>>;
 }
 
 /**
