@@ -24,7 +24,7 @@ import { deflateRawSync } from 'node:zlib';
 import { buildDianPayroll, buildDianXml, DIAN_KINDS, type DianFileKind, type DianKindId, dianDocumentZip } from '../src/dian/index.js';
 import { createSelfSignedIdentity, DIAN_POLICY_HASH, DIAN_POLICY_URL, readP12, signDianXml, verifyDianXml } from '../src/dian/sign/index.js';
 import { createDianSchemaValidator } from '../src/dian/xsd/index.js';
-import { buildEcfXml } from '../src/ecf/index.js';
+import { buildEcfXmlFromJson } from '../src/ecf/index.js';
 import { CONTEXT, minimalRequest } from '../test/dian/helpers/build-fixtures.js';
 import { example, PAYROLL_CONTEXT } from '../test/dian/payroll/fixtures.js';
 import { xadesjsKey, xadesjsSignDian } from '../test/dian/sign/xadesjs.js';
@@ -49,8 +49,8 @@ if (buildDian(dian10).findings.length) throw new Error('the bench DIAN document 
 const ecf10 = doc31(10);
 const ecf1000 = doc31(1000);
 const c31 = context('31');
-buildEcfXml('31', ecf10, c31);
-buildEcfXml('31', ecf1000, c31);
+buildEcfXmlFromJson('31', ecf10, c31);
+buildEcfXmlFromJson('31', ecf1000, c31);
 
 // Every figure (DIAN and e-CF alike) after a second of warm-up: with 20 calls only, the 10-line DIAN figure
 // landed on one of two levels from run to run (the JIT had not settled).
@@ -58,9 +58,9 @@ const WARM = { warmupMs: 1000 };
 const rows: Measurement[] = [
   measure('DIAN buildDianXml (rules on), 10-line invoice', () => buildDian(dian10), WARM),
   measure('DIAN buildDianXml (rules off), 10-line invoice', () => buildDianXml('invoice', dian10, CONTEXT, { rules: false }), WARM),
-  measure('e-CF buildEcfXml (validate + build), 10-line 31', () => buildEcfXml('31', ecf10, c31), WARM),
+  measure('e-CF buildEcfXml (validate + build), 10-line 31', () => buildEcfXmlFromJson('31', ecf10, c31), WARM),
   measure('DIAN buildDianXml (rules on), 1,000-line invoice', () => buildDian(dian1000), { minMs: 3000, warmup: 3, ...WARM }),
-  measure('e-CF buildEcfXml (validate + build), 1,000-line 31', () => buildEcfXml('31', ecf1000, c31), { minMs: 3000, warmup: 3, ...WARM }),
+  measure('e-CF buildEcfXml (validate + build), 1,000-line 31', () => buildEcfXmlFromJson('31', ecf1000, c31), { minMs: 3000, warmup: 3, ...WARM }),
 ];
 
 let xsd: { ten: Measurement; thousand: Measurement } | null = null;

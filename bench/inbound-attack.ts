@@ -5,7 +5,7 @@
  *
  *   ECF_XSD_DIR=/work/shared/dgii-xsd npx tsx bench/inbound-attack.ts
  */
-import { buildAcecfXml, buildEcfXml } from '../src/ecf/index.js';
+import { buildAcecfXml, buildEcfXmlFromJson } from '../src/ecf/index.js';
 import * as inboundModule from '../src/ecf/server/inbound/index.js';
 import { createSignerProvider } from '../src/ecf/server/signers.js';
 import { createSqliteStorage } from '../src/ecf/server/storage/sqlite.js';
@@ -63,7 +63,7 @@ async function main(): Promise<void> {
   const doc = baseDoc('31');
   doc.comprador = { ...doc.comprador, rnc: REMOTE };
   const record = (await storage.reserveAndInsert(issuer.id, '31', '2026-04-01', (encf) => {
-    const xml = buildEcfXml('31', doc, { ...baseContext('31'), emisor: { rnc: ISSUER, razon_social: 'Emisor SRL', direccion: 'Calle 1' }, encf });
+    const xml = buildEcfXmlFromJson('31', doc, { ...baseContext('31'), emisor: { rnc: ISSUER, razon_social: 'Emisor SRL', direccion: 'Calle 1' }, encf });
     return { source: 'json', unsignedXml: xml, summary: false, issuedAt: '01-04-2026', totalAmount: /<MontoTotal>([^<]+)/.exec(xml)![1]!, totalItbis: '0.00' };
   }))!;
   await storage.updateDocument(record.id, { signedXml: await signEcf(record.unsignedXml, provider.signer, () => T0), status: 'accepted_authority' });
@@ -97,7 +97,7 @@ async function main(): Promise<void> {
   const ecf = (n: number, signer: SelfSignedIdentity) => {
     const d = baseDoc('31');
     d.comprador = { ...d.comprador, rnc: ISSUER };
-    return signEcf(buildEcfXml('31', d, { ...baseContext('31'), encf: `E31${String(n).padStart(10, '0')}` }), signer.signer, () => T0);
+    return signEcf(buildEcfXmlFromJson('31', d, { ...baseContext('31'), encf: `E31${String(n).padStart(10, '0')}` }), signer.signer, () => T0);
   };
   const forged = await post('/fe/recepcion/api/ecf', await ecf(7, stranger), strangerToken);
   const genuine = await post('/fe/recepcion/api/ecf', await ecf(7, remote), remoteToken);

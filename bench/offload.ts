@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildEcfXml, formatDateDO } from '../src/ecf/index.js';
+import { buildEcfXmlFromJson, formatDateDO } from '../src/ecf/index.js';
 import { p12Signer, readP12, signEcf } from '../src/ecf/sign/index.js';
 import { createSelfSignedIdentity } from '../src/shared/xmldsig/self-signed.js';
 import { openStorage } from '../src/ecf/server/storage/open.js';
@@ -71,7 +71,7 @@ for (let i = 0; i < PARALLEL; i++) {
   const fecha = formatDateDO(new Date());
   const rec = await storage.reserveAndInsert(issuer.id, '32', new Date().toISOString().slice(0, 10), (encf) => ({
     source: 'json',
-    unsignedXml: buildEcfXml('32', doc, {
+    unsignedXml: buildEcfXmlFromJson('32', doc, {
       ...linesContext('32'),
       emisor: { rnc: RNC, razon_social: 'Emisor SRL', direccion: 'Calle 1' },
       encf,

@@ -21,7 +21,7 @@ import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { signWithXmlCrypto } from '../test/ecf/sign/reference.js';
-import { buildEcfXml, ECF_TYPE_INFO, ECF_TYPES, safeValidateEcf, type EcfType } from '../src/ecf/index.js';
+import { buildEcfXmlFromJson, ECF_TYPE_INFO, ECF_TYPES, safeValidateEcfJson, type EcfType } from '../src/ecf/index.js';
 import { formatDateTimeDO, p12Signer, readP12, signEcf } from '../src/ecf/sign/index.js';
 import { createSchemaValidator } from '../src/ecf/xsd/index.js';
 import { modernP12 } from '../test/ecf/helpers/certs.js';
@@ -70,7 +70,7 @@ function identity() {
 }
 
 function assertValid(tipo: EcfType, doc: unknown, fechaEmision: string): void {
-  const r = safeValidateEcf(tipo, doc, { fechaEmision });
+  const r = safeValidateEcfJson(tipo, doc, { fechaEmision });
   if (!r.success) throw new Error(`bench document ${tipo} is invalid: ${JSON.stringify(r.issues.slice(0, 3))}`);
 }
 
@@ -85,13 +85,13 @@ async function typeCase(tipo: EcfType): Promise<void> {
   const doc = linesDoc(tipo, 10);
   const ctx = linesContext(tipo);
   assertValid(tipo, doc, ctx.fecha_emision);
-  const signedBytes = Buffer.byteLength(await signEcf(buildEcfXml(tipo, doc, ctx), signer, clock));
+  const signedBytes = Buffer.byteLength(await signEcf(buildEcfXmlFromJson(tipo, doc, ctx), signer, clock));
   const before = rssMb();
   const perRound = { floor: quick(100, 20), pipeline: quick(60, 10) };
   const times = await interleave(
     [
       { name: 'floor', perRound: perRound.floor, fn: () => rsaSign('sha256', DIGEST, key) },
-      { name: 'pipeline', perRound: perRound.pipeline, fn: () => signEcf(buildEcfXml(tipo, doc, ctx), signer, clock) },
+      { name: 'pipeline', perRound: perRound.pipeline, fn: () => signEcf(buildEcfXmlFromJson(tipo, doc, ctx), signer, clock) },
     ],
     ROUNDS,
     WARMUP,
@@ -109,13 +109,13 @@ async function bigCase(b: BigCase): Promise<void> {
   const ctx = linesContext(b.tipo);
   assertValid(b.tipo, doc, ctx.fecha_emision);
   const before = rssMb();
-  let signed = await signEcf(buildEcfXml(b.tipo, doc, ctx), signer, clock); // warm-up
+  let signed = await signEcf(buildEcfXmlFromJson(b.tipo, doc, ctx), signer, clock); // warm-up
   const build: number[] = [];
   const sign: number[] = [];
   const start = performance.now();
   do {
     const t0 = performance.now();
-    const xml = buildEcfXml(b.tipo, doc, ctx);
+    const xml = buildEcfXmlFromJson(b.tipo, doc, ctx);
     const t1 = performance.now();
     signed = await signEcf(xml, signer, clock);
     build.push(t1 - t0);
@@ -146,7 +146,7 @@ async function peersCase(): Promise<void> {
   const doc = linesDoc('31', 10);
   const ctx = linesContext('31');
   assertValid('31', doc, ctx.fecha_emision);
-  const built = buildEcfXml('31', doc, ctx);
+  const built = buildEcfXmlFromJson('31', doc, ctx);
   const ours = await signEcf(built, signer, clock);
   const theirs = signWithXmlCrypto(stamp(built), keyPem, certificatePem);
   // Both sign the same bytes the same way: the signed documents must be identical.
@@ -158,8 +158,8 @@ async function peersCase(): Promise<void> {
       { name: 'floor', perRound: quick(100, 20), fn: () => rsaSign('sha256', DIGEST, key) },
       { name: 'ours_sign', perRound: quick(60, 10), fn: () => signEcf(built, signer, clock) },
       { name: 'peer_sign', perRound: quick(10, 3), fn: () => signWithXmlCrypto(stamp(built), keyPem, certificatePem) },
-      { name: 'ours_pipeline', perRound: quick(60, 10), fn: () => signEcf(buildEcfXml('31', doc, ctx), signer, clock) },
-      { name: 'peer_pipeline', perRound: quick(10, 3), fn: () => signWithXmlCrypto(stamp(buildEcfXml('31', doc, ctx)), keyPem, certificatePem) },
+      { name: 'ours_pipeline', perRound: quick(60, 10), fn: () => signEcf(buildEcfXmlFromJson('31', doc, ctx), signer, clock) },
+      { name: 'peer_pipeline', perRound: quick(10, 3), fn: () => signWithXmlCrypto(stamp(buildEcfXmlFromJson('31', doc, ctx)), keyPem, certificatePem) },
     ],
     ROUNDS,
     quick(20, 3),
@@ -207,7 +207,7 @@ const xsd = existsSync(xsdDir) ? createSchemaValidator(xsdDir) : null;
   const check = async (tipo: EcfType, doc: Record<string, unknown>, lines: number) => {
     const ctx = linesContext(tipo);
     assertValid(tipo, doc, ctx.fecha_emision);
-    const signed = await signEcf(buildEcfXml(tipo, doc, ctx), signer, clock);
+    const signed = await signEcf(buildEcfXmlFromJson(tipo, doc, ctx), signer, clock);
     if (xsd) {
       const v = xsd.validate(signed, `ECF-${tipo}`, { relaxed32: lines > 1000 });
       if (!v.valid) throw new Error(`signed bench document ${tipo} (${lines} lines) fails the XSD: ${JSON.stringify(v.violations.slice(0, 3))}`);
@@ -222,7 +222,7 @@ const xsd = existsSync(xsdDir) ? createSchemaValidator(xsdDir) : null;
   );
 }
 // A 32 at or above the threshold may not have 10,000 lines (at most 1,000): shown, not timed.
-const over10k = safeValidateEcf('32', linesDoc('32', 10000, { cantidad: 1, precio_unitario: 25 }, { comprador: BUYER }), {
+const over10k = safeValidateEcfJson('32', linesDoc('32', 10000, { cantidad: 1, precio_unitario: 25 }, { comprador: BUYER }), {
   fechaEmision: linesContext('32').fecha_emision,
 });
 const over10kIssues = over10k.success ? [] : over10k.issues.map((i) => i.ruleId ?? i.code);

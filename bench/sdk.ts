@@ -2,7 +2,7 @@
  * SDK core: validate + build throughput (10-line 31, in this process, memory sampled) and a 10,000-line 32
  * (in its own process, so its peak RSS is its own). `npx tsx bench/sdk.ts`
  */
-import { buildEcfXml, safeValidateEcf } from '../src/ecf/index.js';
+import { buildEcfXmlFromJson, safeValidateEcfJson } from '../src/ecf/index.js';
 import { renderEcfXml } from '../src/ecf/xml/ecf.js';
 import { context, doc31, doc32 } from './docs.js';
 import { CHILD_CASE, measure, printTable, reportCase, round, rssMb, runInChild, writeResults, type Measurement } from './lib.js';
@@ -16,19 +16,19 @@ if (CHILD_CASE === '32x10000') {
     rss_before_mb: _b,
     memory_scope: _s,
     ...timing
-  } = measure('validate + build, 10,000-line 32', () => buildEcfXml('32', d32, c32), { minMs: 3000, warmup: 2 });
+  } = measure('validate + build, 10,000-line 32', () => buildEcfXmlFromJson('32', d32, c32), { minMs: 3000, warmup: 2 });
   reportCase(timing, before);
   process.exit(0);
 }
 
 const d31 = doc31(10);
 const c31 = context('31');
-const v = safeValidateEcf('31', d31, { fechaEmision: c31.fecha_emision });
+const v = safeValidateEcfJson('31', d31, { fechaEmision: c31.fecha_emision });
 if (!v.success) throw new Error(`bench document invalid: ${JSON.stringify(v.issues.slice(0, 3))}`);
 
 const rows = [
-  measure('validate + build, 10-line 31', () => buildEcfXml('31', d31, c31)),
-  measure('validate only, 10-line 31', () => safeValidateEcf('31', d31, { fechaEmision: c31.fecha_emision })),
+  measure('validate + build, 10-line 31', () => buildEcfXmlFromJson('31', d31, c31)),
+  measure('validate only, 10-line 31', () => safeValidateEcfJson('31', d31, { fechaEmision: c31.fecha_emision })),
   measure('render only, 10-line 31', () => renderEcfXml('31', d31, c31)),
 ];
 

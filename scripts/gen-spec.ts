@@ -3,6 +3,7 @@
  *   src/ecf/spec/ecf-table.gen.ts      the ordered e-CF field table (ten types)
  *   src/ecf/spec/other-tables.gen.ts   RFCE, ARECF, ACECF, ANECF and Semilla tables
  *   src/ecf/spec/countries.gen.ts      ISO 3166-1 alpha-2 → Spanish country name accepted by the XSD patterns
+ *   src/ecf/spec/ecf-types.gen.ts      TypeScript types of the canonical JSON per type (EcfDocument<'31'> …)
  *   docs/fields.md                 field per type
  *   schemas/ecf-<tipo>.schema.json JSON Schema of the canonical JSON per type (+ issuer profile)
  *
@@ -18,6 +19,7 @@ import { ECF_TYPES, type DocTable, type Facets, type FieldRow, type JsonKind, ty
 import { xsdPatternToJs } from '../src/ecf/spec/xsd-regex.js';
 import { renderFieldsDoc } from './render-fields-doc.js';
 import { buildJsonSchemas } from './render-json-schema.js';
+import { renderEcfTypes } from './render-ts-types.js';
 import { buildCountryTable } from './countries.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -246,6 +248,7 @@ outputs['src/ecf/spec/other-tables.gen.ts'] =
     .map(([k, t]) => tableModule(`${k.toUpperCase()}_TABLE`, t))
     .join('\n');
 outputs['src/ecf/spec/countries.gen.ts'] = buildCountryTable(ecfTable);
+outputs['src/ecf/spec/ecf-types.gen.ts'] = renderEcfTypes(ecfTable, header(ecfTable.sources as Record<string, string>));
 outputs['docs/fields.md'] = renderFieldsDoc(ecfTable);
 for (const [file, schema] of Object.entries(buildJsonSchemas(ecfTable))) outputs[`schemas/${file}`] = `${JSON.stringify(schema, null, 2)}\n`;
 

@@ -13,16 +13,33 @@ export type { EcfType, FieldRow, DocTable, Facets, JsonKind, Source } from './sp
 export { ECF_TYPE_INFO, RECEPTOR_TYPES } from './spec/doc-types.js';
 export type { EcfTypeInfo } from './spec/doc-types.js';
 export { ECF_TABLE } from './spec/ecf-table.gen.js';
+// Typed canonical JSON per type, generated from the same table. The per-group interfaces (EcfIdDoc31, …) are not
+// exported by name (their variant suffixes follow the XSDs); reach them as EcfDocument<'31'>['id_doc'], EcfItem<'31'>.
+export type {
+  EcfDocument,
+  EcfDocumentMap,
+  EcfDocument31,
+  EcfDocument32,
+  EcfDocument33,
+  EcfDocument34,
+  EcfDocument41,
+  EcfDocument43,
+  EcfDocument44,
+  EcfDocument45,
+  EcfDocument46,
+  EcfDocument47,
+} from './spec/ecf-types.gen.js';
+export type { EcfItem, EcfDraft } from './spec/documents.js';
 
 // Validation
-export { validateEcf, safeValidateEcf } from './validate/index.js';
+export { validateEcf, safeValidateEcf, validateEcfJson, safeValidateEcfJson } from './validate/index.js';
 export type { ValidateOptions, SafeValidateResult } from './validate/index.js';
 export type { Rule, RuleInput } from './validate/rule.js';
 export { toIssueReport } from '../shared/issues.js';
 export type { Issue, IssueCode, IssueReport } from '../shared/issues.js';
 
 // XML
-export { buildEcfXml, renderEcfXml, parseEcfXml, checkContext } from './xml/ecf.js';
+export { buildEcfXml, buildEcfXmlFromJson, renderEcfXml, parseEcfXml, checkContext } from './xml/ecf.js';
 export type { BuildContext, IssuerProfile, CanonicalDocument, ParsedEcf } from './xml/ecf.js';
 export { prescanXml, DGII_XML_LIMITS, MAX_XML_ATTRIBUTES, TOO_MANY_ATTRIBUTES_MESSAGE, type XmlLimits, type PrescanRefusal } from './xml/prescan.js';
 export { parseXmlStrictly, firstProblem, type StrictParseOptions, type StrictParseResult } from '../shared/xml/strict-parser.js';

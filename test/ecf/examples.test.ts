@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ECF_TYPES, type EcfType } from '../../src/ecf/spec/model.js';
 import type { JsonField } from '../../src/ecf/spec/tree.js';
-import { safeValidateEcf } from '../../src/ecf/validate/index.js';
-import { buildEcfXml, checkContext, parseEcfXml } from '../../src/ecf/xml/ecf.js';
+import { safeValidateEcfJson } from '../../src/ecf/validate/index.js';
+import { buildEcfXmlFromJson, checkContext, parseEcfXml } from '../../src/ecf/xml/ecf.js';
 import { caseContext, docFields, examplesDir, exampleIssuer, ISSUE_DATE, loadExamples } from './helpers/corpus.js';
 import { repoRoot } from './helpers/env.js';
 
@@ -74,13 +74,13 @@ describe('examples/ecf-*.json', () => {
       const ctx = caseContext(ex.tipo, ex.variant);
 
       it('passes safeValidateEcf with no errors and no warnings', () => {
-        const r = safeValidateEcf(ex.tipo, ex.doc, { fechaEmision: ISSUE_DATE });
+        const r = safeValidateEcfJson(ex.tipo, ex.doc, { fechaEmision: ISSUE_DATE });
         expect(r.success ? [] : r.issues).toEqual([]);
         expect(r.warnings).toEqual([]);
       });
 
       it('builds and parses back to the same document and context', () => {
-        const xml = buildEcfXml(ex.tipo, ex.doc, ctx);
+        const xml = buildEcfXmlFromJson(ex.tipo, ex.doc, ctx);
         const parsed = parseEcfXml(xml);
         expect(parsed.issues).toEqual([]);
         expect(parsed.document).toEqual(ex.doc);
@@ -175,7 +175,7 @@ describe('minimal examples are minimal, maximal examples are maximal', () => {
   it('32 minimal has no comprador at all (the builder still writes the Comprador the 32 XSD requires)', () => {
     const ex = examples.find((e) => e.tipo === '32' && e.variant === 'minimal')!;
     expect(ex.doc).not.toHaveProperty('comprador');
-    expect(buildEcfXml('32', ex.doc, caseContext('32', 'minimal'))).toContain('<Comprador></Comprador>');
+    expect(buildEcfXmlFromJson('32', ex.doc, caseContext('32', 'minimal'))).toContain('<Comprador></Comprador>');
   });
 
   it('47 identifies the beneficiary abroad with identificador_extranjero, never rnc', () => {

@@ -10,6 +10,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
+import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot, xsdDir } from '../ecf/helpers/env.js';
 
@@ -127,6 +128,29 @@ const ANNEX_CUFE = '8bb918b19ba22a694f1da11c643b5e9de39adf60311cf179179e9b333810
 const DIAN_ESM_SCRIPT = `import { cufe } from 'ecf-kit/dian';\nprocess.stdout.write(cufe(${ANNEX_CUFE_INPUT}).hash);\n`;
 const DIAN_CJS_SCRIPT = `const { cufe } = require('ecf-kit/dian');\nprocess.stdout.write(cufe(${ANNEX_CUFE_INPUT}).hash);\n`;
 
+// The typed documents (issue 16) as a consumer sees them through the published declarations (d.ts for ESM, d.cts
+// for CJS): a valid 31 compiles, an unknown field and a wrong type code do not (each @ts-expect-error must meet one).
+const TYPED_CONSUMER = (from: string) => `${from}
+const doc: EcfDocument<'31'> = {
+  id_doc: { tipo_ingresos: '01', tipo_pago: '1' },
+  comprador: { rnc: '101543213', razon_social: 'Cliente SRL' },
+  items: [{ indicador_facturacion: 1, nombre: 'Café', indicador_bien_servicio: '1', cantidad: 2, precio_unitario: 100, monto: 200 }],
+  totales: { monto_gravado_total: 200, monto_gravado_i1: 200, itbis1: 18, total_itbis: 36, total_itbis1: 36, monto_total: 236 },
+};
+export const ok = safeValidateEcf('31', doc);
+// @ts-expect-error unknown field
+safeValidateEcf('31', { ...doc, descuento_global: 1 });
+// @ts-expect-error not an e-CF type
+safeValidateEcf('30', doc);
+export const loose = safeValidateEcfJson(String(process.argv[2]), JSON.parse('{}'));
+`;
+const TYPED_ESM = TYPED_CONSUMER(
+  `import { safeValidateEcf, safeValidateEcfJson, type EcfDocument } from 'ecf-kit';\ndeclare const process: { argv: string[] };`,
+);
+const TYPED_CJS = TYPED_CONSUMER(
+  `import ecf = require('ecf-kit');\nconst { safeValidateEcf, safeValidateEcfJson } = ecf;\ntype EcfDocument<T extends ecf.EcfType> = ecf.EcfDocument<T>;\ndeclare const process: { argv: string[] };`,
+);
+
 type Loaded = Record<string, { keys?: string[]; error?: string }>;
 
 let work: string;
@@ -188,6 +212,8 @@ beforeAll(async () => {
   writeFileSync(join(project, 'pool.cjs'), POOL_SCRIPT);
   writeFileSync(join(project, 'dian.mjs'), DIAN_ESM_SCRIPT);
   writeFileSync(join(project, 'dian.cjs'), DIAN_CJS_SCRIPT);
+  writeFileSync(join(project, 'typed.mts'), TYPED_ESM);
+  writeFileSync(join(project, 'typed.cts'), TYPED_CJS);
 }, 240_000);
 
 afterAll(() => {
@@ -233,6 +259,26 @@ describe('the packed package, installed in a consumer project', () => {
       }
     });
   }
+
+  it('the typed documents reach a TypeScript consumer through the published declarations (ESM and CJS)', () => {
+    const files = [join(project, 'typed.mts'), join(project, 'typed.cts')];
+    const program = ts.createProgram(files, {
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      target: ts.ScriptTarget.ES2022,
+      strict: true,
+      noEmit: true,
+      skipLibCheck: true,
+      types: [],
+    });
+    const found = ts.getPreEmitDiagnostics(program).map((d) => `${d.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`);
+    expect(found).toEqual([]);
+    for (const f of files) expect(program.getSourceFile(f), f).toBeDefined();
+    // Resolved from the installed package's declarations, not from the repository's sources.
+    const declarations = program.getSourceFiles().map((f) => f.fileName);
+    expect(declarations).toContain(join(installed, 'dist/index.d.ts'));
+    expect(declarations).toContain(join(installed, 'dist/index.d.cts'));
+  });
 
   it('the same names from ESM and CJS', async () => {
     const [esm, cjs] = await Promise.all([node('load.mjs'), node('load.cjs')]);

@@ -18,6 +18,8 @@
  */
 import { ECF_TABLE } from '../spec/ecf-table.gen.js';
 import type { EcfType } from '../spec/model.js';
+import type { EcfDocument } from '../spec/ecf-types.gen.js';
+import type { EcfDraft } from '../spec/documents.js';
 import { jsonPathFor } from '../spec/tree.js';
 import { add, div, fromInt, fromNumber, mul, round, sub, sum, toNumber, ZERO, type Dec } from '../../shared/money/decimal.js';
 
@@ -348,7 +350,10 @@ export function computeTotals(tipo: EcfType, doc: Record<string, unknown>): Comp
  * fillTotals('32', { id_doc: {…}, items: [{ indicador_facturacion: 4, nombre: 'Pan', indicador_bien_servicio: '1', cantidad: 1, precio_unitario: 50 }] }).totales
  * //=> { monto_exento: 50, monto_total: 50 }
  */
-export function fillTotals<T extends Record<string, unknown>>(tipo: EcfType, doc: T): T & { totales: Record<string, unknown> } {
+export function fillTotals<T extends EcfType>(tipo: T, doc: EcfDraft<T>): EcfDocument<T>;
+/** Untyped form (any JSON object): the same calculation; the result is what `buildEcfXmlFromJson` takes. */
+export function fillTotals<T extends Record<string, unknown>>(tipo: EcfType, doc: T): T & { totales: Record<string, unknown> };
+export function fillTotals(tipo: EcfType, doc: Record<string, unknown>): Record<string, unknown> {
   const out = structuredClone(doc) as Json;
   if (Array.isArray(out.items)) {
     for (const it of out.items) if (it && typeof it === 'object' && it.monto === undefined) it.monto = lineAmount(it);
@@ -372,5 +377,5 @@ export function fillTotals<T extends Record<string, unknown>>(tipo: EcfType, doc
   out.totales = { ...c.totales, ...keep, ...(out.totales.impuestos_adicionales ? { impuestos_adicionales: out.totales.impuestos_adicionales } : {}) };
   if (keep.monto_periodo !== undefined && c.totales.monto_periodo !== undefined) out.totales.monto_periodo = c.totales.monto_periodo;
   if (keep.valor_pagar !== undefined && c.totales.valor_pagar !== undefined) out.totales.valor_pagar = c.totales.valor_pagar;
-  return out as T & { totales: Record<string, unknown> };
+  return out;
 }

@@ -1,5 +1,5 @@
 import { EcfError } from '../index.js';
-import { buildEcfXml, formatDateDO, type BuildContext } from '../index.js';
+import { buildEcfXmlFromJson, formatDateDO, type BuildContext } from '../index.js';
 import { EcfValidationError } from '../../shared/errors/validation-error.js';
 import { toIssueReport } from '../../shared/issues.js';
 import { parseFlags, requireFlag, UsageError, type CliCommand, type CliIo } from '../../shared/cli/command.js';
@@ -51,7 +51,7 @@ export const buildCommand: CliCommand = {
     };
     if (typeof flags['sequence-expiry'] === 'string') context.fecha_vencimiento_secuencia = flags['sequence-expiry'];
     try {
-      io.stdout(buildEcfXml(tipo, doc, context));
+      io.stdout(buildEcfXmlFromJson(tipo, doc, context));
       io.stdout('\n');
       return 0;
     } catch (e) {

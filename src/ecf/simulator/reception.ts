@@ -13,7 +13,7 @@ import { ECF_TYPE_INFO, REFERENCE_MUST_BE_ACCEPTED } from '../spec/doc-types.js'
 import { parseEncf } from '../spec/encf.js';
 import { isEcfType } from '../spec/model.js';
 import { verifyXml } from '../sign/verify-xml.js';
-import { safeValidateEcf } from '../validate/index.js';
+import { safeValidateEcfJson } from '../validate/index.js';
 import { parseEcfXml } from '../xml/ecf.js';
 import { detectSchemaId } from '../xsd/detect.js';
 import { errorReply, msg, type RouteInput, type RouteResult, type SimContext } from './context.js';
@@ -135,7 +135,7 @@ export function evaluateEcf(ctx: SimContext, sub: Pick<EcfSubmission, 'env' | 'r
     }
   }
 
-  const rules = safeValidateEcf(tipo, parsed.document, { fechaEmision: parsed.context.fecha_emision });
+  const rules = safeValidateEcfJson(tipo, parsed.document, { fechaEmision: parsed.context.fecha_emision });
   const amountIssues = rules.success ? [] : rules.issues.filter((i) => i.code === 'totals');
   const ruleErrors = rules.success ? [] : rules.issues.filter((i) => i.code !== 'totals');
   if (ruleErrors.length)

@@ -7,7 +7,7 @@ import { fillTotals } from '../calc/totals.js';
 import { RECEPTOR_TYPES } from '../spec/doc-types.js';
 import type { EcfType } from '../spec/model.js';
 import { allows } from '../validate/rules/shared.js';
-import { buildEcfXml, type BuildContext, type IssuerProfile } from '../xml/ecf.js';
+import { buildEcfXmlFromJson, type BuildContext, type IssuerProfile } from '../xml/ecf.js';
 
 /** RNC of the simulator's test issuer and receptor (its certificate's serialNumber). */
 export const SIMULATOR_RNC = '132000001';
@@ -56,5 +56,5 @@ export function buildSampleEcf(tipo: EcfType, args: { buyer: string; encf: strin
   const doc = fillTotals(tipo, sample(args.buyer, args.fechaEmision));
   const ctx: BuildContext = { emisor: SIMULATOR_ISSUER, encf: args.encf, fecha_emision: args.fechaEmision };
   if (allows(tipo, 'id_doc.fecha_vencimiento_secuencia')) ctx.fecha_vencimiento_secuencia = args.fechaVencimiento;
-  return buildEcfXml(tipo, doc, ctx);
+  return buildEcfXmlFromJson(tipo, doc, ctx);
 }

@@ -12,7 +12,8 @@ import { ECF_TABLE } from '../spec/ecf-table.gen.js';
 import { isEcfType, type EcfType } from '../spec/model.js';
 import { parseDate } from '../spec/formats.js';
 import { checkShapeOf } from '../validate/shape.js';
-import { safeValidateEcf } from '../validate/index.js';
+import { safeValidateEcfJson } from '../validate/index.js';
+import type { EcfDocument } from '../spec/ecf-types.gen.js';
 import { renderXml } from './render.js';
 import { parseXmlRoot, pruneEmpty, readTree, XmlSyntaxError } from './parse.js';
 
@@ -92,16 +93,27 @@ export function checkContext(tipo: EcfType, context: unknown): Issue[] {
  * Builds the unsigned e-CF XML of type `tipo` from canonical JSON and the build context. Validates first
  * (all rules, collected) and throws `EcfValidationError` on any error.
  * @example
+ * `doc` is typed per type (`EcfDocument<'31'>` …): unknown fields, fields of another type and a wrong type code
+ * are compile errors. For untyped input (JSON from outside), use `buildEcfXmlFromJson`.
+ * @example
  * buildEcfXml('31', doc, { emisor, encf: 'E310000000001', fecha_emision: '01-04-2026', fecha_vencimiento_secuencia: '31-12-2027' })
  * //=> '<?xml version="1.0" encoding="utf-8"?><ECF><Encabezado><Version>1.0</Version>…</ECF>'
  */
-export function buildEcfXml(tipo: string, json: unknown, context: BuildContext): string {
+export function buildEcfXml<T extends EcfType>(tipo: T, doc: EcfDocument<T>, context: BuildContext): string {
+  return buildEcfXmlFromJson(tipo, doc, context);
+}
+
+/**
+ * `buildEcfXml` for untyped input (untrusted JSON, a type code read at run time): the same run-time validation,
+ * and an unknown `tipo` throws `EcfValidationError` with an `enum` issue at path `tipo`.
+ */
+export function buildEcfXmlFromJson(tipo: string, json: unknown, context: BuildContext): string {
   if (!isEcfType(tipo)) {
-    const bad = safeValidateEcf(tipo, json);
+    const bad = safeValidateEcfJson(tipo, json);
     throw new EcfValidationError(bad.success ? [] : bad.issues);
   }
   const ctxIssues = checkContext(tipo, context);
-  const r = safeValidateEcf(tipo, json, { fechaEmision: context?.fecha_emision });
+  const r = safeValidateEcfJson(tipo, json, { fechaEmision: context?.fecha_emision });
   const issues = [...ctxIssues, ...(r.success ? [] : r.issues)];
   if (issues.length) throw new EcfValidationError(issues);
   return renderEcfXml(tipo, json as CanonicalDocument, context);

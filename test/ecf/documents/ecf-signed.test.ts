@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { signEcf } from '../../../src/ecf/sign/sign-xml.js';
 import { ECF_TYPES } from '../../../src/ecf/spec/model.js';
-import { buildEcfXml } from '../../../src/ecf/xml/ecf.js';
+import { buildEcfXmlFromJson } from '../../../src/ecf/xml/ecf.js';
 import { modernP12 } from '../helpers/certs.js';
 import { caseContext, loadExamples } from '../helpers/corpus.js';
 import { baseContext, baseDoc } from '../helpers/docs.js';
@@ -37,7 +37,7 @@ function keyIndependent(signed: string): string {
 describe('e-CF of all ten types, signed', () => {
   for (const tipo of ECF_TYPES) {
     it(`${tipo}: XSD-valid, verifies, only FechaHoraFirma and the Signature added, deterministic, golden`, async () => {
-      const xml = buildEcfXml(tipo, baseDoc(tipo), baseContext(tipo));
+      const xml = buildEcfXmlFromJson(tipo, baseDoc(tipo), baseContext(tipo));
       const signed = await signEcf(xml, testSigner(), SIGNING_CLOCK);
       expectSignedAndValid(signed, `ECF-${tipo}`);
 
@@ -62,7 +62,7 @@ describe('e-CF of all ten types, signed', () => {
 describe('maximal examples of all ten types, signed (every field, every escaped character)', () => {
   for (const ex of loadExamples().filter((e) => e.variant === 'maximal')) {
     it(`${ex.tipo}: XSD-valid, verifies, the builder's bytes kept`, async () => {
-      const xml = buildEcfXml(ex.tipo, ex.doc, caseContext(ex.tipo, ex.variant));
+      const xml = buildEcfXmlFromJson(ex.tipo, ex.doc, caseContext(ex.tipo, ex.variant));
       const signed = await signEcf(xml, testSigner(), SIGNING_CLOCK);
       expectSignedAndValid(signed, `ECF-${ex.tipo}`);
       expect(splitSigned(signed).rest).toBe(withSigningTime(xml, SIGNING_TIME));

@@ -3,7 +3,7 @@
  * the base documents (e-CF, RFCE, ACECF, ANECF), and small waiting helpers. Everything goes through
  * the public entry files, as an application would.
  */
-import { buildAcecfXml, buildAnecfXml, buildEcfXml, deriveRfceXml, securityCode, type EcfType } from '../../../src/ecf/index.js';
+import { buildAcecfXml, buildAnecfXml, buildEcfXmlFromJson, deriveRfceXml, securityCode, type EcfType } from '../../../src/ecf/index.js';
 import { createSelfSignedIdentity, signEcf, signXml, type Signer } from '../../../src/ecf/sign/index.js';
 import type { AuthorityIdentity, AuthorityTransport, TrackResult } from '../../../src/ecf/dgii/index.js';
 import { baseContext, baseDoc } from '../helpers/docs.js';
@@ -41,7 +41,7 @@ export function fileOf(encf: string, rnc = EMISOR): string {
 export async function signedEcf(tipo: EcfType, n: number, change?: (doc: Json) => void): Promise<string> {
   const doc = baseDoc(tipo);
   change?.(doc);
-  const xml = buildEcfXml(tipo, doc, { ...baseContext(tipo), encf: encfOf(tipo, n) });
+  const xml = buildEcfXmlFromJson(tipo, doc, { ...baseContext(tipo), encf: encfOf(tipo, n) });
   return signEcf(xml, issuerSigner(), SIGNING_CLOCK);
 }
 

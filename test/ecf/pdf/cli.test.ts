@@ -36,9 +36,9 @@ describe('ecf pdf', () => {
     expect(f.err()).toMatch(/--env must be one of testecf, certecf, ecf/);
     expect(await runCli(['pdf', '--bogus', 'x', 'signed.xml'], f.io)).toBe(2);
     expect(await runCli(['pdf'], f.io)).toBe(2);
-    const { buildEcfXml } = await import('../../../src/ecf/xml/ecf.js');
+    const { buildEcfXmlFromJson } = await import('../../../src/ecf/xml/ecf.js');
     const { doc, ctx } = minimal('31');
-    const g = fakeIo({ 'u.xml': buildEcfXml('31', doc, ctx) });
+    const g = fakeIo({ 'u.xml': buildEcfXmlFromJson('31', doc, ctx) });
     expect(await runCli(['pdf', 'u.xml'], g.io)).toBe(1);
     expect(g.err()).toMatch(/signed e-CF only/);
   });

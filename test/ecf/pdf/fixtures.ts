@@ -1,13 +1,13 @@
 /**
- * Documents for the PDF tests, the benchmark and the previews in docs/: valid (checked with safeValidateEcf),
+ * Documents for the PDF tests, the benchmark and the previews in docs/: valid (checked with safeValidateEcfJson),
  * signed with the test certificate and a fixed clock, so every PDF is reproducible.
  */
 import { fillTotals } from '../../../src/ecf/calc/totals.js';
 import { p12Signer, readP12, signEcf } from '../../../src/ecf/sign/index.js';
 import type { EcfType } from '../../../src/ecf/spec/model.js';
-import { safeValidateEcf } from '../../../src/ecf/validate/index.js';
+import { safeValidateEcfJson } from '../../../src/ecf/validate/index.js';
 import { allows } from '../../../src/ecf/validate/rules/shared.js';
-import { buildEcfXml, type BuildContext, type IssuerProfile } from '../../../src/ecf/xml/ecf.js';
+import { buildEcfXmlFromJson, type BuildContext, type IssuerProfile } from '../../../src/ecf/xml/ecf.js';
 import { modernP12 } from '../helpers/certs.js';
 import { baseContext, baseDoc, BASE_FECHA_EMISION } from '../helpers/docs.js';
 
@@ -157,7 +157,7 @@ export function manyLines(tipo: EcfType, n: number, price = 10): Json {
 
 /** Throws with the issues when `doc` is not valid for `tipo` (fixtures must stay valid). */
 export function assertValid(tipo: EcfType, doc: Json): void {
-  const r = safeValidateEcf(tipo, doc, { fechaEmision: BASE_FECHA_EMISION });
+  const r = safeValidateEcfJson(tipo, doc, { fechaEmision: BASE_FECHA_EMISION });
   if (!r.success) throw new Error(`fixture ${tipo} is invalid: ${JSON.stringify(r.issues.slice(0, 5))}`);
 }
 
@@ -172,7 +172,7 @@ function signer() {
 
 /** Builds (validating) and signs with the fixed clock. */
 export async function signed(tipo: EcfType, doc: Json, ctx: BuildContext = context(tipo)): Promise<string> {
-  return signEcf(buildEcfXml(tipo, doc, ctx), signer(), () => SIGNED_AT);
+  return signEcf(buildEcfXmlFromJson(tipo, doc, ctx), signer(), () => SIGNED_AT);
 }
 
 export const richDocs = { '31': () => payInFull(rich31()), '46': () => payInFull(rich46()) } as const;

@@ -200,9 +200,9 @@ describe('renderPdf: every e-CF type', () => {
   });
 
   it('rejects unsigned XML and a missing environment', async () => {
-    const { buildEcfXml } = await import('../../../src/ecf/xml/ecf.js');
+    const { buildEcfXmlFromJson } = await import('../../../src/ecf/xml/ecf.js');
     const { doc, ctx } = minimal('31');
-    await expect(renderPdf(buildEcfXml('31', doc, ctx), { environment: 'certecf' })).rejects.toThrow(/signed e-CF only/);
+    await expect(renderPdf(buildEcfXmlFromJson('31', doc, ctx), { environment: 'certecf' })).rejects.toThrow(/signed e-CF only/);
     await expect(renderPdf(await signed('31', doc, ctx), {} as never)).rejects.toThrow(/environment/);
   });
 

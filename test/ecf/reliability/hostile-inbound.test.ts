@@ -11,7 +11,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildAcecfXml, buildEcfXml, type EcfType } from '../../../src/ecf/index.js';
+import { buildAcecfXml, buildEcfXmlFromJson, type EcfType } from '../../../src/ecf/index.js';
 import { createSelfSignedIdentity, signEcf, signXml } from '../../../src/ecf/sign/index.js';
 import { baseContext, baseDoc } from '../helpers/docs.js';
 import { allows } from '../../../src/ecf/validate/rules/shared.js';
@@ -253,7 +253,7 @@ describe('e-CF reception with hostile documents', () => {
           // The buyer where the type has one with an RNC (43 has no buyer, 47 a foreign id): else the base as is.
           if (x.buyer && allows(x.tipo, 'comprador.rnc'))
             doc.comprador = { ...(doc.comprador ?? {}), rnc: x.buyer, razon_social: doc.comprador?.razon_social ?? 'Receptor SRL' };
-          let xml = buildEcfXml(x.tipo, doc, ctx);
+          let xml = buildEcfXmlFromJson(x.tipo, doc, ctx);
           if (x.when === 'before') xml = damageXml(xml, x.damage, w.canary.url);
           if (x.when !== 'unsigned') {
             try {
@@ -404,7 +404,7 @@ describe('XML attacks against every endpoint that reads XML', () => {
     const seed = await (await w.request('/fe/autenticacion/api/semilla')).text();
     const foreign = baseDoc('31');
     foreign.comprador = { ...foreign.comprador, rnc: MAIN_PROFILE.rnc };
-    const ecf = buildEcfXml('31', foreign, { ...baseContext('31'), encf: 'E310000050000' });
+    const ecf = buildEcfXmlFromJson('31', foreign, { ...baseContext('31'), encf: 'E310000050000' });
     const form = (xml: string) => upload(xml, 'xml', 'none');
     const post = (path: string, body: string | Uint8Array, contentType: string, auth?: string) =>
       w
@@ -646,7 +646,7 @@ describe('XML attacks against every endpoint that reads XML', () => {
           doc.comprador = { ...doc.comprador, rnc: MAIN_PROFILE.rnc };
           const ecf = (
             await signEcf(
-              buildEcfXml('31', doc, { ...baseContext('31'), encf: `E31${String(70_000 + padded++).padStart(10, '0')}` }),
+              buildEcfXmlFromJson('31', doc, { ...baseContext('31'), encf: `E31${String(70_000 + padded++).padStart(10, '0')}` }),
               w.remote.signer,
               () => NOW,
             )

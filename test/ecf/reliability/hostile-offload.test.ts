@@ -6,7 +6,7 @@
  * before any parser, nothing reaches the pool and that is checked instead.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildEcfXml } from '../../../src/ecf/index.js';
+import { buildEcfXmlFromJson } from '../../../src/ecf/index.js';
 import { createOffloadPool, poolOffload } from '../../../src/ecf/server/offload/index.js';
 import { baseContext, baseDoc } from '../helpers/docs.js';
 import { xsdDir } from '../helpers/env.js';
@@ -27,7 +27,7 @@ describe('hostile inbound bodies in the offload pool', () => {
       try {
         const doc = baseDoc('31');
         doc.comprador = { ...doc.comprador, rnc: h.issuer.rnc };
-        const xml = buildEcfXml('31', doc, { ...baseContext('31'), emisor: { ...baseContext('31').emisor, rnc: '101672919' } }).replace(
+        const xml = buildEcfXmlFromJson('31', doc, { ...baseContext('31'), emisor: { ...baseContext('31').emisor, rnc: '101672919' } }).replace(
           /<RazonSocialComprador>[^<]*</,
           `<RazonSocialComprador>${'&amp;'.repeat(AMPS)}<`,
         );

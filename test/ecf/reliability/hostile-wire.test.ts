@@ -19,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServerProcess, type ServerProcess } from '../../../bench/lib.js';
 import { openStorage } from '../../../src/ecf/server/storage/open.js';
 import { generateToken, hashToken } from '../../../src/shared/server-kit/tokens.js';
-import { buildEcfXml } from '../../../src/ecf/index.js';
+import { buildEcfXmlFromJson } from '../../../src/ecf/index.js';
 import { createSelfSignedIdentity, signEcf, signXml } from '../../../src/ecf/sign/index.js';
 import { baseContext, baseDoc } from '../helpers/docs.js';
 import { xsdDir } from '../helpers/env.js';
@@ -546,7 +546,7 @@ describe('inputs that used to hang the process', () => {
     const remote = createSelfSignedIdentity({ commonName: 'EMISOR RELLENO', serialNumber: '101672919', now: new Date(Date.now() - 86_400_000), days: 30 });
     const doc = baseDoc('31');
     doc.comprador = { ...doc.comprador, rnc: MAIN_PROFILE.rnc };
-    const signed = await signEcf(buildEcfXml('31', doc, { ...baseContext('31'), encf: 'E310000080000' }), remote.signer, () => new Date());
+    const signed = await signEcf(buildEcfXmlFromJson('31', doc, { ...baseContext('31'), encf: 'E310000080000' }), remote.signer, () => new Date());
     const padded = signed.replace(/<SignatureValue>[\s\S]*?<\/SignatureValue>/, (m) => m.repeat(30_000));
     bodies.push({
       name: 'signature with 30,000 SignatureValue elements',
@@ -573,7 +573,7 @@ describe('inputs that used to hang the process', () => {
 
 describe('XML entity attacks over the wire', () => {
   it('are refused without expansion or outbound requests, with the memory bounded', async () => {
-    const xml = buildEcfXml('31', baseDoc('31'), {
+    const xml = buildEcfXmlFromJson('31', baseDoc('31'), {
       ...baseContext('31'),
       emisor: { ...baseContext('31').emisor, ...MAIN_PROFILE } as never,
       encf: 'E310000090000',

@@ -4,14 +4,14 @@ import { securityCode } from '../../../src/ecf/derive/security-code.js';
 import { deriveRfceXml } from '../../../src/ecf/rfce/derive.js';
 import { signEcf } from '../../../src/ecf/sign/sign-xml.js';
 import { verifyXml } from '../../../src/ecf/sign/verify-xml.js';
-import { buildEcfXml } from '../../../src/ecf/xml/ecf.js';
+import { buildEcfXmlFromJson } from '../../../src/ecf/xml/ecf.js';
 import { expiredP12, modernP12, TEST_PASSWORD } from '../helpers/certs.js';
 import { baseContext, baseDoc } from '../helpers/docs.js';
 import { expectSignedAndValid, SIGNING_CLOCK, testSigner } from '../documents/support.js';
 import { splitSigned } from '../sign/reference.js';
 import { fakeIo } from '../helpers/cli.js';
 
-const signed = (tipo: '31' | '32') => signEcf(buildEcfXml(tipo, baseDoc(tipo), baseContext(tipo)), testSigner(), SIGNING_CLOCK);
+const signed = (tipo: '31' | '32') => signEcf(buildEcfXmlFromJson(tipo, baseDoc(tipo), baseContext(tipo)), testSigner(), SIGNING_CLOCK);
 
 describe('ecf rfce', () => {
   it('prints the signed RFCE (no trailing newline) and its CodigoSeguridadeCF on stderr', async () => {
@@ -36,7 +36,7 @@ describe('ecf rfce', () => {
     expect(await runCli(['rfce', '--p12', 'c.p12', '--password', TEST_PASSWORD, 'e31.xml'], f.io)).toBe(1);
     expect(f.out()).toBe('');
     expect(f.err()).toBe('ecf rfce: e31.xml cannot be summarised:\n  Solo una factura de consumo (tipo 32) se resume como RFCE; el documento es tipo 31.\n');
-    const unsigned = fakeIo({ 'c.p12': modernP12().p12, 'u.xml': buildEcfXml('32', baseDoc('32'), baseContext('32')) });
+    const unsigned = fakeIo({ 'c.p12': modernP12().p12, 'u.xml': buildEcfXmlFromJson('32', baseDoc('32'), baseContext('32')) });
     expect(await runCli(['rfce', '--p12', 'c.p12', '--password', TEST_PASSWORD, 'u.xml'], unsigned.io)).toBe(1);
     expect(unsigned.err()).toMatch(/no tiene firma/);
   });

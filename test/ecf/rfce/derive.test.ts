@@ -6,7 +6,7 @@ import { securityCode } from '../../../src/ecf/derive/security-code.js';
 import { deriveRfceXml, isBelowSummaryThreshold, parseRfceXml } from '../../../src/ecf/rfce/derive.js';
 import { signEcf, signXml } from '../../../src/ecf/sign/sign-xml.js';
 import { RFCE_TABLE } from '../../../src/ecf/spec/other-tables.gen.js';
-import { buildEcfXml } from '../../../src/ecf/xml/ecf.js';
+import { buildEcfXmlFromJson } from '../../../src/ecf/xml/ecf.js';
 import { caseContext, loadExamples } from '../helpers/corpus.js';
 import { baseContext, baseDoc } from '../helpers/docs.js';
 import { expectSignedAndValid, expectXsdValid, issuesOf, SIGNING_CLOCK, testSigner } from '../documents/support.js';
@@ -25,7 +25,7 @@ const AMOUNT_ELEMENTS = RFCE_TABLE.rows.filter((r) => r.jsonKind === 'amount' &&
 const CODE = /<CodigoSeguridadeCF>([^<]*)<\/CodigoSeguridadeCF>/;
 
 async function signed32(doc: Json = consumo): Promise<string> {
-  return signEcf(buildEcfXml('32', doc, baseContext('32')), testSigner(), SIGNING_CLOCK);
+  return signEcf(buildEcfXmlFromJson('32', doc, baseContext('32')), testSigner(), SIGNING_CLOCK);
 }
 
 /** What a passthrough client may send: amounts with 1 decimal where the second is 0, pretty-printed. */
@@ -71,7 +71,7 @@ describe('RFCE derived from a signed type 32 below 250,000.00', () => {
 
   it('every amount has 0 or exactly 2 decimals, also for the maximal example (payments, additional taxes, buyer RNC)', async () => {
     const maximal = loadExamples().find((e) => e.tipo === '32' && e.variant === 'maximal')!;
-    const full = await signEcf(buildEcfXml('32', maximal.doc, caseContext('32', 'maximal')), testSigner(), SIGNING_CLOCK);
+    const full = await signEcf(buildEcfXmlFromJson('32', maximal.doc, caseContext('32', 'maximal')), testSigner(), SIGNING_CLOCK);
     const rfce = deriveRfceXml(full);
     for (const el of ['TablaFormasPago', 'RNCComprador', 'ImpuestosAdicionales', 'MontoNoFacturable', 'MontoPeriodo']) expect(rfce).toContain(`<${el}>`);
     expect(amountsOf(rfce).length).toBeGreaterThan(15);
@@ -81,7 +81,7 @@ describe('RFCE derived from a signed type 32 below 250,000.00', () => {
   });
 
   it('a passthrough-style 32 (1-decimal amounts, pretty-printed before signing) gives the same RFCE, but for the code', async () => {
-    const built = buildEcfXml('32', consumo, baseContext('32'));
+    const built = buildEcfXmlFromJson('32', consumo, baseContext('32'));
     const passthrough = passthroughStyle(built);
     expect(passthrough).toContain('<MontoTotal>616.5</MontoTotal>');
     expect(passthrough).toContain('\n  <Totales>');
@@ -144,14 +144,14 @@ describe('RFCE: what cannot be summarised', () => {
   });
 
   it('another type is refused', async () => {
-    const signed31 = await signEcf(buildEcfXml('31', baseDoc('31'), baseContext('31')), testSigner(), SIGNING_CLOCK);
+    const signed31 = await signEcf(buildEcfXmlFromJson('31', baseDoc('31'), baseContext('31')), testSigner(), SIGNING_CLOCK);
     expect(issuesOf(() => deriveRfceXml(signed31))).toEqual([
       expect.objectContaining({ ruleId: 'RFCE-ORIGEN', message: 'Solo una factura de consumo (tipo 32) se resume como RFCE; el documento es tipo 31.' }),
     ]);
   });
 
   it('an unsigned 32 is refused', () => {
-    expect(issuesOf(() => deriveRfceXml(buildEcfXml('32', consumo, baseContext('32'))))).toEqual([
+    expect(issuesOf(() => deriveRfceXml(buildEcfXmlFromJson('32', consumo, baseContext('32'))))).toEqual([
       expect.objectContaining({ ruleId: 'RFCE-ORIGEN', message: expect.stringMatching(/firmada.*no tiene firma/) }),
     ]);
   });

@@ -9,7 +9,7 @@ import { signEcf, signXml } from '../../../src/ecf/sign/sign-xml.js';
 import { p12Signer } from '../../../src/shared/xmldsig/signer.js';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../../src/ecf/simulator/index.js';
 import type { EcfType } from '../../../src/ecf/spec/model.js';
-import { buildEcfXml, type BuildContext } from '../../../src/ecf/xml/ecf.js';
+import { buildEcfXmlFromJson, type BuildContext } from '../../../src/ecf/xml/ecf.js';
 import type { Signer } from '../../../src/shared/ports.js';
 import { modernP12, TEST_PASSWORD } from '../helpers/certs.js';
 import { baseContext, baseDoc } from '../helpers/docs.js';
@@ -47,7 +47,7 @@ export async function signedEcf(tipo: EcfType, n = 1, change?: (doc: Json, ctx: 
   const doc = baseDoc(tipo);
   const ctx = { ...baseContext(tipo), encf: encfOf(tipo, n) };
   change?.(doc, ctx);
-  const xml = buildEcfXml(tipo, doc, ctx);
+  const xml = buildEcfXmlFromJson(tipo, doc, ctx);
   return signEcf(editXml ? editXml(xml) : xml, testSigner(), SIGNING_CLOCK);
 }
 

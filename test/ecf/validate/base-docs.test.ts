@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { ECF_TYPES } from '../../../src/ecf/spec/model.js';
 import { RULES } from '../../../src/ecf/validate/rules/index.js';
-import { buildEcfXml } from '../../../src/ecf/xml/ecf.js';
+import { buildEcfXmlFromJson } from '../../../src/ecf/xml/ecf.js';
 import { baseContext, baseDoc } from '../helpers/docs.js';
 import { schemaValidator, withPlaceholderSignature } from '../helpers/xsd.js';
 import { validate } from './helpers.js';
@@ -15,7 +15,7 @@ describe('base documents of the ten types', () => {
   });
 
   it.each(ECF_TYPES.map((t) => [t]))('type %s builds and validates against the official XSD', (tipo) => {
-    const xml = buildEcfXml(tipo, baseDoc(tipo), baseContext(tipo));
+    const xml = buildEcfXmlFromJson(tipo, baseDoc(tipo), baseContext(tipo));
     const res = schemaValidator().validate(withPlaceholderSignature(xml), `ECF-${tipo}`);
     expect(res.violations).toEqual([]);
   });

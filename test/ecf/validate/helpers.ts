@@ -2,14 +2,14 @@
 import { expect } from 'vitest';
 import type { Issue } from '../../../src/shared/issues.js';
 import type { EcfType } from '../../../src/ecf/spec/model.js';
-import { safeValidateEcf, type SafeValidateResult } from '../../../src/ecf/validate/index.js';
+import { safeValidateEcfJson, type SafeValidateResult } from '../../../src/ecf/validate/index.js';
 import { BASE_FECHA_EMISION } from '../helpers/docs.js';
 
 type Json = Record<string, any>;
 
 /** Validates with the base issue date; pass `null` for an unknown issue date. */
 export function validate(tipo: EcfType, doc: Json, fechaEmision: string | null = BASE_FECHA_EMISION): SafeValidateResult {
-  return safeValidateEcf(tipo, doc, fechaEmision === null ? {} : { fechaEmision });
+  return safeValidateEcfJson(tipo, doc, fechaEmision === null ? {} : { fechaEmision });
 }
 
 export function errorsOf(r: SafeValidateResult): Issue[] {

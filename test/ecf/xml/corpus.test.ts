@@ -2,19 +2,19 @@
  * Property-style test over a seeded corpus (test/ecf/helpers/corpus.ts): for every type, CORPUS_SIZE random valid
  * documents (random subsets of optional fields, values from the XSD facets, made consistent and totalled with
  * fillTotals) must
- *   1. pass safeValidateEcf with no errors and no warnings (with their issue date),
+ *   1. pass safeValidateEcfJson with no errors and no warnings (with their issue date),
  *   2. build,
  *   3. validate against the official XSD of their type (with the placeholder signature),
- *   4. round-trip: parseEcfXml(buildEcfXml(t, x, ctx)) gives back x and ctx.
+ *   4. round-trip: parseEcfXml(buildEcfXmlFromJson(t, x, ctx)) gives back x and ctx.
  * A failure prints the seed, the index, the document and the issues. `CORPUS_SEED=<n>` explores another corpus,
  * `CORPUS_SIZE=<n>` changes its size.
  */
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { ECF_TYPES } from '../../../src/ecf/spec/model.js';
-import { safeValidateEcf } from '../../../src/ecf/validate/index.js';
+import { safeValidateEcfJson } from '../../../src/ecf/validate/index.js';
 import { checkShape } from '../../../src/ecf/validate/shape.js';
-import { buildEcfXml, parseEcfXml, renderEcfXml } from '../../../src/ecf/xml/ecf.js';
+import { buildEcfXmlFromJson, parseEcfXml, renderEcfXml } from '../../../src/ecf/xml/ecf.js';
 import { corpusSeed, docFields, generateCorpus, randomContext, randomShape, Rng, type Generated } from '../helpers/corpus.js';
 import { formatViolations, validateEcfXsd } from '../helpers/xsd.js';
 
@@ -45,7 +45,7 @@ describe(`generated corpus (seed ${SEED}, ${SIZE} documents per type)`, () => {
 
       it('every document passes safeValidateEcf (no errors, no warnings)', () => {
         for (const g of corpus) {
-          const r = safeValidateEcf(tipo, g.doc, { fechaEmision: g.context.fecha_emision });
+          const r = safeValidateEcfJson(tipo, g.doc, { fechaEmision: g.context.fecha_emision });
           const problems = [...(r.success ? [] : r.issues), ...r.warnings];
           if (problems.length) expect.fail(describeCase(g, problems));
         }
@@ -55,7 +55,7 @@ describe(`generated corpus (seed ${SEED}, ${SIZE} documents per type)`, () => {
         for (const g of corpus) {
           let xml: string;
           try {
-            xml = buildEcfXml(tipo, g.doc, g.context);
+            xml = buildEcfXmlFromJson(tipo, g.doc, g.context);
           } catch (e) {
             expect.fail(describeCase(g, (e as { issues?: unknown }).issues ?? String(e)));
           }
@@ -67,7 +67,7 @@ describe(`generated corpus (seed ${SEED}, ${SIZE} documents per type)`, () => {
 
       it('every document round-trips: parse(build(x)) = x, with the same context', () => {
         for (const g of corpus) {
-          const xml = built.get(g.index) ?? buildEcfXml(tipo, g.doc, g.context);
+          const xml = built.get(g.index) ?? buildEcfXmlFromJson(tipo, g.doc, g.context);
           const parsed = parseEcfXml(xml);
           if (parsed.issues.length) expect.fail(describeCase(g, parsed.issues));
           if (!isDeepStrictEqual(parsed.document, g.doc)) expect(parsed.document, describeCase(g, 'document differs')).toEqual(g.doc);

@@ -9,7 +9,7 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildEcfXml } from '../../../src/ecf/xml/ecf.js';
+import { buildEcfXmlFromJson } from '../../../src/ecf/xml/ecf.js';
 import { caseContext, fixturesDir, loadExamples, loadFixtureCases } from '../helpers/corpus.js';
 
 const UPDATE = process.env.UPDATE_GOLDEN === '1';
@@ -45,9 +45,9 @@ describe('golden XML', () => {
 
   for (const c of cases) {
     it(`${c.tipo}/${c.name}`, () => {
-      const xml = buildEcfXml(c.tipo, c.doc, caseContext(c.tipo, c.name));
+      const xml = buildEcfXmlFromJson(c.tipo, c.doc, caseContext(c.tipo, c.name));
       // Pure: same input, same bytes.
-      expect(buildEcfXml(c.tipo, structuredClone(c.doc), caseContext(c.tipo, c.name))).toBe(xml);
+      expect(buildEcfXmlFromJson(c.tipo, structuredClone(c.doc), caseContext(c.tipo, c.name))).toBe(xml);
       const golden = c.json.replace(/\.json$/, '.xml');
       if (UPDATE) writeFileSync(golden, xml);
       expect(existsSync(golden), `${golden} missing: run with UPDATE_GOLDEN=1`).toBe(true);

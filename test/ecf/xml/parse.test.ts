@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { EcfValidationError } from '../../../src/shared/errors/index.js';
 import { COUNTRY_NAMES } from '../../../src/ecf/spec/countries.gen.js';
-import { buildEcfXml, parseEcfXml, renderEcfXml } from '../../../src/ecf/xml/ecf.js';
+import { buildEcfXmlFromJson, parseEcfXml, renderEcfXml } from '../../../src/ecf/xml/ecf.js';
 import { fixedContext } from '../helpers/corpus.js';
 
 const issuer = { rnc: '130182452', razon_social: 'Distribuidora Peña & Asociados, S.R.L.', direccion: 'Av. Abraham Lincoln No. 1003' };
@@ -107,7 +107,7 @@ describe('parseEcfXml: empty and absent groups', () => {
 describe('null is the same as absent', () => {
   it('a document with null fields builds the same XML as without them and parses back without them', () => {
     const withNulls = { ...doc31(), referencia: null, comprador: { ...doc31().comprador, contacto: null, correo: undefined } };
-    const xml = buildEcfXml('31', withNulls, ctx31); // validates: null passes as absent
+    const xml = buildEcfXmlFromJson('31', withNulls, ctx31); // validates: null passes as absent
     expect(xml).toBe(xml31());
     expect(parseEcfXml(xml).document).toEqual(doc31());
   });

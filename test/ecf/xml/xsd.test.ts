@@ -11,8 +11,8 @@
 import { describe, expect, it } from 'vitest';
 import { fillTotals } from '../../../src/ecf/calc/totals.js';
 import { ECF_TYPES } from '../../../src/ecf/spec/model.js';
-import { buildEcfXml } from '../../../src/ecf/xml/ecf.js';
-import { safeValidateEcf } from '../../../src/ecf/validate/index.js';
+import { buildEcfXmlFromJson } from '../../../src/ecf/xml/ecf.js';
+import { safeValidateEcfJson } from '../../../src/ecf/validate/index.js';
 import { EcfValidationError } from '../../../src/shared/errors/validation-error.js';
 import { caseContext, loadExamples, loadFixtureCases } from '../helpers/corpus.js';
 import { ecfSchema, formatViolations, schemaValidator, validateEcfXsd, withPlaceholderSignature } from '../helpers/xsd.js';
@@ -29,7 +29,7 @@ describe('examples and golden cases validate against the official XSD', () => {
 
   for (const c of cases) {
     it(c.label, () => {
-      const xml = buildEcfXml(c.tipo, c.doc, caseContext(c.tipo, c.name));
+      const xml = buildEcfXmlFromJson(c.tipo, c.doc, caseContext(c.tipo, c.name));
       const r = validateEcfXsd(c.tipo, xml);
       expect(r.valid, formatViolations(r)).toBe(true);
     });
@@ -38,7 +38,7 @@ describe('examples and golden cases validate against the official XSD', () => {
 
 describe('the placeholder signature', () => {
   const ex = loadExamples().find((e) => e.tipo === '31' && e.variant === 'minimal')!;
-  const xml = buildEcfXml('31', ex.doc, caseContext('31', 'minimal'));
+  const xml = buildEcfXmlFromJson('31', ex.doc, caseContext('31', 'minimal'));
 
   it('is needed: an unsigned e-CF does not validate (FechaHoraFirma and the signature slot are required)', () => {
     const r = schemaValidator().validate(xml, ecfSchema('31'));
@@ -71,7 +71,7 @@ describe('type 32 below RD$250,000 with 10,000 lines', () => {
     v.validate('<x/>', 'ECF-32');
 
     const t0 = performance.now();
-    const xml = buildEcfXml('32', doc, caseContext('32', 'minimal'));
+    const xml = buildEcfXmlFromJson('32', doc, caseContext('32', 'minimal'));
     const t1 = performance.now();
     const relaxed = validateEcfXsd('32', xml, { relaxed32: true });
     const t2 = performance.now();
@@ -98,17 +98,17 @@ describe('characters XML 1.0 excludes', () => {
     const ex = loadExamples().find((e) => e.tipo === '32' && e.variant === 'minimal')!;
     const doc = structuredClone(ex.doc) as { items: Array<Record<string, unknown>> };
     doc.items[0]!.nombre = nombre;
-    const r = safeValidateEcf('32', doc);
+    const r = safeValidateEcfJson('32', doc);
     expect(r.success).toBe(false);
     expect(!r.success && r.issues.map((i) => i.path)).toContain('items.0.nombre');
-    expect(() => buildEcfXml('32', doc, caseContext('32', 'minimal'))).toThrow(EcfValidationError);
+    expect(() => buildEcfXmlFromJson('32', doc, caseContext('32', 'minimal'))).toThrow(EcfValidationError);
   });
 
   it('an astral character (valid surrogate pair) is accepted and XSD-valid', () => {
     const ex = loadExamples().find((e) => e.tipo === '32' && e.variant === 'minimal')!;
     const doc = structuredClone(ex.doc) as { items: Array<Record<string, unknown>> };
     doc.items[0]!.nombre = 'Pintura blanca \u{1F3A8}';
-    const xml = buildEcfXml('32', doc, caseContext('32', 'minimal'));
+    const xml = buildEcfXmlFromJson('32', doc, caseContext('32', 'minimal'));
     expect(validateEcfXsd('32', xml).valid).toBe(true);
   });
 });

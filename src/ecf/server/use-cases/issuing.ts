@@ -22,7 +22,7 @@ import {
   parseEcfXml,
   parseEncf,
   renderEcfXml,
-  safeValidateEcf,
+  safeValidateEcfJson,
   toIssueReport,
   type BuildContext,
   type EcfType,
@@ -92,7 +92,7 @@ export function noSequence(tipo: string): UseCaseError {
 }
 
 export function invalidTipo(tipo: string): UseCaseError {
-  const r = safeValidateEcf(tipo, {});
+  const r = safeValidateEcfJson(tipo, {});
   return rejectedIssues(ISSUE_MESSAGES.validation, r.success ? [] : r.issues);
 }
 
@@ -270,7 +270,7 @@ export async function issueJson(deps: IssueDeps, issuer: Issuer, tipo: EcfType, 
   if (oversized.length) throw rejectedIssues(ISSUE_MESSAGES.validation, oversized);
   const now = deps.clock();
   const fecha = formatDateDO(now);
-  const result = safeValidateEcf(tipo, doc, { fechaEmision: fecha });
+  const result = safeValidateEcfJson(tipo, doc, { fechaEmision: fecha });
   if (!result.success) throw rejectedIssues(ISSUE_MESSAGES.validation, result.issues);
   const summary = isSummary(tipo, doc);
   const emisor = issuerProfile(issuer);
@@ -376,7 +376,7 @@ export async function issueXml(deps: IssueDeps, issuer: Issuer, tipo: EcfType, x
   if (oversized.length || parsed.issues.length > MAX_REPORTED_ISSUES) throw rejectedIssues(ISSUE_MESSAGES.passthrough, [...oversized, ...parsed.issues]);
   const summary = isSummary(tipo, doc);
   const fechaEmision = parsed.context.fecha_emision;
-  const rules = safeValidateEcf(tipo, doc, { fechaEmision });
+  const rules = safeValidateEcfJson(tipo, doc, { fechaEmision });
   const issues: Issue[] = [
     ...parsed.issues,
     ...contextIssues(tipo, parsed.context),

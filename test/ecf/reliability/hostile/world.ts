@@ -25,7 +25,7 @@ import { createSqliteStorage } from '../../../../src/ecf/server/storage/sqlite.j
 import type { Issuer, Storage } from '../../../../src/ecf/server/storage/types.js';
 import { generateToken, hashToken } from '../../../../src/shared/server-kit/tokens.js';
 import { createDgiiClient, createReceptorClient, LOOPBACK_RANGES, type DgiiClient, type ReceptorClient } from '../../../../src/ecf/dgii/index.js';
-import { buildAcecfXml, buildEcfXml, ECF_TYPES, type EcfType } from '../../../../src/ecf/index.js';
+import { buildAcecfXml, buildEcfXmlFromJson, ECF_TYPES, type EcfType } from '../../../../src/ecf/index.js';
 import { createSelfSignedIdentity, signEcf, signXml, type SelfSignedIdentity } from '../../../../src/ecf/sign/index.js';
 import { startSimulator, type Simulator } from '../../../../src/ecf/simulator/index.js';
 import { baseContext, baseDoc } from '../../helpers/docs.js';
@@ -194,7 +194,7 @@ export async function createWorld(): Promise<World> {
   const receivedEncf = 'E310000000077';
   const foreign = baseDoc('31');
   foreign.comprador = { ...foreign.comprador, rnc: main.issuer.rnc };
-  const foreignXml = await signEcf(buildEcfXml('31', foreign, { ...baseContext('31'), encf: receivedEncf }), remote.signer, clock);
+  const foreignXml = await signEcf(buildEcfXmlFromJson('31', foreign, { ...baseContext('31'), encf: receivedEncf }), remote.signer, clock);
   const ecfForm = new FormData();
   ecfForm.append('xml', new Blob([foreignXml], { type: 'text/xml' }), `${REMOTE_RNC}${receivedEncf}.xml`);
   const delivered = await request('/fe/recepcion/api/ecf', { method: 'POST', body: ecfForm, headers: { authorization: `Bearer ${inboundToken}` } });
@@ -245,7 +245,7 @@ export async function createWorld(): Promise<World> {
 
   const mainXml = (tipo: EcfType, n: number) => {
     const ctx = baseContext(tipo);
-    return buildEcfXml(tipo, baseDoc(tipo), {
+    return buildEcfXmlFromJson(tipo, baseDoc(tipo), {
       ...ctx,
       emisor: { ...ctx.emisor, ...MAIN_PROFILE } as typeof ctx.emisor,
       encf: `E${tipo}${String(n).padStart(10, '0')}`,

@@ -12,7 +12,7 @@ import { createSqliteStorage } from '../../../../src/ecf/server/storage/sqlite.j
 import type { Issuer, Storage } from '../../../../src/ecf/server/storage/types.js';
 import { generateToken, hashToken } from '../../../../src/shared/server-kit/tokens.js';
 import { createDgiiClient, createReceptorClient, LOOPBACK_RANGES, type DgiiClient, type ReceptorClient } from '../../../../src/ecf/dgii/index.js';
-import { buildEcfXml, ECF_TYPES, fileNameFor, type BuildContext, type EcfType, type IssuerProfile } from '../../../../src/ecf/index.js';
+import { buildEcfXmlFromJson, ECF_TYPES, fileNameFor, type BuildContext, type EcfType, type IssuerProfile } from '../../../../src/ecf/index.js';
 import { signEcf, type Signer } from '../../../../src/ecf/sign/index.js';
 import { startSimulator, type Simulator } from '../../../../src/ecf/simulator/index.js';
 import { modernP12 } from '../../helpers/certs.js';
@@ -166,7 +166,7 @@ export async function foreignEcf(args: { rnc: string; buyerRnc: string; encf: st
     fecha_emision: '01-04-2026',
     ...(NO_EXPIRY.includes(tipo) ? {} : { fecha_vencimiento_secuencia: '31-12-2027' }),
   };
-  return signEcf(buildEcfXml(tipo, doc, ctx), args.signer, args.clock);
+  return signEcf(buildEcfXmlFromJson(tipo, doc, ctx), args.signer, args.clock);
 }
 
 /** Sends a signed e-CF to the simulator as its issuer and waits until the authority decides; returns the verdict code. */

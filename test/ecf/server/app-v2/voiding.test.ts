@@ -4,7 +4,7 @@
  * outcomes (numbers withheld until a retry of the same ranges settles the same lote), and issuer isolation.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildAnecfXml, buildEcfXml, type BuildContext, type IssuerProfile } from '../../../../src/ecf/index.js';
+import { buildAnecfXml, buildEcfXmlFromJson, type BuildContext, type IssuerProfile } from '../../../../src/ecf/index.js';
 import { signXml } from '../../../../src/ecf/sign/index.js';
 import { baseDoc } from '../../helpers/docs.js';
 import { body, createV2Harness, foreignEcf, ISSUER_PROFILE, sendToAuthority, voidRanges, type V2Harness } from './harness.js';
@@ -65,7 +65,11 @@ function passthrough(encf: string): Promise<Response> {
     fecha_emision: '01-04-2026',
     fecha_vencimiento_secuencia: '31-12-2027',
   };
-  return h.call('/api/v1/documents/31', { method: 'POST', body: buildEcfXml('31', baseDoc('31'), ctx), headers: { 'content-type': 'application/xml' } });
+  return h.call('/api/v1/documents/31', {
+    method: 'POST',
+    body: buildEcfXmlFromJson('31', baseDoc('31'), ctx),
+    headers: { 'content-type': 'application/xml' },
+  });
 }
 
 describe('voiding: request rules (422 before transmission)', () => {

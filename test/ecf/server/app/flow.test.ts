@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDgiiClient, type DgiiClient } from '../../../../src/ecf/dgii/index.js';
-import { buildEcfXml, type BuildContext, type IssuerProfile } from '../../../../src/ecf/index.js';
+import { buildEcfXmlFromJson, type BuildContext, type IssuerProfile } from '../../../../src/ecf/index.js';
 import { verifyXml } from '../../../../src/ecf/sign/index.js';
 import { startSimulator, type Simulator } from '../../../../src/ecf/simulator/index.js';
 import { createWorker, type Worker } from '../../../../src/ecf/server/worker/index.js';
@@ -98,7 +98,7 @@ describe('issue → worker → authority → API', () => {
       fecha_emision: '01-04-2026',
       fecha_vencimiento_secuencia: '31-12-2027',
     };
-    const xml = buildEcfXml('31', baseDoc('31'), ctx);
+    const xml = buildEcfXmlFromJson('31', baseDoc('31'), ctx);
     expect((await h.post('31', xml, { contentType: 'application/xml' })).status).toBe(202);
     const doc = await settle('E310000000500');
     expect(doc.status).toBe('accepted_authority');

@@ -6,7 +6,7 @@
  * Runs on SQLite here and on PostgreSQL through test/ecf/server/postgres-api/idempotency.test.ts.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildEcfXml, type BuildContext, type IssuerProfile } from '../../../../src/ecf/index.js';
+import { buildEcfXmlFromJson, type BuildContext, type IssuerProfile } from '../../../../src/ecf/index.js';
 import { baseDoc } from '../../helpers/docs.js';
 import { body, createHarness, ISSUER_PROFILE, NOW, type Harness } from './harness.js';
 
@@ -45,7 +45,7 @@ function xmlFor(n: number, doc = baseDoc('31')): string {
     fecha_emision: '01-04-2026',
     fecha_vencimiento_secuencia: '31-12-2027',
   };
-  return buildEcfXml('31', doc, ctx);
+  return buildEcfXmlFromJson('31', doc, ctx);
 }
 
 async function expectKeyRefusal(res: Response, reason: RegExp): Promise<void> {

@@ -5,7 +5,7 @@
  * through test/ecf/server/postgres-api/list-filters.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildEcfXml, type IssuerProfile } from '../../../../src/ecf/index.js';
+import { buildEcfXmlFromJson, type IssuerProfile } from '../../../../src/ecf/index.js';
 import { baseDoc } from '../../helpers/docs.js';
 import { body, createHarness, ISSUER_PROFILE, type Harness } from './harness.js';
 
@@ -28,7 +28,7 @@ beforeAll(async () => {
   await issue('b', withNumber('131880738', 'FI-2026-0002'));
   await issue('c', withNumber('101672919'));
   // Passthrough with a cédula buyer and an internal number.
-  const xml = buildEcfXml('31', withNumber('00112345674', 'XML-77'), {
+  const xml = buildEcfXmlFromJson('31', withNumber('00112345674', 'XML-77'), {
     emisor: ISSUER_PROFILE as unknown as IssuerProfile,
     encf: 'E310000000500',
     fecha_emision: '01-04-2026',

@@ -4,7 +4,7 @@
  * on failure (the same e-NCF is accepted once the XML is fixed).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildEcfXml, type BuildContext, type EcfType, type IssuerProfile } from '../../../../src/ecf/index.js';
+import { buildEcfXmlFromJson, type BuildContext, type EcfType, type IssuerProfile } from '../../../../src/ecf/index.js';
 import { p12Signer, readP12, signEcf } from '../../../../src/ecf/sign/index.js';
 import { modernP12 } from '../../helpers/certs.js';
 import { baseDoc, withLines } from '../../helpers/docs.js';
@@ -20,7 +20,7 @@ function xmlFor(tipo: EcfType, n: number, options: { emisor?: IssuerProfile; fec
     fecha_emision: options.fecha ?? '01-04-2026',
   };
   if (!NO_EXPIRY.includes(tipo)) ctx.fecha_vencimiento_secuencia = '31-12-2027';
-  return buildEcfXml(tipo, options.doc ?? baseDoc(tipo), ctx);
+  return buildEcfXmlFromJson(tipo, options.doc ?? baseDoc(tipo), ctx);
 }
 
 const postXml = (h: Harness, tipo: string, xml: string, contentType = 'application/xml') => h.post(tipo, xml, { contentType });
@@ -78,7 +78,7 @@ describe('passthrough: accepted', () => {
 
   it('applies the business rules with the declared FechaEmision (the 34 thirty-day rule)', async () => {
     // The base 34 modifies a receipt of 15-03-2026 with indicador_nota_credito 0 (within 30 days).
-    // buildEcfXml would refuse it, so the client's XML is built for 01-04-2026 and its date edited.
+    // buildEcfXmlFromJson would refuse it, so the client's XML is built for 01-04-2026 and its date edited.
     const late = xmlFor('34', 5).replace('<FechaEmision>01-04-2026</FechaEmision>', '<FechaEmision>20-04-2026</FechaEmision>');
     expect(late).toContain('20-04-2026');
     const b = await expectRefused(await postXml(h, '34', late), /30 días|indicador_nota_credito/i);
@@ -198,7 +198,7 @@ describe('passthrough: the checks of the spec, each with its reason, nothing con
 
 describe('passthrough: same rigor as JSON', () => {
   it('business rules: totals that do not reconcile → 422 at the JSON path', async () => {
-    // buildEcfXml refuses invalid documents, so the test builds a valid one and edits the total in the XML.
+    // buildEcfXmlFromJson refuses invalid documents, so the test builds a valid one and edits the total in the XML.
     const bad = xmlFor('31', 60).replace(/<MontoTotal>[^<]+<\/MontoTotal>/, '<MontoTotal>246.00</MontoTotal>');
     expect(bad).toContain('<MontoTotal>246.00</MontoTotal>');
     const b = await expectRefused(await postXml(h, '31', bad), /./);

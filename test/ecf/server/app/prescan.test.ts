@@ -4,7 +4,7 @@
  * field, before xmldom or libxml2 run.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildEcfXml, type BuildContext, type IssuerProfile } from '../../../../src/ecf/index.js';
+import { buildEcfXmlFromJson, type BuildContext, type IssuerProfile } from '../../../../src/ecf/index.js';
 import type { SchemaValidator } from '../../../../src/ecf/xsd/index.js';
 import { baseDoc } from '../../helpers/docs.js';
 import { schemaValidator } from '../../helpers/xsd.js';
@@ -32,7 +32,7 @@ afterAll(async () => {
 
 function xml32(): string {
   const ctx: BuildContext = { emisor: ISSUER_PROFILE as unknown as IssuerProfile, encf: 'E320000000901', fecha_emision: '01-04-2026' };
-  return buildEcfXml('32', baseDoc('32'), ctx);
+  return buildEcfXmlFromJson('32', baseDoc('32'), ctx);
 }
 
 describe('passthrough: hostile sizes refused by the pre-scan', () => {

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildEcfXml, formatDateDO, type IssuerProfile } from '../../../../src/ecf/index.js';
+import { buildEcfXmlFromJson, formatDateDO, type IssuerProfile } from '../../../../src/ecf/index.js';
 import { createPostgresStorage } from '../../../../src/ecf/server/storage/postgres.js';
 import { generateToken, hashToken } from '../../../../src/shared/server-kit/tokens.js';
 import { baseDoc } from '../../helpers/docs.js';
@@ -104,7 +104,7 @@ beforeAll(async () => {
     await storage.close();
   }
   const json = JSON.stringify(baseDoc('31'));
-  const xml = buildEcfXml('43', baseDoc('43'), {
+  const xml = buildEcfXmlFromJson('43', baseDoc('43'), {
     emisor: ISSUER_PROFILE as unknown as IssuerProfile,
     encf: 'E430000000001',
     fecha_emision: formatDateDO(new Date()),

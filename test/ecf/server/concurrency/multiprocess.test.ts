@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { Pool } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildEcfXml, formatDateDO, type IssuerProfile } from '../../../../src/ecf/index.js';
+import { buildEcfXmlFromJson, formatDateDO, type IssuerProfile } from '../../../../src/ecf/index.js';
 import { createPostgresStorage } from '../../../../src/ecf/server/storage/postgres.js';
 import { generateToken, hashToken } from '../../../../src/shared/server-kit/tokens.js';
 import { baseDoc } from '../../helpers/docs.js';
@@ -236,7 +236,7 @@ function jobs(): Job[] {
   // Passthrough XML refused by a check: an e-NCF outside the authorized sequence, or a 43 sent to the 31 route.
   const today = formatDateDO(new Date());
   const xml = (tipo: '31' | '43', n: number) =>
-    buildEcfXml(tipo, baseDoc(tipo), {
+    buildEcfXmlFromJson(tipo, baseDoc(tipo), {
       emisor: ISSUER_PROFILE as unknown as IssuerProfile,
       encf: seq(tipo, n),
       fecha_emision: today,

@@ -4,7 +4,7 @@
  * certificate that signs what it sends us. A settable clock drives seed and token expiry.
  */
 import type { EcfType } from '../../../../src/ecf/index.js';
-import { buildAcecfXml, buildEcfXml, type AcecfInput } from '../../../../src/ecf/index.js';
+import { buildAcecfXml, buildEcfXmlFromJson, type AcecfInput } from '../../../../src/ecf/index.js';
 import { createSelfSignedIdentity, signEcf, signXml, type SelfSignedIdentity } from '../../../../src/ecf/sign/index.js';
 import { createInboundHandler, DEVELOPMENT_TRUST, type InboundDeps, type InboundHandler } from '../../../../src/ecf/server/inbound/index.js';
 import { createSignerProvider } from '../../../../src/ecf/server/signers.js';
@@ -147,7 +147,7 @@ export async function remoteEcf(
   if (opts.buyer !== undefined) doc.comprador = { ...(doc.comprador ?? {}), rnc: opts.buyer, razon_social: doc.comprador?.razon_social ?? 'Receptor SRL' };
   opts.change?.(doc);
   const ctx = { ...baseContext(tipo), encf: `E${tipo}${String(opts.n ?? 1).padStart(10, '0')}` };
-  const xml = buildEcfXml(tipo, doc, ctx);
+  const xml = buildEcfXmlFromJson(tipo, doc, ctx);
   return signEcf(opts.editXml ? opts.editXml(xml) : xml, (opts.signer ?? remoteIdentity()).signer, () => T0);
 }
 
@@ -181,7 +181,7 @@ export async function ourDocument(
   const profile = { rnc: issuer.rnc, razon_social: issuer.name, direccion: 'Calle 1' };
   const record = await h.storage.reserveAndInsert(issuer.id, tipo, '2026-04-01', (encf) => {
     const ctx = { ...baseContext(tipo), emisor: profile, encf };
-    const xml = buildEcfXml(tipo, doc, ctx);
+    const xml = buildEcfXmlFromJson(tipo, doc, ctx);
     // Amounts as the XML writes them (the match with an ACECF is by value).
     return {
       source: 'json',

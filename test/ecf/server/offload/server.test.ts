@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildEcfXml, formatDateDO } from '../../../../src/ecf/index.js';
+import { buildEcfXmlFromJson, formatDateDO } from '../../../../src/ecf/index.js';
 import { p12Signer, readP12, signEcf } from '../../../../src/ecf/sign/index.js';
 import { createSelfSignedIdentity } from '../../../../src/shared/xmldsig/self-signed.js';
 import { loadConfig } from '../../../../src/ecf/server/config.js';
@@ -44,7 +44,7 @@ async function provision(dataDir: string): Promise<{ token: string; small: strin
       const fecha = formatDateDO(new Date());
       const record = await storage.reserveAndInsert(issuer.id, '31', new Date().toISOString().slice(0, 10), (encf) => ({
         source: 'json',
-        unsignedXml: buildEcfXml('31', doc, {
+        unsignedXml: buildEcfXmlFromJson('31', doc, {
           ...baseContext('31'),
           emisor: { rnc: ISSUER_PROFILE.rnc!, razon_social: ISSUER_PROFILE.razon_social!, direccion: ISSUER_PROFILE.direccion! },
           encf,

@@ -21,7 +21,7 @@ import type { Issuer, Storage } from '../../../../src/ecf/server/storage/types.j
 import { generateToken, hashToken } from '../../../../src/shared/server-kit/tokens.js';
 import { createWorker, type Worker } from '../../../../src/ecf/server/worker/index.js';
 import { createDgiiClient, createReceptorClient, LOOPBACK_RANGES, type DgiiClient, type ReceptorClient } from '../../../../src/ecf/dgii/index.js';
-import { buildAcecfXml, buildEcfXml, ECF_TYPES, formatDateTimeDO, type EcfType } from '../../../../src/ecf/index.js';
+import { buildAcecfXml, buildEcfXmlFromJson, ECF_TYPES, formatDateTimeDO, type EcfType } from '../../../../src/ecf/index.js';
 import { createSelfSignedIdentity, signEcf, signXml, type SelfSignedIdentity } from '../../../../src/ecf/sign/index.js';
 import { startSimulator, type Simulator } from '../../../../src/ecf/simulator/index.js';
 import { baseContext, baseDoc } from '../../helpers/docs.js';
@@ -276,7 +276,7 @@ export async function foreignEcf(h: TenantHarness, buyerRnc: string, n: number):
   const doc = baseDoc('31');
   doc.comprador = { ...doc.comprador, rnc: buyerRnc };
   const ctx = { ...baseContext('31'), encf: `E31${String(n).padStart(10, '0')}` };
-  return signEcf(buildEcfXml('31', doc, ctx), h.foreign.signer, () => new Date());
+  return signEcf(buildEcfXmlFromJson('31', doc, ctx), h.foreign.signer, () => new Date());
 }
 
 /** Delivers an e-CF to `/t/{rnc}/fe/recepcion/api/ecf` with an inbound token. */

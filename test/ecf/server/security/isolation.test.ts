@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiDocument } from '../../../../src/ecf/server/app/index.js';
 import { INBOUND_SERVICES } from '../../../../src/ecf/server/inbound/index.js';
 import type { DocumentRecord } from '../../../../src/ecf/server/storage/types.js';
-import { buildEcfXml, buildSemillaXml } from '../../../../src/ecf/index.js';
+import { buildEcfXmlFromJson, buildSemillaXml } from '../../../../src/ecf/index.js';
 import { signXml } from '../../../../src/ecf/sign/index.js';
 import { baseContext, baseDoc } from '../../helpers/docs.js';
 import {
@@ -155,14 +155,14 @@ const API_CASES: Record<string, (w: World) => Promise<void>> = {
     const { h } = w;
     // Passthrough of an e-NCF A already used (E330000000002): free for B.
     const ctx = { ...baseContext('33'), emisor: B, encf: 'E330000000002', fecha_vencimiento_secuencia: '31-12-2099' };
-    const xml = buildEcfXml('33', baseDoc('33'), ctx);
+    const xml = buildEcfXmlFromJson('33', baseDoc('33'), ctx);
     const own = await h.api(h.b.token, '/api/v1/documents/33', { method: 'POST', body: xml, headers: { 'content-type': 'application/xml' } });
     expect(own.status, await own.clone().text()).toBe(202);
     expect((await json(own)).document.e_ncf).toBe('E330000000002');
     // A passthrough naming A as the issuer is refused.
     const forged = await h.api(h.b.token, '/api/v1/documents/33', {
       method: 'POST',
-      body: buildEcfXml('33', baseDoc('33'), { ...ctx, emisor: A, encf: 'E330000000004' }),
+      body: buildEcfXmlFromJson('33', baseDoc('33'), { ...ctx, emisor: A, encf: 'E330000000004' }),
       headers: { 'content-type': 'application/xml' },
     });
     expect(forged.status).toBe(422);

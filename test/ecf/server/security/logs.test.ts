@@ -25,7 +25,7 @@ import { createSqliteStorage } from '../../../../src/ecf/server/storage/sqlite.j
 import type { Storage } from '../../../../src/ecf/server/storage/types.js';
 import { generateToken, hashToken } from '../../../../src/shared/server-kit/tokens.js';
 import { createDgiiClient } from '../../../../src/ecf/dgii/index.js';
-import { buildEcfXml } from '../../../../src/ecf/index.js';
+import { buildEcfXmlFromJson } from '../../../../src/ecf/index.js';
 import { signEcf, signXml } from '../../../../src/ecf/sign/index.js';
 import { baseContext, baseDoc } from '../../helpers/docs.js';
 import { fakeIo } from '../../helpers/cli.js';
@@ -213,7 +213,7 @@ describe('a server process at LOG_LEVEL=trace', () => {
 
       const doc = baseDoc('31');
       doc.comprador = { ...doc.comprador, rnc: B.rnc };
-      const ecf = await signEcf(buildEcfXml('31', doc, baseContext('31')), foreign.signer, () => new Date());
+      const ecf = await signEcf(buildEcfXmlFromJson('31', doc, baseContext('31')), foreign.signer, () => new Date());
       const deliver = (token: string) => {
         const form = new FormData();
         form.append('xml', new Blob([ecf]), `${FOREIGN}E310000000001.xml`);

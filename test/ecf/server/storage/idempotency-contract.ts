@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildEcfXml, type IssuerProfile } from '../../../../src/ecf/index.js';
+import { buildEcfXmlFromJson, type IssuerProfile } from '../../../../src/ecf/index.js';
 import { MIGRATIONS } from '../../../../src/ecf/server/storage/migrations.js';
 import type { DocumentRecord, IdempotencyClaim, IdempotencyHit, Issuer, Storage } from '../../../../src/ecf/server/storage/types.js';
 import { type Dialect, runMigrations } from '../../../../src/shared/server-kit/storage/migrations.js';
@@ -205,8 +205,8 @@ export async function checkBackfill(db: Kysely<any>, dialect: Dialect, closeDb: 
   );
   const d31 = baseDoc('31');
   d31.emisor = { numero_factura_interna: 'FI-2026-0001' };
-  const xml31 = buildEcfXml('31', d31, { ...baseContext('31'), encf: 'E310000000001' });
-  const xml32 = buildEcfXml('32', baseDoc('32'), { ...baseContext('32'), encf: 'E320000000001' });
+  const xml31 = buildEcfXmlFromJson('31', d31, { ...baseContext('31'), encf: 'E310000000001' });
+  const xml32 = buildEcfXmlFromJson('32', baseDoc('32'), { ...baseContext('32'), encf: 'E320000000001' });
   const rows: [string, string, number, string][] = [
     ['31', 'E310000000001', 1, xml31],
     ['32', 'E320000000001', 1, xml32],

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildEcfXml, formatDateDO, isBelowSummaryThreshold, type EcfType } from '../../../../src/ecf/index.js';
+import { buildEcfXmlFromJson, formatDateDO, isBelowSummaryThreshold, type EcfType } from '../../../../src/ecf/index.js';
 import { createDgiiClient, type DgiiClient } from '../../../../src/ecf/dgii/index.js';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../../../src/ecf/simulator/index.js';
 import { createSchemaValidator } from '../../../../src/ecf/xsd/index.js';
@@ -88,7 +88,7 @@ export async function createBench(options: BenchOptions = {}): Promise<Bench> {
       const ctx = { ...baseContext(tipo), encf, fecha_emision: fecha };
       return {
         source: 'json',
-        unsignedXml: buildEcfXml(tipo, doc, ctx),
+        unsignedXml: buildEcfXmlFromJson(tipo, doc, ctx),
         summary: tipo === '32' && isBelowSummaryThreshold(doc.totales.monto_total),
         issuedAt: fecha,
         totalAmount: Number(doc.totales.monto_total).toFixed(2),
