@@ -72,6 +72,9 @@ export interface Harness {
   token: string;
   /** A second company's token (NIT 900373076, no resolutions). */
   otherToken: string;
+  /** The server's data directory, and its PostgreSQL schema (PostgreSQL only). */
+  dataDir: string;
+  schema?: string;
   cleanup(): Promise<void>;
 }
 
@@ -123,6 +126,8 @@ export async function startHarness(engine: 'sqlite' | 'postgres', extra: Partial
     server,
     token: a.token,
     otherToken: b.token,
+    dataDir,
+    ...(schema ? { schema } : {}),
     async cleanup() {
       await server.close();
       if (schema) await dropSchema(schema);

@@ -65,6 +65,7 @@ const rejection = {
 };
 
 const json = (schema: unknown) => ({ content: { 'application/json': { schema } } });
+const unauthorized = { description: 'Token ausente o inválido.', ...json({ $ref: '#/components/schemas/Error' }) };
 
 /** The OpenAPI document of the DIAN service. */
 export function dianOpenApi(): Record<string, unknown> {
@@ -81,11 +82,18 @@ export function dianOpenApi(): Record<string, unknown> {
         requestBody: { required: true, ...json({ $ref: `#/components/schemas/${name}` }) },
         responses: {
           '200': { description: 'Validado y aceptado por la DIAN (statusCode 6).', ...json({ $ref: '#/components/schemas/DocumentAnswer' }) },
+          '400': { description: 'El cuerpo no es JSON válido en UTF-8: nada se emitió.', ...json({ $ref: '#/components/schemas/Error' }) },
           '401': { description: 'Token ausente o inválido.', ...json({ $ref: '#/components/schemas/Error' }) },
           '409': { description: 'El mismo documento se está procesando en otra solicitud.', ...json({ $ref: '#/components/schemas/Error' }) },
+          '413': { description: 'El cuerpo excede el límite (2 MB por defecto): nada se emitió.', ...json({ $ref: '#/components/schemas/Error' }) },
           '422': {
             description: 'Validaciones del servicio (statusCode 13) o rechazo de la DIAN (statusCode 11).',
             ...json({ $ref: '#/components/schemas/Rejection' }),
+          },
+          '502': {
+            description:
+              'La DIAN rechazó la solicitud (falla SOAP, p. ej. de seguridad) o aceptó pero su ApplicationResponse no se pudo leer (reintente: se consulta su estado).',
+            ...json({ $ref: '#/components/schemas/Error' }),
           },
           '503': { description: 'La DIAN no responde: nada se emitió; use /service/contingency-invoice.', ...json({ $ref: '#/components/schemas/Error' }) },
         },
@@ -99,6 +107,7 @@ export function dianOpenApi(): Record<string, unknown> {
       parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
       responses: {
         '200': { description: 'Estado y archivos del documento.', ...json({ type: 'object' }) },
+        '401': unauthorized,
         '404': { description: 'No existe para esta empresa.', ...json({ $ref: '#/components/schemas/Error' }) },
       },
     },
@@ -120,6 +129,7 @@ export function dianOpenApi(): Record<string, unknown> {
       responses: {
         '200': { description: 'Una página: documents y nextCursor (null en la última).', ...json({ type: 'object' }) },
         '400': { description: 'Parámetros inválidos (errors con su path).', ...json({ $ref: '#/components/schemas/Error' }) },
+        '401': unauthorized,
       },
     },
   };
@@ -127,7 +137,7 @@ export function dianOpenApi(): Record<string, unknown> {
     get: {
       operationId: 'list_contingency_pending',
       summary: 'Documentos emitidos en contingencia aún no transmitidos, con las horas que quedan para transmitirlos',
-      responses: { '200': { description: 'deadlineHours y documents (hoursLeft negativo: vencido).', ...json({ type: 'object' }) } },
+      responses: { '200': { description: 'deadlineHours y documents (hoursLeft negativo: vencido).', ...json({ type: 'object' }) }, '401': unauthorized },
     },
   };
   addEventAndMailPaths(paths, schemas);
