@@ -69,10 +69,11 @@ export interface DianServerOptions {
   listen?: boolean;
 }
 
-function defaultLogger(level: string): Logger {
+/** The service's default logger: pino at `level` with the kit's redaction and error serializers, on `destination` (stdout). */
+export function createDianLogger(level: string, destination: pino.DestinationStream = pino.destination(1)): Logger {
   return pino(
     { level, base: { service: 'ecf-kit-dian' }, redact: { paths: [...REDACT_PATHS], censor: '[redacted]' }, serializers: LOG_SERIALIZERS },
-    pino.destination(1),
+    destination,
   );
 }
 
@@ -93,7 +94,7 @@ export interface DianServer {
 export async function startDianServer(options: DianServerOptions): Promise<DianServer> {
   const env = options.env ?? process.env;
   const clock = options.clock ?? systemClock;
-  const logger = options.logger ?? defaultLogger(env.LOG_LEVEL || 'info');
+  const logger = options.logger ?? createDianLogger(env.LOG_LEVEL || 'info');
   const dataDir = resolve(options.dataDir);
   const storage = await openDianStorage({ dataDir, databaseUrl: options.databaseUrl, schema: options.schema, clock });
   const key = options.certificateKey ?? loadDianCertificateKey({ dataDir, env });

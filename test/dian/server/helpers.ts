@@ -75,6 +75,8 @@ export interface Harness {
   /** The server's data directory, and its PostgreSQL schema (PostgreSQL only). */
   dataDir: string;
   schema?: string;
+  /** The key the companies' identities are sealed with. */
+  certificateKey: Uint8Array;
   cleanup(): Promise<void>;
 }
 
@@ -128,6 +130,7 @@ export async function startHarness(engine: 'sqlite' | 'postgres', extra: Partial
     otherToken: b.token,
     dataDir,
     ...(schema ? { schema } : {}),
+    certificateKey,
     async cleanup() {
       await server.close();
       if (schema) await dropSchema(schema);
