@@ -92,17 +92,29 @@ function attachmentBombs(): { zip: string; xml: string } {
   return bombs;
 }
 
-const base64Damage = fc.oneof(
-  fc.constantFrom('abc', '====', 'a===', 'PD94bWw', 'PD94bWw=\n', 'PD94 bWw=', '\u0000AAA', 'ÿÿÿÿ', '-_-_', '%%%%', 'QQ==QQ==', ''),
-  fc.constantFrom('zip', 'xml', 'huge', 'over').map((k) => {
-    if (k === 'huge') return 'A'.repeat(1_900_000); // under the body limit, over the mail service's attachment total
-    if (k === 'over') return 'A'.repeat(2_200_000); // over the 2 MB body limit
-    return attachmentBombs()[k as 'zip' | 'xml'];
-  }),
-);
+/** The hostile values of a base64 field: broken base64, a zip bomb, an XML bomb, a huge one, one over the body limit. */
+export function base64Attacks(): { name: string; value: string }[] {
+  return [
+    ...['abc', '====', 'a===', 'PD94bWw', 'PD94bWw=\n', 'PD94 bWw=', '\u0000AAA', 'ÿÿÿÿ', '-_-_', '%%%%', 'QQ==QQ==', ''].map((v) => ({
+      name: `broken ${JSON.stringify(v)}`,
+      value: v,
+    })),
+    { name: 'zip bomb (64 MB of zeros)', value: attachmentBombs().zip },
+    { name: 'billion laughs XML', value: attachmentBombs().xml },
+    // just under the 2 MB body limit (the mail service's own attachment total, 20 MB, is never reached through it)
+    { name: 'huge (1.9 MB)', value: 'A'.repeat(1_900_000) },
+    // over the 2 MB body limit
+    { name: 'over the body limit (2.2 MB)', value: 'A'.repeat(2_200_000) },
+  ];
+}
+
+const base64Damage = fc.nat(15).map((i) => {
+  const all = base64Attacks();
+  return all[i % all.length]!.value;
+});
 
 /** Every path to a base64 string of `doc` under `schema`. */
-function base64Paths(openapi: Schema, schema: Schema | null, doc: unknown): Path[] {
+export function base64Paths(openapi: Schema, schema: Schema | null, doc: unknown): Path[] {
   return pathsOf(doc).filter((p) => p.length > 0 && isBase64(schemaAt(openapi, schema, p)));
 }
 

@@ -17,7 +17,8 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { expectSpanishMessage, fuzzSeed } from '../../../ecf/reliability/hostile/oracle.js';
 import { scale } from '../../../ecf/reliability/mode.js';
-import { Numbers, requests, type HostileRequest } from './requests.js';
+import { applyMutation } from '../../../ecf/reliability/hostile/arbitraries.js';
+import { base64Attacks, base64Paths, Numbers, requests, type HostileRequest } from './requests.js';
 import { type Answer, createWorld, type Operation, type World } from './world.js';
 
 /** Per test: a safety net far above the reduced form's seconds; the full form runs long. */
@@ -101,6 +102,31 @@ export async function defineHostileApiSuite(options: SuiteOptions): Promise<void
     return a;
   };
 
+  /** Sends one hostile request and checks every property. */
+  const check = async (op: Operation, r: HostileRequest, seen: Record<number, number>): Promise<void> => {
+    const before = await w.snapshot();
+    const t0 = performance.now();
+    const a = await send({ ...r, body: bodyOf(r) });
+    const ms = performance.now() - t0;
+    seen[a.status] = (seen[a.status] ?? 0) + 1;
+    expectDocumented(w, op, r, a);
+    expect(ms, `${r.label}: answered in bounded time`).toBeLessThan(scale(15_000, 30_000));
+    if (r.authName !== '' && r.authName !== 'Authorization' && !op.extraAuthHeaders.includes(r.authName)) {
+      expect(a.status, `${r.label}: ${r.authName} is not a documented header of this route`).toBe(401);
+    }
+    if (a.status < 300) harvest(a, ids);
+    const after = await w.snapshot();
+    if (op.method === 'GET' || (a.status >= 300 && !dianAnswered(a))) expect(after, `${r.label}: nothing stored`).toEqual(before);
+    // No number consumed: the valid body with the same number gets what a fresh number gets.
+    const base = r.base as { number?: unknown } | null;
+    if (a.status >= 300 && base && typeof base.number === 'number') {
+      const expected = await calibrate(op, r.baseIndex);
+      const again = await valid(op, base);
+      expect(again.status, `${r.label}: the number ${base.number} is still free: ${again.text.slice(0, 300)}`).toBe(expected.status);
+      harvest(again, ids);
+    }
+  };
+
   describe(`every operation of the served OpenAPI with hostile requests (${options.engine})`, () => {
     it('lists the document, event, listing, contingency and mail routes, each POST with a valid base body', () => {
       const routes = w.operations.map((o) => `${o.method} ${o.template}`);
@@ -117,29 +143,7 @@ export async function defineHostileApiSuite(options: SuiteOptions): Promise<void
           await fc.assert(
             fc.asyncProperty(
               requests(w.openapi, op, numbers, () => [...ids], w.h.token, w.h.otherToken),
-              async (r) => {
-                const before = await w.snapshot();
-                const t0 = performance.now();
-                const a = await send({ ...r, body: bodyOf(r) });
-                const ms = performance.now() - t0;
-                seen[a.status] = (seen[a.status] ?? 0) + 1;
-                expectDocumented(w, op, r, a);
-                expect(ms, `${r.label}: answered in bounded time`).toBeLessThan(scale(15_000, 30_000));
-                if (r.authName !== '' && r.authName !== 'Authorization' && !op.extraAuthHeaders.includes(r.authName)) {
-                  expect(a.status, `${r.label}: ${r.authName} is not a documented header of this route`).toBe(401);
-                }
-                if (a.status < 300) harvest(a, ids);
-                const after = await w.snapshot();
-                if (op.method === 'GET' || (a.status >= 300 && !dianAnswered(a))) expect(after, `${r.label}: nothing stored`).toEqual(before);
-                // No number consumed: the valid body with the same number gets what a fresh number gets.
-                const base = r.base as { number?: unknown } | null;
-                if (a.status >= 300 && base && typeof base.number === 'number') {
-                  const expected = await calibrate(op, r.baseIndex);
-                  const again = await valid(op, base);
-                  expect(again.status, `${r.label}: the number ${base.number} is still free: ${again.text.slice(0, 300)}`).toBe(expected.status);
-                  harvest(again, ids);
-                }
-              },
+              (r) => check(op, r, seen),
             ),
             // Each operation its own seed (the run's + its index), so the operations do not all draw the same shapes.
             { seed: seed + index, numRuns: options.runsPerOperation, endOnFailure: true },
@@ -149,6 +153,39 @@ export async function defineHostileApiSuite(options: SuiteOptions): Promise<void
         TIMEOUT,
       );
     }
+
+    it(
+      'sends every base64 attack once to every base64 field of every operation (broken, zip and XML bombs, huge)',
+      async () => {
+        const seen: Record<number, number> = {};
+        const fields = w.operations.flatMap((op) =>
+          op.bases.flatMap((b, i) => base64Paths(w.openapi, op.requestSchema, b).map((path) => ({ op, b, i, path }))),
+        );
+        expect(fields.map((f) => `${f.op.method} ${f.op.template}`)).toContain('POST /utilities/mail/send');
+        for (const { op, b, i, path } of fields) {
+          for (const attack of base64Attacks()) {
+            const base = numbers.fresh(b);
+            const doc = applyMutation(structuredClone(base), path, { kind: 'replace', value: attack.value });
+            await check(
+              op,
+              {
+                path: op.template,
+                method: op.method,
+                headers: { authorization: `Bearer ${w.h.token}`, 'content-type': 'application/json' },
+                body: JSON.stringify(doc),
+                label: `${op.method} ${op.template} [base64 ${attack.name}@${path.join('.')}]`,
+                authName: 'Authorization',
+                base,
+                baseIndex: i,
+              },
+              seen,
+            );
+          }
+        }
+        statuses.set('base64 attacks', seen);
+      },
+      TIMEOUT,
+    );
 
     it(
       'answers an unknown route or an undocumented method with 401 or 404 and changes nothing',
