@@ -141,6 +141,14 @@ export function dianOpenApi(): Record<string, unknown> {
     },
   };
   addEventAndMailPaths(paths, schemas);
+  paths['/service/openapi.json'] = {
+    get: {
+      operationId: 'openapi',
+      summary: 'Este documento (público: sin token)',
+      security: [],
+      responses: { '200': { description: 'OpenAPI 3.1 del servicio.', ...json({ type: 'object' }) } },
+    },
+  };
   return {
     openapi: '3.1.0',
     info: { title: 'ecf-kit: servicio de documentos electrónicos de Colombia (DIAN)', version: '0.1.0' },

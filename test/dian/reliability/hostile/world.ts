@@ -34,6 +34,8 @@ export interface Operation {
   queryParams: string[];
   /** Header names of the token the operation documents besides `Authorization` (`Authotization`). */
   extraAuthHeaders: string[];
+  /** `security: []`: the operation takes no token (and so serves no company's data). */
+  public: boolean;
 }
 
 export interface Answer {
@@ -165,6 +167,7 @@ export function operationsOf(doc: Schema): Operation[] {
         pathParams: params.filter((p: Schema) => p.in === 'path').map((p: Schema) => p.name),
         queryParams: params.filter((p: Schema) => p.in === 'query').map((p: Schema) => p.name),
         extraAuthHeaders: params.filter((p: Schema) => p.in === 'header' && /^auth/i.test(p.name)).map((p: Schema) => p.name),
+        public: Array.isArray(op.security) && op.security.length === 0,
       });
     }
   }
