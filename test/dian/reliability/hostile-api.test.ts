@@ -8,4 +8,5 @@
 import { scale } from '../../ecf/reliability/mode.js';
 import { defineHostileApiSuite } from './hostile/suite.js';
 
-await defineHostileApiSuite({ engine: 'sqlite', runsPerOperation: scale(8, 400) });
+// DIAN_HOSTILE_RUNS sets the cases per operation for one run (a size between the two forms).
+await defineHostileApiSuite({ engine: 'sqlite', runsPerOperation: Number(process.env.DIAN_HOSTILE_RUNS) || scale(8, 400) });
