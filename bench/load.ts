@@ -377,6 +377,14 @@ export interface OpenLoopOptions {
   maxInFlight?: number;
   /** Keep-alive connections (default 64). */
   connections?: number;
+  /** Request path (default the e-CF server's `/api/v1/documents/31`, under the URL's path). */
+  path?: string;
+  /** Body of the i-th request (default the same 10-line type 31 for every request). */
+  body?: (i: number) => string;
+  /** The status of a success (default 202, the e-CF server's). */
+  okStatus?: number;
+  /** The identity of a success answer, from its body text (default the e-CF answer's `document.e_ncf`). */
+  idOf?: (text: string) => string | null;
 }
 
 export interface Completion {
@@ -408,12 +416,15 @@ export interface OpenLoopSummary {
   aborted: string | null;
   /** Worst delay of a send behind its schedule (the generator's own lag), ms. */
   maxSendLagMs: number;
-  /** e-NCF of every 202, in completion order. */
+  /** The identity (`idOf`: e-NCF for e-CF) of every success, in completion order. */
   encfs: string[];
   latencies: number[];
 }
 
-/** Starts sending at once; request i is due at t0 + i × 1000 / rate ms. */
+/**
+ * Starts sending at once; request i is due at t0 + i × 1000 / rate ms. Product-neutral: `path`, `body`, `okStatus`
+ * and `idOf` default to the e-CF server's POST of a 10-line type 31.
+ */
 export function openLoop(options: OpenLoopOptions): OpenLoop {
   const base = new URL(options.url);
   const pool = new Pool(base.origin, {
@@ -423,9 +434,12 @@ export function openLoop(options: OpenLoopOptions): OpenLoop {
     bodyTimeout: 60_000,
     keepAliveTimeout: 30_000,
   });
-  const body = JSON.stringify(doc31(10));
+  const ecfBody = JSON.stringify(doc31(10));
+  const bodyOf = options.body ?? (() => ecfBody);
+  const okStatus = options.okStatus ?? 202;
+  const idOf = options.idOf ?? ((text: string) => (JSON.parse(text) as { document?: { e_ncf?: string } }).document?.e_ncf ?? null);
   const headers = { authorization: `Bearer ${options.token}`, 'content-type': 'application/json', accept: 'application/json' };
-  const path = `${base.pathname.replace(/\/$/, '')}/api/v1/documents/31`;
+  const path = `${base.pathname.replace(/\/$/, '')}${options.path ?? '/api/v1/documents/31'}`;
   const interval = 1000 / options.rate;
   const total = Math.round(options.rate * options.durationS);
   const maxInFlight = options.maxInFlight ?? Math.max(500, Math.round(options.rate * 10));
@@ -453,7 +467,7 @@ export function openLoop(options: OpenLoopOptions): OpenLoop {
     if (inFlight === 0 && (next >= total || summary.aborted)) resolveDone();
   };
 
-  const fire = (scheduledAt: number) => {
+  const fire = (scheduledAt: number, i: number) => {
     inFlight++;
     summary.sent++;
     summary.maxSendLagMs = Math.max(summary.maxSendLagMs, performance.now() - scheduledAt);
@@ -465,20 +479,20 @@ export function openLoop(options: OpenLoopOptions): OpenLoop {
       summary.completed++;
       if (status !== null) summary.statuses[status] = (summary.statuses[status] ?? 0) + 1;
       if (error) summary.errors[error] = (summary.errors[error] ?? 0) + 1;
-      if (status === 202 && encf) summary.encfs.push(encf);
+      if (status === okStatus && encf) summary.encfs.push(encf);
       inFlight--;
       checkDone();
     };
     void (async () => {
       let status: number | null = null;
       try {
-        const res = await pool.request({ path, method: 'POST', headers, body });
+        const res = await pool.request({ path, method: 'POST', headers, body: bodyOf(i) });
         status = res.statusCode;
         const text = await res.body.text();
         let encf: string | null = null;
-        if (status === 202) {
+        if (status === okStatus) {
           try {
-            encf = (JSON.parse(text) as { document?: { e_ncf?: string } }).document?.e_ncf ?? null;
+            encf = idOf(text);
           } catch {
             encf = null;
           }
@@ -501,7 +515,7 @@ export function openLoop(options: OpenLoopOptions): OpenLoop {
         checkDone();
         return;
       }
-      fire(t0 + next * interval);
+      fire(t0 + next * interval, next);
       next++;
     }
     if (next < total) timer = setTimeout(tick, Math.max(0, t0 + next * interval - performance.now()));

@@ -3,7 +3,7 @@
  * other's heap), prints their tables, then one summary table of the key figures from every results JSON,
  * written to summary.json. Results go to bench/results/ (or BENCH_RESULTS_DIR).
  *
- * `npm run bench -- pipeline pdf` runs only the scripts whose names start with those words (the summary still
+ * `npm run bench -- pipeline pdf` runs only the scripts named by those words, or whose names start with them (the summary still
  * reads every results file there, marking those not written by this run as stale). BENCH_QUICK=1 shortens
  * every measurement (a smoke test of the harness; its figures are not comparable).
  */
@@ -17,9 +17,10 @@ import { machineLine, QUICK, resultsDir, round, writeResults } from './lib.js';
 const dir = dirname(fileURLToPath(import.meta.url));
 const skip = new Set(['run.ts', 'lib.ts', 'docs.ts']);
 const only = process.argv.slice(2);
-const scripts = readdirSync(dir)
-  .filter((f) => f.endsWith('.ts') && !skip.has(f) && (only.length === 0 || only.some((o) => f.startsWith(o))))
-  .sort();
+// A word naming a script exactly (`dian`) runs that script alone; otherwise every script starting with it.
+const all = readdirSync(dir).filter((f) => f.endsWith('.ts') && !skip.has(f));
+const picks = (o: string, f: string) => (all.includes(`${o}.ts`) ? f === `${o}.ts` : f.startsWith(o));
+const scripts = all.filter((f) => only.length === 0 || only.some((o) => picks(o, f))).sort();
 const startedAt = new Date();
 const loadAtStart = round(os.loadavg()[0] ?? 0, 2);
 const runs: Record<string, { exit_code: number | null; seconds: number }> = {};
@@ -209,6 +210,35 @@ if (dian) {
       memory: 'whole script',
     });
   }
+  const byKind = dian.dian_pipeline_10_lines?.by_kind as Record<string, Json> | undefined;
+  if (byKind) {
+    summary.dian_pipeline = Object.fromEntries(
+      Object.entries(byKind).map(([kind, r]) => [kind, { ms_per_doc: r.ms_per_doc, docs_per_second: r.docs_per_second, ratio_to_floor: r.ratio_to_floor }]),
+    );
+    const ratios = Object.values(byKind).map((r) => r.ratio_to_floor as number);
+    rows.push({
+      area: `DIAN pipeline${t}`,
+      benchmark: `build + validate + sign + zip, 10 lines, ${ratios.length} kinds (payroll 102 included) / RSA floor`,
+      figure: `invoice ${n(byKind.invoice?.ms_per_doc, ' ms')}, ${n(byKind.invoice?.ratio_to_floor, '×')}; every kind ${n(Math.min(...ratios), '×')}–${n(Math.max(...ratios), '×')}`,
+      peak_rss_mb: mb(dian.process_peak_rss_mb),
+      memory: 'whole script',
+    });
+  }
+  const facho = dian.dian_peer_facho as Json | undefined;
+  if (facho) {
+    summary.dian_peer_facho = facho.timed
+      ? { version: facho.version, ms_per_doc: facho.facho?.ms_per_doc, ecf_kit_ms_per_doc: facho.ecf_kit?.ms_per_doc, ratio: facho.ratio_facho_over_ecf_kit }
+      : { timed: false, missing: facho.missing ?? null };
+    rows.push({
+      area: `peers${t}`,
+      benchmark: 'DIAN build + sign + zip, 10-line invoice: ecf-kit / facho (Python)',
+      figure: facho.timed
+        ? `${n(facho.ratio_facho_over_ecf_kit, '×')} (facho ${n(facho.facho?.ms_per_doc, ' ms')}, ecf-kit ${n(facho.ecf_kit?.ms_per_doc, ' ms')})`
+        : `not timed: ${facho.missing ?? 'facho missing'}`,
+      peak_rss_mb: null,
+      memory: '',
+    });
+  }
 }
 
 const sign = source('sign', 'sign.json');
@@ -288,6 +318,28 @@ if (e2e) {
       figure: `${n(r.docs_per_second)} docs/s (${n(r.seconds_to_all_accepted, ' s')})`,
       peak_rss_mb: mb(r.peak_rss_mb),
       memory: 'server process',
+    });
+  }
+}
+
+const dianServer = source('dian_server', 'dian-server.json');
+if (dianServer) {
+  summary.dian_server = {} as Json;
+  for (const [engine, r] of Object.entries<Json>(dianServer.by_engine ?? {})) {
+    summary.dian_server[engine] = {
+      docs_per_second: r.docs_per_second,
+      p50_ms: r.p50_ms,
+      p99_ms: r.p99_ms,
+      server_cpu_ms_per_doc: r.cpu_ms_per_doc?.server,
+      server_over_sdk_pipeline: r.ratios?.server_over_sdk_pipeline,
+      server_over_sdk_same_work: r.ratios?.server_over_sdk_pipeline_attached_pdf,
+    };
+    rows.push({
+      area: `DIAN service${tag(dianServer)}`,
+      benchmark: `${r.documents} invoices → accepted (local DIAN in its own process), ${engine}, ${r.connections} conn`,
+      figure: `${n(r.docs_per_second)} docs/s, p50 ${n(r.p50_ms, ' ms')}, p99 ${n(r.p99_ms, ' ms')}; server CPU ${n(r.cpu_ms_per_doc?.server, ' ms')}/doc = ${n(r.ratios?.server_over_sdk_pipeline, '×')} SDK build + sign + zip, ${n(r.ratios?.server_over_sdk_pipeline_attached_pdf, '×')} with AttachedDocument + PDF`,
+      peak_rss_mb: mb(r.server_rss_end_mb),
+      memory: 'server process (RSS at end)',
     });
   }
 }

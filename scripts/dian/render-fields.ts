@@ -1,6 +1,7 @@
 /**
  * Renders everything derived from the DIAN request description (src/dian/spec/fields.ts, DIAN_FIELDS):
  *   schemas/dian-<kind>.schema.json  JSON Schema 2020-12 of each endpoint's request body
+ *   schemas/dian-event.schema.json   JSON Schema 2020-12 of an event request (src/dian/events/fields.ts)
  *   src/dian/spec/types.gen.ts        one TypeScript interface per kind, DianRequestByKind and DianRequest
  *   docs/dian-fields.md               the field reference (one table per object, a column per kind)
  *
@@ -10,6 +11,7 @@
 import { DIAN_FIELDS, type FieldDef, fieldOn, fieldRequired } from '../../src/dian/spec/fields.js';
 import { DIAN_KIND_IDS, DIAN_KINDS, type DianKindId } from '../../src/dian/spec/kinds.js';
 import { dianRequestJsonSchema } from '../../src/dian/validate/json-schema.js';
+import { dianEventRequestJsonSchema } from '../../src/dian/events/fields.js';
 import { DIAN_REQUEST_RULES, DIAN_SUPERSEDED } from '../../src/dian/validate/request.js';
 
 /** `credit-note-equivalent` → `DianCreditNoteEquivalentRequest`. */
@@ -195,6 +197,7 @@ function fieldsDoc(): string {
 export function dianFieldOutputs(): Array<{ path: string; text: string }> {
   return [
     ...DIAN_KIND_IDS.map((kind) => ({ path: `schemas/dian-${kind}.schema.json`, text: jsonSchemaOf(kind) })),
+    { path: 'schemas/dian-event.schema.json', text: `${JSON.stringify(dianEventRequestJsonSchema(), null, 2)}\n` },
     { path: 'src/dian/spec/types.gen.ts', text: typesModule() },
     { path: 'docs/dian-fields.md', text: fieldsDoc() },
   ];

@@ -103,13 +103,20 @@ export { cdataText } from './ubl/write.js';
 /** The AttachedDocument container for the buyer: the signed document and DIAN's ApplicationResponse as CDATA (unsigned; errors as values). */
 export { buildAttachedDocument, type AttachedDocumentInput, type AttachedDocumentResult } from './attached/attached.js';
 /** The AttachedDocument literals: CustomizationID, ProfileID, DocumentType and the default ValidatorID. */
-export { ATTACHED_CUSTOMIZATION_ID, ATTACHED_PROFILE_ID, ATTACHED_DOCUMENT_TYPE, DIAN_VALIDATOR_NAME } from './attached/attached.js';
+export {
+  ATTACHED_CUSTOMIZATION_ID,
+  ATTACHED_PROFILE_ID,
+  ATTACHED_DOCUMENT_TYPE,
+  ATTACHED_SOURCES,
+  type AttachedSource,
+  DIAN_VALIDATOR_NAME,
+} from './attached/attached.js';
 /** The XML and zip file names DIAN expects for a document (prefix, NIT, provider, year, counter; errors as values). */
 export { dianFileNames, DIAN_FILE_PREFIXES, DIAN_COUNTER_MAX } from './zip/names.js';
 /** Kinds, inputs and outcome of `dianFileNames`. */
 export type { DianFileKind, DianCounterFormat, DianFileNameInput, DianFileNames, DianFileNamesResult } from './zip/names.js';
 /** A deterministic zip (deflate, fixed DOS timestamp, no extra fields) of one or more entries; errors as values. */
-export { dianZip, type DianZipEntry, type DianZipOptions, type DianZipResult } from './zip/zip.js';
+export { type DianDeflate, dianZip, type DianZipEntry, type DianZipOptions, type DianZipResult } from './zip/zip.js';
 /** One signed document zipped for SendBillSync / SendNominaSync, with its names. */
 export { dianDocumentZip, type DianDocumentZipInput, type DianDocumentZipResult } from './zip/document.js';
 /** The RADIAN events 030–034 as rows (name, description, sender, receiver, note and concept requirements), the 031 claim concepts and DIAN as a party. */
@@ -122,6 +129,8 @@ export { buildDianEvent, type BuildDianEventOptions, type BuildDianEventResult }
 export { validateDianEvent, toDianEventValidationBody, DIAN_EVENT_RULES, type DianEventValidationBody } from './events/build.js';
 /** The event request (the service's event payload plus the event code) and its parties. */
 export type { DianEventRequest, DianEventParty, DianEventPerson } from './events/build.js';
+/** The event request's JSON Schema, generated from the fields and rows validateDianEvent checks with (per route with a code). */
+export { dianEventRequestJsonSchema, DIAN_EVENT_FIELDS, type EventField } from './events/fields.js';
 /** An event ApplicationResponse (ours or DIAN's samples) read back into its request, code and CUDE. */
 export { parseDianEvent, parseDianEventTree, type DianEventParseResult } from './events/parse.js';
 /** DIAN's own ApplicationResponse as data: valid or not, the document answered, and its messages (`Regla: X, Rechazo: …`). */
@@ -150,6 +159,8 @@ export {
   type PayrollKindId,
   type PayrollRuleId,
 } from './payroll/table.js';
+/** The JSON Schema (2020-12) of a payroll request body (102, or 103 with one branch per note type), generated from the payroll description. */
+export { payrollRequestJsonSchema } from './payroll/json-schema.js';
 /** DIAN's payroll XSDs as an element tree (generated), the description the payroll builder, parser and validator walk. */
 export { PAYROLL_XSD } from './spec/payroll-schema.gen.js';
 /** The payroll schema tree's node and value types. */

@@ -1,8 +1,9 @@
 /**
  * The AttachedDocument: the container delivered to the buyer (dian-protocol.md §8). It carries the issuer's
- * signed invoice or note and, once DIAN has validated it, DIAN's signed ApplicationResponse, both as CDATA so
- * they stay byte for byte what was signed. The parties, the document number, its UUID and its IssueDate are
- * read from the signed document; the container's own values (number, environment, date and time) come in.
+ * signed invoice or note, or a signed event (ApplicationResponse 030–034), and, once DIAN has validated it,
+ * DIAN's signed ApplicationResponse, both as CDATA so they stay byte for byte what was signed. The parties, the
+ * document number, its UUID and its IssueDate are read from the signed document (where, per root element, is
+ * the row of {@link ATTACHED_SOURCES}); the container's own values (number, environment, date and time) come in.
  *
  * The result is unsigned: its single `ext:UBLExtension` has an empty `ext:ExtensionContent` (no DianExtensions,
  * §1.3) where `signDianXml` puts the issuer's signature.
@@ -23,9 +24,42 @@ export const ATTACHED_DOCUMENT_TYPE = 'Contenedor de Factura Electrónica';
 /** `cbc:ValidatorID` when DIAN's response names no sender. */
 export const DIAN_VALIDATOR_NAME = 'Unidad Especial Dirección de Impuestos y Aduanas Nacionales';
 
+/** Where a row of {@link ATTACHED_SOURCES} reads the container's sender and receiver, and how a message names them. */
+export interface AttachedSource {
+  sender: string;
+  receiver: string;
+  senderName: string;
+  receiverName: string;
+}
+
+const SUPPLIER_CUSTOMER: AttachedSource = {
+  sender: 'cac:AccountingSupplierParty/cac:Party/cac:PartyTaxScheme',
+  receiver: 'cac:AccountingCustomerParty/cac:Party/cac:PartyTaxScheme',
+  senderName: 'del emisor (AccountingSupplierParty)',
+  receiverName: 'del adquiriente (AccountingCustomerParty)',
+};
+
+/**
+ * Where the container's parties are read in each kind of signed document it can wrap, by root element. An
+ * invoice or note names them as supplier and customer; an event (ApplicationResponse 030–034) as its own
+ * sender (the buyer, or the issuer for 034) and receiver (the issuer, or DIAN for 034). DIAN's samples show
+ * the container of an invoice only; the event's is the same structure around the event (docs/dian.md).
+ */
+export const ATTACHED_SOURCES: Readonly<Record<string, AttachedSource>> = {
+  Invoice: SUPPLIER_CUSTOMER,
+  CreditNote: SUPPLIER_CUSTOMER,
+  DebitNote: SUPPLIER_CUSTOMER,
+  ApplicationResponse: {
+    sender: 'cac:SenderParty/cac:PartyTaxScheme',
+    receiver: 'cac:ReceiverParty/cac:PartyTaxScheme',
+    senderName: 'del remitente del evento (SenderParty)',
+    receiverName: 'del receptor del evento (ReceiverParty)',
+  },
+};
+
 /** What {@link buildAttachedDocument} needs. */
 export interface AttachedDocumentInput {
-  /** The issuer's signed Invoice, CreditNote or DebitNote, as the exact text that was signed and sent. */
+  /** The issuer's signed Invoice, CreditNote or DebitNote, or a signed event (ApplicationResponse), as the exact text that was signed and sent. */
   signedXml: string;
   /** DIAN's signed ApplicationResponse (decoded `XmlBase64Bytes`); absent for a contingency document not yet sent. */
   applicationResponseXml?: string;
@@ -43,7 +77,6 @@ export interface AttachedDocumentInput {
 
 export type AttachedDocumentResult = { ok: true; xml: string } | { ok: false; message: string };
 
-const DOCUMENT_ROOTS = new Set(['Invoice', 'CreditNote', 'DebitNote']);
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** Copy of a leaf with its attributes, or undefined when absent. */
@@ -79,7 +112,7 @@ function attachment(xml: string): UblNode {
 }
 
 /**
- * The AttachedDocument XML (unsigned) for a signed invoice or note and, when given, DIAN's ApplicationResponse.
+ * The AttachedDocument XML (unsigned) for a signed invoice, note or event and, when given, DIAN's ApplicationResponse.
  *
  * @example
  * const r = buildAttachedDocument({ signedXml, applicationResponseXml, environment: '2', id: 'AD-1', issueDate: '2024-05-10', issueTime: '10:00:00-05:00' });
@@ -97,16 +130,17 @@ export function buildAttachedDocument(input: AttachedDocumentInput): AttachedDoc
   const doc = readUbl(input.signedXml);
   if (!doc.ok) return { ok: false, message: `No se pudo leer el documento firmado: ${doc.message}` };
   const d = doc.root;
-  if (!DOCUMENT_ROOTS.has(d.name)) return { ok: false, message: `El documento firmado debe ser Invoice, CreditNote o DebitNote, no ${d.name}.` };
+  const source = Object.hasOwn(ATTACHED_SOURCES, d.name) ? ATTACHED_SOURCES[d.name] : undefined;
+  if (!source) return { ok: false, message: `El documento firmado debe ser Invoice, CreditNote, DebitNote o ApplicationResponse (evento), no ${d.name}.` };
   const number = textAt(d, 'cbc:ID');
   if (!number) return { ok: false, message: 'El documento firmado no tiene cbc:ID.' };
   const uuidNode = child(d, 'cbc:UUID');
   const uuid = textAt(d, 'cbc:UUID');
   const docDate = textAt(d, 'cbc:IssueDate');
-  const sender = party('cac:SenderParty', at(d, 'cac:AccountingSupplierParty/cac:Party/cac:PartyTaxScheme'));
-  if (!sender) return { ok: false, message: 'El documento firmado no tiene el PartyTaxScheme del emisor (AccountingSupplierParty).' };
-  const receiver = party('cac:ReceiverParty', at(d, 'cac:AccountingCustomerParty/cac:Party/cac:PartyTaxScheme'));
-  if (!receiver) return { ok: false, message: 'El documento firmado no tiene el PartyTaxScheme del adquiriente (AccountingCustomerParty).' };
+  const sender = party('cac:SenderParty', at(d, source.sender));
+  if (!sender) return { ok: false, message: `El documento firmado no tiene el PartyTaxScheme ${source.senderName}.` };
+  const receiver = party('cac:ReceiverParty', at(d, source.receiver));
+  if (!receiver) return { ok: false, message: `El documento firmado no tiene el PartyTaxScheme ${source.receiverName}.` };
 
   const extension: UblNode = { ...el('ext:UBLExtension'), children: [el('ext:ExtensionContent')] };
   const children: UblNode[] = [

@@ -2,7 +2,8 @@
  * `ecf dian admin …`: operator commands for the DIAN server's database, non-interactive, JSON on stdout:
  * `company add` (profile, software id and PIN, a development signing identity sealed at rest, and a first
  * token shown once), `token add`, `resolution add` (a numbering resolution for one kind), `contingency add` (a
- * contingency window). They work on the
+ * contingency window); `certificate add` (./admin-certificate.ts) and `resolution fetch` (./admin-fetch.ts) use the
+ * helpers exported here. They work on the
  * database the server uses: PostgreSQL when `--database-url` or DATABASE_URL is set (schema `dian`), else
  * SQLite in `--data-dir` (default DIAN_DATA_DIR, else ECF_DATA_DIR, else ./data, as `npm start` resolves it). Exit codes: 0 done, 1 refused (unknown company,
  * duplicate NIT, bad range…), 2 usage errors.
@@ -12,7 +13,7 @@ import { isEcfError } from '../index.js';
 import type { CompanyRecord, DianStorage, ResolutionRecord } from '../server/index.js';
 import { parseFlags, requireFlag, UsageError, type CliCommand, type CliIo } from '../../shared/cli/command.js';
 
-function parse(args: string[], known: readonly string[]) {
+export function parse(args: string[], known: readonly string[]) {
   const { flags, positional } = parseFlags(args);
   const unknown = Object.keys(flags).filter((k) => !known.includes(k));
   if (unknown.length) throw new UsageError(`unknown option(s): ${unknown.map((k) => `--${k}`).join(', ')}`);
@@ -20,7 +21,7 @@ function parse(args: string[], known: readonly string[]) {
   return flags;
 }
 
-const STORAGE_FLAGS = ['data-dir', 'database-url'];
+export const STORAGE_FLAGS = ['data-dir', 'database-url'];
 
 function dataDir(flags: Record<string, string | true>, io: CliIo): string {
   const v = flags['data-dir'];
@@ -29,7 +30,7 @@ function dataDir(flags: Record<string, string | true>, io: CliIo): string {
   return resolve(v || io.env.DIAN_DATA_DIR || io.env.ECF_DATA_DIR || './data');
 }
 
-async function withStorage<T>(flags: Record<string, string | true>, io: CliIo, fn: (s: DianStorage, dir: string) => Promise<T>): Promise<T> {
+export async function withStorage<T>(flags: Record<string, string | true>, io: CliIo, fn: (s: DianStorage, dir: string) => Promise<T>): Promise<T> {
   const { openDianStorage } = await import('../server/index.js');
   const url = flags['database-url'];
   if (url === true) throw new UsageError('--database-url needs a postgres:// URL');
@@ -42,15 +43,23 @@ async function withStorage<T>(flags: Record<string, string | true>, io: CliIo, f
   }
 }
 
-function print(io: CliIo, value: unknown): void {
+export function print(io: CliIo, value: unknown): void {
   io.stdout(`${JSON.stringify(value, null, 2)}\n`);
 }
 
-function companyJson(c: CompanyRecord) {
-  return { id: c.id, nit: c.nit, name: c.profile.name, software_id: c.softwareId, environment: c.environment, created_at: new Date(c.createdAt).toISOString() };
+export function companyJson(c: CompanyRecord) {
+  return {
+    id: c.id,
+    nit: c.nit,
+    name: c.profile.name,
+    software_id: c.softwareId,
+    environment: c.environment,
+    test_set_id: c.testSetId ?? null,
+    created_at: new Date(c.createdAt).toISOString(),
+  };
 }
 
-function resolutionJson(r: ResolutionRecord) {
+export function resolutionJson(r: ResolutionRecord) {
   return {
     id: r.id,
     kind: r.kind,
@@ -63,7 +72,7 @@ function resolutionJson(r: ResolutionRecord) {
   };
 }
 
-function command(def: Omit<CliCommand, 'run'> & { body(args: string[], io: CliIo): Promise<void> }): CliCommand {
+export function command(def: Omit<CliCommand, 'run'> & { body(args: string[], io: CliIo): Promise<void> }): CliCommand {
   return {
     name: def.name,
     summary: def.summary,
@@ -100,9 +109,10 @@ const companyAdd = command({
   name: 'dian admin company add',
   summary: 'Register a DIAN company (profile, software) and print its first API token (shown once)',
   usage:
-    'ecf dian admin company add --nit NIT --profile company.json --software-id ID --pin PIN [--provider-nit NIT --provider-dv DV] [--environment 1|2] [--data-dir DIR] [--database-url URL]',
+    'ecf dian admin company add --nit NIT --profile company.json --software-id ID --pin PIN [--provider-nit NIT --provider-dv DV] [--environment 1|2] [--test-set-id ID] [--data-dir DIR] [--database-url URL]',
   async body(args, io) {
-    const flags = parse(args, ['nit', 'profile', 'software-id', 'pin', 'provider-nit', 'provider-dv', 'environment', ...STORAGE_FLAGS]);
+    const flags = parse(args, ['nit', 'profile', 'software-id', 'pin', 'provider-nit', 'provider-dv', 'environment', 'test-set-id', ...STORAGE_FLAGS]);
+    if (flags['test-set-id'] === true) throw new UsageError('--test-set-id needs the test set id DIAN gave the software');
     const nit = requireFlag(flags, 'nit');
     const environment = flags.environment ?? '2';
     if (environment !== '1' && environment !== '2') throw new UsageError('--environment must be 1 (production) or 2 (habilitación)');
@@ -121,6 +131,7 @@ const companyAdd = command({
           softwarePin: requireFlag(flags, 'pin'),
           ...(typeof flags['provider-nit'] === 'string' ? { providerNit: flags['provider-nit'] } : {}),
           ...(typeof flags['provider-dv'] === 'string' ? { providerDv: flags['provider-dv'] } : {}),
+          ...(typeof flags['test-set-id'] === 'string' ? { testSetId: flags['test-set-id'] } : {}),
           environment,
         },
         key,

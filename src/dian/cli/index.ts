@@ -1,5 +1,7 @@
 import type { CliCommand } from '../../shared/cli/command.js';
 import { dianAdminCommands } from './admin.js';
+import { dianCertificateAddCommand } from './admin-certificate.js';
+import { dianResolutionFetchCommand } from './admin-fetch.js';
 import { dianAttachCommand } from './attach.js';
 import { dianBuildCommand } from './build.js';
 import { dianEventCommand } from './event.js';
@@ -9,6 +11,7 @@ import { dianPdfCommand } from './pdf.js';
 import { dianPayrollSendCommand, dianPayrollStatusCommand, dianSendCommand, dianStatusCommand } from './send.js';
 import { dianSignCommand, dianVerifyCommand } from './sign.js';
 import { dianSimulateCommand } from './simulate.js';
+import { dianTestSetCommands } from './test-set.js';
 import { dianValidateCommand, dianXsdCheckCommand, dianXsdInstallCommand } from './xsd.js';
 import { dianZipCommand } from './zip.js';
 
@@ -33,4 +36,7 @@ export const commands: CliCommand[] = [
   dianSendCommand,
   dianStatusCommand,
   ...dianAdminCommands,
+  ...dianTestSetCommands,
+  dianCertificateAddCommand(),
+  dianResolutionFetchCommand(),
 ];

@@ -2,6 +2,7 @@
  * `ecf dian zip`: one signed XML → the zip DIAN's SendBillSync / SendNominaSync expect, both named by DIAN's rules,
  * written next to the XML (or to `--out`). A thin adapter over `dianDocumentZip` of the DIAN entry (src/dian/index.ts).
  */
+import { deflateRawSync } from 'node:zlib';
 import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { DIAN_FILE_PREFIXES, dianDocumentZip, type DianCounterFormat, type DianFileKind } from '../index.js';
@@ -58,6 +59,7 @@ export const dianZipCommand: CliCommand = {
       counter: integer(flags, 'counter'),
       ...(format === undefined ? {} : { counterFormat: format as DianCounterFormat }),
       xml,
+      deflate: (data: Uint8Array) => deflateRawSync(data),
       ...(date === undefined ? {} : { date }),
     });
     if (!r.ok) {

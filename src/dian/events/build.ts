@@ -20,9 +20,9 @@ import { softwareSecurityCode } from '../codes/security-code.js';
 import { BOGOTA_OFFSET, BOGOTA_OFFSET_MINUTES, TAX_NAMES } from '../spec/codes.js';
 import { el, type UblNode } from '../ubl/tree.js';
 import { writeUbl } from '../ubl/write.js';
+import { CONCEPT_LEAF, checkField, conceptList, DIAN_EVENT_FIELDS, eventField, unknownKeys } from './fields.js';
 import {
   DIAN_CLAIM_CONCEPTS,
-  DIAN_EVENT_CODES,
   DIAN_EVENTS,
   DIAN_PARTY,
   EVENT_CUSTOMIZATION_ID,
@@ -107,23 +107,6 @@ type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const own = (o: Obj, k: string): unknown => (Object.hasOwn(o, k) ? o[k] : undefined);
 
-const TOP_KEYS = [
-  'event_code',
-  'number',
-  'identification_number',
-  'send',
-  'sender_party',
-  'receiver_party',
-  'document_reference',
-  'person',
-  'rejection_concept_code',
-  'notes',
-];
-const PARTY_KEYS = ['identification_type_code', 'identification_number', 'name'];
-const PERSON_KEYS = ['identification_type_code', 'identification_number', 'first_name', 'family_name', 'job_title', 'organization_department'];
-const CUFE = /^[0-9a-f]{96}$/;
-const ID_TEXT = /^[A-Za-z0-9-]{1,20}$/;
-const DOC_NUMBER = /^[A-Za-z0-9-]{1,40}$/;
 const NIT_TYPE = 31;
 
 class Issues {
@@ -131,108 +114,11 @@ class Issues {
   add(code: IssueCode, path: string, message: string, ruleId?: string): void {
     this.list.push(ruleId ? { code, path, message, severity: 'error', ruleId } : { code, path, message, severity: 'error' });
   }
-  unknown(o: Obj, keys: readonly string[], at: string): void {
-    for (const k of Object.keys(o)) if (!keys.includes(k)) this.add('unknown_field', at ? `${at}.${k}` : k, 'no es un campo conocido del evento');
-  }
-}
-
-/** A positive integer, or the digits of one (`"900508908"`); null otherwise. */
-function positiveInt(v: unknown): number | null {
-  if (typeof v === 'number' && Number.isSafeInteger(v) && v > 0) return v;
-  if (typeof v === 'string' && /^[1-9]\d{0,14}$/.test(v)) return Number(v);
-  return null;
 }
 
 /** A non-empty string (trimmed), or null. */
 function text(v: unknown): string | null {
   return typeof v === 'string' && v.trim() !== '' ? v.trim() : null;
-}
-
-/** An identification number as text: a string, or an integer given as a number. */
-function idText(v: unknown): string | null {
-  if (typeof v === 'number' && Number.isSafeInteger(v) && v > 0) return String(v);
-  return typeof v === 'string' ? v.trim() : null;
-}
-
-function required(is: Issues, o: Obj, key: string, at: string): unknown {
-  const v = own(o, key);
-  if (v === undefined || v === null) is.add('required', at, 'es obligatorio');
-  return v ?? undefined;
-}
-
-function typeCode(is: Issues, o: Obj, at: string): number | null {
-  const v = required(is, o, 'identification_type_code', `${at}.identification_type_code`);
-  if (v === undefined) return null;
-  const n = positiveInt(v);
-  if (n === null || n > 99) {
-    is.add('invalid_type', `${at}.identification_type_code`, 'debe ser un código de tipo de identificación de la DIAN (entero de 2 dígitos: 13, 31, …)');
-    return null;
-  }
-  return n;
-}
-
-/** The identification number of a party or person; a NIT is digits only (its check digit is computed). */
-function idNumber(is: Issues, o: Obj, at: string, type: number | null): string | null {
-  const v = required(is, o, 'identification_number', `${at}.identification_number`);
-  if (v === undefined) return null;
-  const t = idText(v);
-  if (t === null || !ID_TEXT.test(t)) {
-    is.add('pattern', `${at}.identification_number`, 'debe tener de 1 a 20 letras, dígitos o guiones');
-    return null;
-  }
-  if (type === NIT_TYPE && !/^\d{1,15}$/.test(t)) {
-    is.add('pattern', `${at}.identification_number`, 'un NIT son solo dígitos, sin dígito de verificación');
-    return null;
-  }
-  return t;
-}
-
-function party(is: Issues, v: unknown, at: string): DianEventParty | null {
-  if (!isObj(v)) {
-    is.add('invalid_type', at, 'debe ser un objeto { identification_type_code, identification_number, name }');
-    return null;
-  }
-  is.unknown(v, PARTY_KEYS, at);
-  const type = typeCode(is, v, at);
-  const id = idNumber(is, v, at, type);
-  const nameRaw = required(is, v, 'name', `${at}.name`);
-  const name = nameRaw === undefined ? null : text(nameRaw);
-  if (nameRaw !== undefined && (name === null || name.length > 450)) is.add('invalid_type', `${at}.name`, 'debe ser un texto no vacío de hasta 450 caracteres');
-  return type !== null && id !== null && name !== null ? { identification_type_code: type, identification_number: id, name } : null;
-}
-
-function person(is: Issues, v: unknown, at: string): DianEventPerson | null {
-  if (!isObj(v)) {
-    is.add('invalid_type', at, 'debe ser un objeto con los datos de la persona');
-    return null;
-  }
-  is.unknown(v, PERSON_KEYS, at);
-  const type = typeCode(is, v, at);
-  const id = idNumber(is, v, at, type);
-  const out: Partial<DianEventPerson> = {};
-  let ok = type !== null && id !== null;
-  for (const k of ['first_name', 'family_name', 'job_title', 'organization_department'] as const) {
-    const raw = own(v, k);
-    const need = k === 'first_name' || k === 'family_name';
-    if (raw === undefined || raw === null) {
-      if (need) {
-        is.add('required', `${at}.${k}`, 'es obligatorio');
-        ok = false;
-      }
-      continue;
-    }
-    const t = text(raw);
-    if (t === null || t.length > 200) {
-      is.add('invalid_type', `${at}.${k}`, 'debe ser un texto no vacío de hasta 200 caracteres');
-      ok = false;
-    } else out[k] = t;
-  }
-  if (!ok) return null;
-  return { identification_type_code: type!, identification_number: id!, first_name: out.first_name!, family_name: out.family_name!, ...pick(out) };
-}
-
-function pick(p: Partial<DianEventPerson>): Pick<DianEventPerson, 'job_title' | 'organization_department'> {
-  return { ...(p.job_title ? { job_title: p.job_title } : {}), ...(p.organization_department ? { organization_department: p.organization_department } : {}) };
 }
 
 function contextIssues(is: Issues, ctx: DianContext | undefined): void {
@@ -253,7 +139,9 @@ function contextIssues(is: Issues, ctx: DianContext | undefined): void {
 
 /**
  * Validates an event request (collected issues, never a throw). `value` is the normalized request (numbers and
- * codes in their written form, text trimmed) when there is no issue.
+ * codes in their written form, text trimmed) when there is no issue. The fields are checked by walking
+ * DIAN_EVENT_FIELDS (fields.ts, the source of the request's JSON Schema too); the rules of the DIAN_EVENTS row and
+ * those between values follow each field they concern.
  */
 export function validateDianEvent(body: unknown, context?: DianContext): { issues: Issue[]; value?: DianEventRequest; row?: DianEventRow } {
   const is = new Issues();
@@ -262,43 +150,31 @@ export function validateDianEvent(body: unknown, context?: DianContext): { issue
     is.add('invalid_type', '', 'el evento debe ser un objeto JSON');
     return { issues: is.list };
   }
-  is.unknown(body, TOP_KEYS, '');
+  unknownKeys(is, body, DIAN_EVENT_FIELDS, '');
+  const field = (key: string) => checkField(is, body, eventField(DIAN_EVENT_FIELDS, key), key);
 
-  const codeRaw = required(is, body, 'event_code', 'event_code');
-  const code = typeof codeRaw === 'number' ? String(codeRaw).padStart(3, '0') : codeRaw;
-  const row = typeof code === 'string' && Object.hasOwn(DIAN_EVENTS, code) ? DIAN_EVENTS[code as DianEventCode] : undefined;
-  if (codeRaw !== undefined && !row) is.add('enum', 'event_code', `debe ser uno de ${DIAN_EVENT_CODES.join(', ')}`);
+  const code = field('event_code') as DianEventCode | null | undefined;
+  const row = code ? DIAN_EVENTS[code] : undefined;
+  const number = field('number') as number | null;
 
-  const numRaw = required(is, body, 'number', 'number');
-  const number = numRaw === undefined ? null : positiveInt(numRaw);
-  if (numRaw !== undefined && number === null) is.add('invalid_type', 'number', 'debe ser un número entero positivo (el consecutivo del evento)');
-
-  const idRaw = required(is, body, 'identification_number', 'identification_number');
-  const nit = idRaw === undefined ? null : positiveInt(idRaw);
-  if (idRaw !== undefined && nit === null)
-    is.add('invalid_type', 'identification_number', 'debe ser el NIT de la empresa que genera el evento, sin dígito de verificación (entero)');
+  const nit = field('identification_number') as number | null;
   const companyNit = isObj(context?.company) ? context.company.nit : undefined;
-  if (nit !== null && companyNit !== undefined && String(nit) !== companyNit)
+  if (nit != null && companyNit !== undefined && String(nit) !== companyNit)
     is.add('rule', 'identification_number', `debe ser el NIT de la empresa del contexto (${companyNit})`, 'DIAN-EVT-COMPANY');
 
-  const send = own(body, 'send');
-  if (send !== undefined && typeof send !== 'boolean') is.add('invalid_type', 'send', 'debe ser verdadero o falso (booleano)');
+  const send = field('send') as boolean | null | undefined;
 
-  let sender: DianEventParty | null | undefined;
-  if (own(body, 'sender_party') !== undefined) {
-    sender = party(is, own(body, 'sender_party'), 'sender_party');
-    if (sender && nit !== null && sender.identification_number !== String(nit))
-      is.add(
-        'rule',
-        'sender_party.identification_number',
-        'debe ser igual a identification_number: el emisor del evento es la empresa que lo genera',
-        'DIAN-EVT-SENDER',
-      );
-  }
+  const sender = field('sender_party') as DianEventParty | null | undefined;
+  if (sender && nit != null && sender.identification_number !== String(nit))
+    is.add(
+      'rule',
+      'sender_party.identification_number',
+      'debe ser igual a identification_number: el emisor del evento es la empresa que lo genera',
+      'DIAN-EVT-SENDER',
+    );
 
-  let receiver: DianEventParty | null | undefined;
   const receiverRaw = own(body, 'receiver_party');
-  if (receiverRaw !== undefined) receiver = party(is, receiverRaw, 'receiver_party');
+  const receiver = field('receiver_party') as DianEventParty | null | undefined;
   if (row?.receiver === 'dian') {
     if (receiver && receiver.identification_number !== DIAN_PARTY.nit)
       is.add(
@@ -316,59 +192,25 @@ export function validateDianEvent(body: unknown, context?: DianContext): { issue
     );
   }
 
-  let reference: { number: string; uuid: string } | null = null;
-  const refRaw = required(is, body, 'document_reference', 'document_reference');
-  if (refRaw !== undefined) {
-    if (!isObj(refRaw)) is.add('invalid_type', 'document_reference', 'debe ser un objeto { number, uuid }');
-    else {
-      is.unknown(refRaw, ['number', 'uuid'], 'document_reference');
-      const n = required(is, refRaw, 'number', 'document_reference.number');
-      const u = required(is, refRaw, 'uuid', 'document_reference.uuid');
-      const nOk = typeof n === 'string' && DOC_NUMBER.test(n.trim());
-      const uOk = typeof u === 'string' && CUFE.test(u.trim());
-      if (n !== undefined && !nOk)
-        is.add('pattern', 'document_reference.number', 'debe ser el número de la factura (prefijo y consecutivo, hasta 40 letras, dígitos o guiones)');
-      if (u !== undefined && !uOk) is.add('pattern', 'document_reference.uuid', 'debe ser el CUFE de la factura: 96 caracteres hexadecimales en minúscula');
-      if (nOk && uOk) reference = { number: (n as string).trim(), uuid: (u as string).trim() };
-    }
-  }
+  const reference = field('document_reference') as { number: string; uuid: string } | null;
+  const who = field('person') as DianEventPerson | null | undefined;
 
-  let who: DianEventPerson | null | undefined;
-  if (own(body, 'person') !== undefined) who = person(is, own(body, 'person'), 'person');
-
+  // The claim concept: the row says whether it is required or refused (DIAN-EVT-CONCEPT).
   let concept: string | undefined;
   const conceptRaw = own(body, 'rejection_concept_code');
   if (row?.conceptRequired) {
     if (conceptRaw === undefined || conceptRaw === null)
       is.add('required', 'rejection_concept_code', `es obligatorio en el reclamo (${row.code}): ${conceptList()}`, 'DIAN-EVT-CONCEPT');
     else {
-      const c = typeof conceptRaw === 'number' && Number.isInteger(conceptRaw) ? String(conceptRaw).padStart(2, '0') : conceptRaw;
-      if (typeof c === 'string' && Object.hasOwn(DIAN_CLAIM_CONCEPTS, c)) concept = c;
-      else is.add('enum', 'rejection_concept_code', `debe ser uno de ${conceptList()}`, 'DIAN-EVT-CONCEPT');
+      const r = CONCEPT_LEAF.check(conceptRaw, body);
+      if (r.ok) concept = r.value as string;
+      else is.add(r.code, 'rejection_concept_code', r.message, 'DIAN-EVT-CONCEPT');
     }
   } else if (row && conceptRaw !== undefined) {
     is.add('not_allowed', 'rejection_concept_code', `solo aplica al reclamo (031), no al evento ${row.code}`, 'DIAN-EVT-CONCEPT');
   }
 
-  let notes: { text: string }[] | undefined;
-  const notesRaw = own(body, 'notes');
-  if (notesRaw !== undefined) {
-    if (!Array.isArray(notesRaw)) is.add('invalid_type', 'notes', 'debe ser una lista de { text }');
-    else {
-      notes = [];
-      for (let i = 0; i < notesRaw.length; i++) {
-        const n: unknown = notesRaw[i];
-        if (!isObj(n)) {
-          is.add('invalid_type', `notes.${i}`, 'debe ser un objeto { text }');
-          continue;
-        }
-        is.unknown(n, ['text'], `notes.${i}`);
-        const t = text(own(n, 'text'));
-        if (t === null) is.add('required', `notes.${i}.text`, 'debe ser un texto no vacío');
-        else notes.push({ text: t });
-      }
-    }
-  }
+  const notes = field('notes') as { text: string }[] | null | undefined;
   if (row?.noteRequired && !(notes && notes.length > 0))
     is.add(
       'required',
@@ -377,7 +219,7 @@ export function validateDianEvent(body: unknown, context?: DianContext): { issue
       'DIAN-EVT-NOTE',
     );
 
-  if (is.list.length > 0 || !row || number === null || nit === null || !reference) return { issues: is.list };
+  if (is.list.length > 0 || !row || number == null || nit == null || !reference) return { issues: is.list };
   const value: DianEventRequest = {
     event_code: row.code,
     number,
@@ -391,12 +233,6 @@ export function validateDianEvent(body: unknown, context?: DianContext): { issue
     ...(notes && notes.length > 0 ? { notes } : {}),
   };
   return { issues: is.list, value, row };
-}
-
-function conceptList(): string {
-  return Object.entries(DIAN_CLAIM_CONCEPTS)
-    .map(([k, v]) => `${k} (${v.toLowerCase()})`)
-    .join(', ');
 }
 
 /** The service's 422 body for an event's validation issues. */

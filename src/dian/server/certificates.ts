@@ -4,14 +4,15 @@
  * characters or base64 of 32 bytes), else a development key generated once into `${dataDir}/dian-certificate.key`.
  * For this slice a company added without a certificate gets a development self-signed identity (its NIT as
  * the subject's serial number): the local DIAN checks signatures, not chains; a real DIAN needs the company's
- * certificate (upload: next step).
+ * certificate, which `ecf dian admin certificate add` seals the same way in its place (./admin.ts).
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EcfError } from '../index.js';
 import { createSelfSignedIdentity, p12Signer, readP12, type Signer } from '../sign/index.js';
-import { decryptSecret, encryptSecret, KEY_BYTES, parseKey } from '../../shared/server-kit/sealing.js';
+import { KEY_BYTES, parseKey } from '../../shared/server-kit/sealing.js';
+import { sealP12, unsealP12 } from '../../shared/server-kit/sealed-p12.js';
 import { ensurePrivateDir } from '../../shared/server-kit/storage/open.js';
 import type { CompanyRecord } from './storage/types.js';
 
@@ -41,19 +42,17 @@ export function loadDianCertificateKey(options: { dataDir: string; env?: Record<
   }
 }
 
-/** Seals a .p12 with its password. */
+/** What a blob sealed with another key tells the operator to do. */
+const WRONG_KEY_HINT = 'Set DIAN_CERT_KEY to the key used when it was stored.';
+
+/** Seals a .p12 with its password (the kit's `sealP12`, the payload the e-CF server seals too). */
 export function sealIdentity(identity: { p12: Uint8Array; password: string }, key: Uint8Array): Uint8Array {
-  const payload = JSON.stringify({ v: 1, p12: Buffer.from(identity.p12).toString('base64'), password: identity.password });
-  return encryptSecret(new TextEncoder().encode(payload), key);
+  return sealP12(identity, key);
 }
 
 /** Opens what {@link sealIdentity} sealed. */
 export function unsealIdentity(blob: Uint8Array, key: Uint8Array): { p12: Uint8Array; password: string } {
-  const p = JSON.parse(new TextDecoder().decode(decryptSecret(blob, key, { wrongKeyHint: 'Set DIAN_CERT_KEY to the key used when it was stored.' }))) as {
-    p12: string;
-    password: string;
-  };
-  return { p12: new Uint8Array(Buffer.from(p.p12, 'base64')), password: p.password };
+  return unsealP12(blob, key, { wrongKeyHint: WRONG_KEY_HINT });
 }
 
 /** A development identity for a company (self-signed, its NIT as serial number), sealed. */
@@ -62,16 +61,21 @@ export function sealedDevIdentity(nit: string, name: string, key: Uint8Array): U
   return sealIdentity(id, key);
 }
 
-/** `signerFor(company)`: each company's sealed identity opened once and kept. */
+/**
+ * `signerFor(company)`: each company's sealed identity opened once and kept while the stored bytes stay the
+ * same. The company record comes fresh from storage with every request, so an identity replaced by
+ * `ecf dian admin certificate add` (another process) is opened on the company's next request.
+ */
 export function companySigners(key: Uint8Array): (company: CompanyRecord) => Promise<Signer> {
-  const cache = new Map<number, Signer>();
+  const cache = new Map<number, { digest: string; signer: Signer }>();
   return async (company) => {
-    const hit = cache.get(company.id);
-    if (hit) return hit;
     if (!company.certificate) throw new EcfError(`Company ${company.nit} has no signing certificate.`, { code: 'no_certificate' });
+    const digest = createHash('sha256').update(company.certificate).digest('hex');
+    const hit = cache.get(company.id);
+    if (hit?.digest === digest) return hit.signer;
     const { p12, password } = unsealIdentity(company.certificate, key);
     const signer = p12Signer(readP12(p12, password));
-    cache.set(company.id, signer);
+    cache.set(company.id, { digest, signer });
     return signer;
   };
 }

@@ -9,8 +9,8 @@ import { join, resolve } from 'node:path';
 import { serve } from '@hono/node-server';
 import pino from 'pino';
 import { createDianClient, type DianClient } from '../transport/index.js';
-import { startDianSimulator, type DianSimulator } from '../simulator/index.js';
-import type { Clock, Logger } from '../../shared/ports.js';
+import { startDianSimulator, type DianSimCompany, type DianSimulator } from '../simulator/index.js';
+import type { Clock, Logger, Signer } from '../../shared/ports.js';
 import { LOG_SERIALIZERS, REDACT_PATHS } from '../../shared/server-kit/logging.js';
 import { systemClock } from '../../shared/server-kit/clock.js';
 import { closeHttp } from '../../shared/server-kit/close-http.js';
@@ -67,6 +67,10 @@ export interface DianServerOptions {
   contingencyWatchMs?: number;
   /** False: no HTTP listener of its own (another server serves `app.fetch`, as `npm start` with both products); default true. */
   listen?: boolean;
+  /** How a test-set document's verdict is polled with GetStatusZip (default 3 calls after 0.5, 1 and 2 s). */
+  testSetPolling?: DianUseCaseDeps['testSetPolling'];
+  /** The wait between GetStatusZip polls (default a timer); tests inject theirs. */
+  sleep?: DianUseCaseDeps['sleep'];
 }
 
 /** The service's default logger: pino at `level` with the kit's redaction and error serializers, on `destination` (stdout). */
@@ -107,29 +111,39 @@ export async function startDianServer(options: DianServerOptions): Promise<DianS
     for (const company of await storage.listCompanies()) registerWithSimulator(simulator, company, await storage.listResolutions(company.id));
   }
   const endpoint = simulator ? simulator.url : (authority as { endpoint: string }).endpoint;
-  const clients = new Map<number, Promise<DianClient>>();
-  const clientOf = (company: CompanyRecord): Promise<DianClient> => {
-    let client = clients.get(company.id);
-    if (!client) {
-      client = signerFor(company).then((signer) =>
-        createDianClient({
-          signer,
-          endpoint,
-          environment: company.environment,
-          clock,
-          timeoutMs: options.dianTimeoutMs ?? 60_000,
-          retries: options.dianRetries ?? 2,
-        }),
-      );
-      clients.set(company.id, client);
-    }
+  // One client per company and signer: a replaced identity (a new signer) gets a new client from the next
+  // request on; the old one may still carry a request, so it is closed with the server.
+  const clients = new Map<number, { signer: Signer; client: DianClient }>();
+  const retired: DianClient[] = [];
+  const clientOf = async (company: CompanyRecord): Promise<DianClient> => {
+    const signer = await signerFor(company);
+    const hit = clients.get(company.id);
+    if (hit?.signer === signer) return hit.client;
+    if (hit) retired.push(hit.client);
+    const client = createDianClient({
+      signer,
+      endpoint,
+      environment: company.environment,
+      clock,
+      timeoutMs: options.dianTimeoutMs ?? 60_000,
+      retries: options.dianRetries ?? 2,
+    });
+    clients.set(company.id, { signer, client });
     return client;
   };
   const dianFor = (company: CompanyRecord): DianGateway => ({
     sendBillSync: async (fileName, zip) => (await clientOf(company)).sendBillSync(fileName, zip),
     getStatus: async (documentKey) => (await clientOf(company)).getStatus(documentKey),
     sendEventUpdateStatus: async (zip) => (await clientOf(company)).sendEventUpdateStatus(zip),
-    ...(simulator ? { prepare: (co: CompanyRecord, resolutions: readonly ResolutionRecord[]) => registerWithSimulator(simulator!, co, resolutions) } : {}),
+    sendNominaSync: async (zip) => (await clientOf(company)).sendNominaSync(zip),
+    sendTestSetAsync: async (fileName, zip, testSetId) => (await clientOf(company)).sendTestSetAsync(fileName, zip, testSetId),
+    getStatusZip: async (zipKey) => (await clientOf(company)).getStatusZip(zipKey),
+    ...(simulator
+      ? {
+          prepare: (co: CompanyRecord, resolutions: readonly ResolutionRecord[], habilitation?: { testSetId?: string }) =>
+            registerWithSimulator(simulator!, co, resolutions, habilitation?.testSetId),
+        }
+      : {}),
   });
   let mail: MailService | null = null;
   let closeMail = async () => {};
@@ -158,6 +172,8 @@ export async function startDianServer(options: DianServerOptions): Promise<DianS
     ...(notifyCustomer ? { notifyCustomer } : {}),
     ...(notifyEventParties ? { notifyEventParties } : {}),
     ...(mail ? { mail } : {}),
+    ...(options.testSetPolling ? { testSetPolling: options.testSetPolling } : {}),
+    ...(options.sleep ? { sleep: options.sleep } : {}),
     onError: (err) => logger.error({ err }, 'unexpected error'),
   });
   const host = options.host ?? '127.0.0.1';
@@ -209,16 +225,31 @@ export async function startDianServer(options: DianServerOptions): Promise<DianS
       clearInterval(watch);
       if (server) await closeHttp(server);
       await closeMail();
-      for (const c of clients.values()) await (await c).close();
+      for (const c of [...clients.values()].map((e) => e.client).concat(retired)) await c.close();
       await simulator?.close();
       await storage.close();
     },
   };
 }
 
-/** Registers a company, its software and its ranges with the local DIAN (replacing what it had). */
-function registerWithSimulator(sim: DianSimulator, company: CompanyRecord, resolutions: readonly ResolutionRecord[]): void {
-  sim.addCompany({ nit: company.nit, name: company.profile.name, softwareId: company.softwareId, pin: company.softwarePin, providerNit: company.providerNit });
+/** What the local DIAN knows of a company (from habilitación, for the real DIAN): its software, PIN, provider, test set. */
+export function simulatorCompany(company: CompanyRecord): DianSimCompany {
+  return {
+    nit: company.nit,
+    name: company.profile.name,
+    softwareId: company.softwareId,
+    pin: company.softwarePin,
+    providerNit: company.providerNit,
+    ...(company.testSetId ? { testSetId: company.testSetId } : {}),
+  };
+}
+
+/**
+ * Registers a company, its software and its ranges with the local DIAN (replacing what it had); `testSetId` (a
+ * payroll sent to its own habilitación test set) replaces the company's test set, as DIAN knows it from habilitación.
+ */
+function registerWithSimulator(sim: DianSimulator, company: CompanyRecord, resolutions: readonly ResolutionRecord[], testSetId?: string): void {
+  sim.addCompany({ ...simulatorCompany(company), ...(testSetId ? { testSetId } : {}) });
   for (const r of resolutions) {
     sim.addRange({
       nit: company.nit,

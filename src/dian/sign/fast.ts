@@ -6,13 +6,15 @@
  *
  * The subset: an optional XML declaration, then the document element; namespace declarations only on the
  * document element (none empty); elements with declared prefixes; attributes without prefix, none named `Id`,
- * values without tab, line break, `<` or references other than the five predefined entities; text without
- * control characters, CDATA or character references; no comments, processing instructions or DOCTYPE; only
- * whitespace around the document element; no `ds:Signature` yet. For it, C14N is: drop the declaration and the
- * whitespace outside the root; the root's namespace declarations sorted (default first, then by prefix) before
- * its attributes sorted by name; `<a/>` as `<a></a>`; attribute values re-escaped (`&amp;` `&lt;` `&quot;`); in
- * text `>` as `&gt;`, `&quot;` / `&apos;` as the characters, line ends as `\n`. A subtree (KeyInfo,
- * SignedProperties) carries every namespace in scope on its top element.
+ * values without tab, line break, `<` or references other than the five predefined entities; text and CDATA
+ * sections without control characters, character references only to XML characters; no comments, processing
+ * instructions or DOCTYPE; only whitespace around the document element; no `ds:Signature` yet. For it, C14N is: drop the
+ * declaration and the whitespace outside the root; the root's namespace declarations sorted (default first, then
+ * by prefix) before its attributes sorted by name; `<a/>` as `<a></a>`; attribute values re-escaped (`&amp;`
+ * `&lt;` `&quot;`); in text `>` as `&gt;`, `&quot;` / `&apos;` and character references as the characters (CR as
+ * `&#xD;`), line ends as `\n`; a CDATA
+ * section as its characters with `&`, `<`, `>` escaped (the AttachedDocument carries whole documents in them). A
+ * subtree (KeyInfo, SignedProperties) carries every namespace in scope on its top element.
  */
 import { createHash } from 'node:crypto';
 import type { Signer } from '../../shared/ports.js';
@@ -36,7 +38,7 @@ const BAD_CHARS = /[\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]|]]>/;
 /** Text or attribute values with none of these are their own canonical form. */
 const TEXT_WORK = /[&>\r\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]|]]>/;
 const ATTR_WORK = /[&"\t\n\r<\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]|]]>/;
-const TEXT_TOKEN = /&(?:(amp|lt|gt|quot|apos);)?|>|\r\n?/g;
+const TEXT_TOKEN = /&(?:(amp|lt|gt|quot|apos);|#([0-9]{1,7});|#x([0-9a-fA-F]{1,6});)?|>|\r\n?/g;
 const ATTR_TOKEN = /&(?:(amp|lt|gt|quot|apos);)?|"/g;
 const TEXT_ENTITY: Record<string, string> = { amp: '&amp;', lt: '&lt;', gt: '&gt;', quot: '"', apos: "'" };
 const ATTR_ENTITY: Record<string, string> = { amp: '&amp;', lt: '&lt;', gt: '>', quot: '&quot;', apos: "'" };
@@ -47,12 +49,33 @@ class Bail extends Error {}
 function canonicalText(text: string): string {
   if (!TEXT_WORK.test(text)) return text;
   if (BAD_CHARS.test(text)) throw new Bail();
-  return text.replace(TEXT_TOKEN, (m, entity: string | undefined) => {
+  return text.replace(TEXT_TOKEN, (m, entity: string | undefined, decimal: string | undefined, hex: string | undefined) => {
     if (m === '>') return '&gt;';
     if (m[0] === '\r') return '\n';
-    if (entity === undefined) throw new Bail();
-    return TEXT_ENTITY[entity]!;
+    if (entity !== undefined) return TEXT_ENTITY[entity]!;
+    if (decimal === undefined && hex === undefined) throw new Bail();
+    return canonicalCharacter(decimal === undefined ? Number.parseInt(hex!, 16) : Number(decimal));
   });
+}
+
+/** A character reference's character as C14N writes it in text (`&`, `<`, `>` and CR escaped); not a Char: bail. */
+function canonicalCharacter(cp: number): string {
+  const legal = cp === 0x9 || cp === 0xa || cp === 0xd || (cp >= 0x20 && cp <= 0xd7ff) || (cp >= 0xe000 && cp <= 0xfffd) || (cp >= 0x10000 && cp <= 0x10ffff);
+  if (!legal) throw new Bail();
+  if (cp === 0xd) return '&#xD;';
+  if (cp === 0x26) return '&amp;';
+  if (cp === 0x3c) return '&lt;';
+  if (cp === 0x3e) return '&gt;';
+  return String.fromCodePoint(cp);
+}
+
+const CDATA_TOKEN = /[&<>]|\r\n?/g;
+const CDATA_ESCAPE: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
+
+/** C14N of a CDATA section's content: the characters as text (`&`, `<`, `>` escaped; line ends as `\n`). */
+function canonicalCdata(content: string): string {
+  if (BAD_CHARS.test(content)) throw new Bail();
+  return content.replace(CDATA_TOKEN, (m) => CDATA_ESCAPE[m] ?? '\n');
 }
 
 function canonicalAttribute(value: string): string {
@@ -118,6 +141,15 @@ function scanOrBail(xml: string, inherited: Map<string, string> | null): Scanned
     if (rootDone) throw new Bail();
     pos = lt + 1;
     const c = xml[pos];
+    if (c === '!' && stack.length > 0 && xml.startsWith('[CDATA[', pos + 1)) {
+      // A CDATA section (the AttachedDocument carries whole documents in them): its characters, escaped as text.
+      const start = pos + 8;
+      const end = xml.indexOf(']]>', start);
+      if (end < 0) throw new Bail();
+      out += canonicalCdata(xml.slice(start, end));
+      pos = end + 3;
+      continue;
+    }
     if (c === '!' || c === '?') throw new Bail();
     if (c === '/') {
       // An end tag: the open element's name, optional whitespace, `>`.

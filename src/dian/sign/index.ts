@@ -17,7 +17,9 @@ export { DIAN_POLICY_URL, DIAN_POLICY_URL_V1, DIAN_POLICY_HASH, type DianDigest,
 /** Signing inputs: the `Signer` port and throw-away identities for tests and simulators. */
 export type { Signer } from '../../shared/ports.js';
 /** Reads a .p12 into a signing identity; `p12Signer` signs with it. */
-export { readP12 } from '../../shared/xmldsig/p12.js';
+export { readP12, type SigningIdentity } from '../../shared/xmldsig/p12.js';
+/** Refuses a certificate outside its validity at the clock's instant; whole days until it expires. */
+export { checkValidity, daysToExpiry } from '../../shared/xmldsig/p12.js';
 export { p12Signer } from '../../shared/xmldsig/signer.js';
 /** Creates a self-signed identity in memory (never for production). */
 export { createSelfSignedIdentity } from '../../shared/xmldsig/self-signed.js';

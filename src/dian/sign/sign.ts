@@ -47,6 +47,9 @@ export function signDianXml(xml: string, signer: Signer, options: SignDianOption
 
 /** {@link signDianXml} with the string-level fast path (./fast.ts) allowed or not (tests compare the two). */
 export async function signDian(xml: string, signer: Signer, options: SignDianOptions, fastPath: boolean): Promise<SignDianResult> {
+  if (typeof options?.clock !== 'function') {
+    return { ok: false, code: 'invalid_clock', message: 'Falta options.clock (una función que devuelva la fecha y hora de la firma).' };
+  }
   const now = options.clock();
   if (!(now instanceof Date) || Number.isNaN(now.getTime())) {
     return { ok: false, code: 'invalid_clock', message: `El reloj devolvió una fecha inválida (${String(now)}); no se puede escribir SigningTime.` };

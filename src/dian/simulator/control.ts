@@ -7,6 +7,7 @@
  * - `POST /control/ranges` `{nit, softwareId, prefix, from, to, technicalKey, resolutionNumber, resolutionDate, validFrom, validTo}` (or an array)
  * - `PUT /control/scenarios` `[{number, rule, kind: "Rechazo"|"Notificación", text}]`
  * - `PUT /control/faults` (see DianSimFaults), `PUT /control/outage` `{mode: "off"|"503"|"hang"}`
+ * - `PUT /control/processing` `{delayMs}`: how long an asynchronous zip stays `98` (pending zips rescheduled from now)
  * - `GET /control/stats`, `GET /control/companies`, `GET /control/ranges`, `GET /control/test-sets`
  */
 import type { DianSimCompany, DianSimFaults, DianSimOutage, DianSimRange, DianSimScenario } from './types.js';
@@ -99,6 +100,13 @@ export function normalizeFaults(v: unknown): DianSimFaults {
   return out;
 }
 
+export function normalizeProcessing(v: unknown): number {
+  const ms = obj(v, 'processing').delayMs;
+  if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0 || ms > 86_400_000)
+    throw new RangeError('processing.delayMs debe ser un número entre 0 y 86400000');
+  return ms;
+}
+
 export function normalizeOutage(v: unknown): DianSimOutage {
   const mode = obj(v, 'outage').mode;
   if (mode !== 'off' && mode !== '503' && mode !== 'hang') throw new RangeError('outage.mode debe ser "off", "503" o "hang"');
@@ -112,7 +120,8 @@ export interface DianControlTarget {
   setScenarios(s: DianSimScenario[]): void;
   setFaults(f: DianSimFaults): void;
   setOutage(m: DianSimOutage): void;
-  read(what: 'stats' | 'companies' | 'ranges' | 'test-sets' | 'scenarios' | 'faults' | 'outage'): unknown;
+  setProcessingDelay(ms: number): void;
+  read(what: 'stats' | 'companies' | 'ranges' | 'test-sets' | 'scenarios' | 'faults' | 'outage' | 'processing'): unknown;
 }
 
 /** Handles `/control/<name>`: status and JSON body. */
@@ -147,11 +156,16 @@ export function control(target: DianControlTarget, method: string, name: string,
         return { status: 200, body: target.read(name as 'stats') };
       case 'GET outage':
         return { status: 200, body: { mode: target.read('outage') } };
+      case 'PUT processing':
+        target.setProcessingDelay(normalizeProcessing(JSON.parse(body)));
+        return { status: 200, body: target.read('processing') };
+      case 'GET processing':
+        return { status: 200, body: target.read('processing') };
       default:
         return {
           status: 404,
           body: {
-            error: `Ruta de control desconocida: ${method} /control/${name}. Disponibles: POST|GET companies, POST|GET ranges, PUT|GET scenarios, PUT|GET faults, PUT|GET outage, GET stats, GET test-sets.`,
+            error: `Ruta de control desconocida: ${method} /control/${name}. Disponibles: POST|GET companies, POST|GET ranges, PUT|GET scenarios, PUT|GET faults, PUT|GET outage, PUT|GET processing, GET stats, GET test-sets.`,
           },
         };
     }

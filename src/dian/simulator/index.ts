@@ -36,7 +36,7 @@ import {
   writeFault,
 } from './soap.js';
 import { openDianSimStore } from './store.js';
-import type { DianSimCompany, DianSimFaults, DianSimOutage, DianSimRange, DianSimulator, DianSimulatorOptions, DianSimStats } from './types.js';
+import type { DianSimCompany, DianSimFaults, DianSimOutage, DianSimRange, DianSimTestSet, DianSimulator, DianSimulatorOptions, DianSimStats } from './types.js';
 
 /** The simulator's options, seed records, stats and handle. */
 export type {
@@ -153,6 +153,12 @@ export async function startDianSimulator(options: DianSimulatorOptions): Promise
       outage = m;
       if (m !== 'hang') for (const s of hanging) s.destroy();
     },
+    setProcessingDelay(ms: number) {
+      core.processingDelayMs = ms;
+      for (const t of timers.values()) clearTimeout(t);
+      timers.clear();
+      for (const z of Object.values(state.zips)) if (z.verdicts === null) core.schedule(z.zipKey);
+    },
     read(what: string): unknown {
       const views: Record<string, () => unknown> = {
         stats: () => state.stats,
@@ -162,6 +168,7 @@ export async function startDianSimulator(options: DianSimulatorOptions): Promise
         'test-sets': () => state.testSets,
         faults: () => faults,
         outage: () => outage,
+        processing: () => ({ delayMs: core.processingDelayMs }),
       };
       return structuredClone(views[what]!());
     },
@@ -308,7 +315,9 @@ export async function startDianSimulator(options: DianSimulatorOptions): Promise
     setScenarios: (s) => target.setScenarios(s),
     setFaults: (f) => target.setFaults(f),
     setOutage: (m) => target.setOutage(m),
+    setProcessingDelay: (ms) => target.setProcessingDelay(ms),
     stats: (): DianSimStats => structuredClone(state.stats),
+    testSets: (): Record<string, DianSimTestSet> => structuredClone(state.testSets),
     async close() {
       if (closed) return;
       closed = true;

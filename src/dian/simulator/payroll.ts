@@ -3,8 +3,8 @@
  * dian-protocol.md §7 the simulator makes (the zip, the XSD of the payroll schemas, the XAdES signature), the
  * software (`ProveedorXML/@SoftwareID` registered for the employer's NIT), the CUNE recomputed with its PIN from
  * the XML by the core's payroll reader (`computePayrollCodes`, the one the builder hashes with), the duplicate
- * check by CUNE, the annex's arithmetic as the SDK checks it (`payrollRuleMessages`), then the verdict with DIAN's
- * signed ApplicationResponse.
+ * check by CUNE, the annex's arithmetic as the SDK checks it (`payrollRuleMessages`), the scenarios forced for the
+ * number, then the verdict with DIAN's signed ApplicationResponse.
  */
 import { computePayrollCodes, payrollBody, payrollCuneInputs } from '../payroll/codes.js';
 import { parseDianPayroll } from '../payroll/parse.js';
@@ -66,6 +66,8 @@ export async function processPayroll(core: SimCore, fileName: string | null, xml
     else if (!codes.codes.matches) messages.push(rejection('payrollKey', undefined, `declarado ${key}, calculado ${codes.codes.cune}`));
   }
   messages.push(...payrollRuleMessages(xml));
+  // The scenarios forced for this number (prefix and consecutive), as for documents.
+  messages.push(...state.scenarios.filter((s) => s.number === number).map((s) => ({ rule: s.rule, kind: s.kind, text: s.text })));
   const sender = { ...el('cac:PartyTaxScheme'), children: [el('cbc:CompanyID', employer, [['schemeName', '31']])] };
   const verdict = await verdictOf(core, {
     messages,

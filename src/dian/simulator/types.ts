@@ -191,7 +191,11 @@ export interface DianSimulator {
   setScenarios(scenarios: DianSimScenario[]): void;
   setFaults(faults: DianSimFaults): void;
   setOutage(mode: DianSimOutage): void;
+  /** Sets how long an asynchronous zip stays `98`; zips still in process are rescheduled from now with the new delay. */
+  setProcessingDelay(ms: number): void;
   stats(): DianSimStats;
+  /** The habilitación test sets' counts (accepted, rejected), by test set id: `GET /control/test-sets`. */
+  testSets(): Record<string, DianSimTestSet>;
   /** Stops listening, answers nothing more, writes the state. */
   close(): Promise<void>;
 }

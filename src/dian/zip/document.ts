@@ -3,13 +3,15 @@
  * exactly one XML, both named by `dianFileNames`. Pure; errors as values.
  */
 import { dianFileNames, type DianFileNameInput, type DianFileNames } from './names.js';
-import { dianZip } from './zip.js';
+import { type DianDeflate, dianZip } from './zip.js';
 
 export interface DianDocumentZipInput extends DianFileNameInput {
   /** The signed XML, written byte for byte (text as UTF-8). */
   xml: string | Uint8Array;
   /** The entry's timestamp date, `yyyy-MM-dd` (e.g. the issue date); default 1980-01-01. */
   date?: string;
+  /** The deflater (see `DianZipOptions.deflate`); default fflate, pure JS. */
+  deflate?: DianDeflate;
 }
 
 export type DianDocumentZipResult = { ok: true; value: { names: DianFileNames; zip: Uint8Array } } | { ok: false; field?: string; message: string };
@@ -18,7 +20,10 @@ export type DianDocumentZipResult = { ok: true; value: { names: DianFileNames; z
 export function dianDocumentZip(input: DianDocumentZipInput): DianDocumentZipResult {
   const names = dianFileNames(input);
   if (!names.ok) return names;
-  const zip = dianZip([{ name: names.value.xml, data: input.xml }], input.date === undefined ? {} : { date: input.date });
+  const zip = dianZip([{ name: names.value.xml, data: input.xml }], {
+    ...(input.date === undefined ? {} : { date: input.date }),
+    ...(input.deflate === undefined ? {} : { deflate: input.deflate }),
+  });
   if (!zip.ok) return zip;
   return { ok: true, value: { names: names.value, zip: zip.value } };
 }

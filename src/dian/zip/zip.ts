@@ -2,8 +2,10 @@
  * The zip DIAN receives (dian-protocol.md §6.3): a plain archive of the signed XML(s), sent base64 in `contentFile`.
  * Pure and deterministic: the same entries and date give the same bytes on every run, machine and time zone.
  *
- * - Every entry is deflated (fflate's raw `deflateSync`, level 6) with a fixed DOS timestamp: 00:00:00 of
- *   `options.date` (`yyyy-MM-dd`, e.g. the document's issue date), default 1980-01-01 (the DOS epoch).
+ * - Every entry is deflated (raw DEFLATE: `options.deflate`, default fflate's `deflateSync` level 6, pure JS) with a
+ *   fixed DOS timestamp: 00:00:00 of `options.date` (`yyyy-MM-dd`, e.g. the document's issue date), default
+ *   1980-01-01 (the DOS epoch). On Node, `node:zlib`'s `deflateRawSync` is about 3× faster on a signed invoice; the
+ *   service and the CLI pass it (the bytes then are zlib's, as deterministic).
  * - No extra fields, no comments, no data descriptors, attributes 0 ("made by" MS-DOS, version 2.0); the UTF-8
  *   flag (bit 11) only when a name is not ASCII. Entries are written in the order given.
  * - The container is written here rather than by `fflate.zipSync`, which reads the timestamp with the local-time
@@ -20,10 +22,17 @@ export interface DianZipEntry {
   data: string | Uint8Array;
 }
 
+/** Raw DEFLATE (RFC 1951, no zlib or gzip header) of one entry's bytes. */
+export type DianDeflate = (data: Uint8Array) => Uint8Array;
+
 export interface DianZipOptions {
   /** The entries' timestamp date, `yyyy-MM-dd` (time 00:00:00); default `1980-01-01`. */
   date?: string;
+  /** The deflater; default fflate's `deflateSync` at level 6 (pure JS, any runtime). */
+  deflate?: DianDeflate;
 }
+
+const fflateDeflate: DianDeflate = (data) => deflateSync(data, { level: 6 });
 
 export type DianZipResult = { ok: true; value: Uint8Array } | { ok: false; message: string };
 
@@ -83,7 +92,13 @@ export function dianZip(entries: readonly DianZipEntry[], options: DianZipOption
     const data = typeof entry.data === 'string' ? encoder.encode(entry.data) : entry.data;
     if (!(data instanceof Uint8Array)) return { ok: false, message: `El contenido de "${name}" debe ser texto o bytes.` };
     if (data.length > MAX_U32) return { ok: false, message: `"${name}" supera los 4 GiB que admite el zip sin ZIP64.` };
-    const packed = deflateSync(data, { level: 6 });
+    let packed: Uint8Array;
+    try {
+      packed = (options.deflate ?? fflateDeflate)(data);
+    } catch (e) {
+      return { ok: false, message: `No se pudo comprimir "${name}": ${e instanceof Error ? e.message : String(e)}.` };
+    }
+    if (!(packed instanceof Uint8Array)) return { ok: false, message: `El compresor no devolvió bytes para "${name}".` };
     const flags = /^[\x00-\x7f]*$/.test(name) ? 0 : 0x0800;
     prepared.push({ name: nameBytes, flags, crc: crc32(data), size: data.length, packed });
     total += 30 + 46 + 2 * nameBytes.length + packed.length;

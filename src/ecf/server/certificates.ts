@@ -5,7 +5,8 @@
 import { checkValidity, readP12, type SigningIdentity } from '../sign/index.js';
 import { EcfError, isEcfError } from '../index.js';
 import type { Issuer, IssuerStore } from './storage/types.js';
-import { decryptSecret, encryptSecret, isCurrentKey } from './secrets.js';
+import { ECF_WRONG_KEY_HINT, isCurrentKey } from './secrets.js';
+import { sealP12, type SealedP12, unsealP12 } from '../../shared/server-kit/sealed-p12.js';
 
 /** Stable codes of {@link CertificateUploadError}. */
 export type CertificateUploadErrorCode =
@@ -141,15 +142,11 @@ export function taxIdFromSubjectSerial(serial: string): string | null {
 }
 
 /** What a sealed certificate holds. */
-export interface SealedCertificate {
-  p12: Uint8Array;
-  password: string;
-}
+export type SealedCertificate = SealedP12;
 
-/** Encrypts a .p12 together with its password (one envelope: see secrets.ts). */
+/** Encrypts a .p12 together with its password (one envelope: the kit's `sealP12`, shared with the DIAN server). */
 export function sealCertificate(cert: SealedCertificate, key: Uint8Array): Uint8Array {
-  const payload = JSON.stringify({ v: 1, p12: Buffer.from(cert.p12).toString('base64'), password: cert.password });
-  return encryptSecret(new TextEncoder().encode(payload), key);
+  return sealP12(cert, key);
 }
 
 /**
@@ -159,18 +156,7 @@ export function sealCertificate(cert: SealedCertificate, key: Uint8Array): Uint8
  *   when the decrypted content is not a sealed certificate
  */
 export function unsealCertificate(blob: Uint8Array, key: Uint8Array | readonly Uint8Array[]): SealedCertificate {
-  const text = new TextDecoder().decode(decryptSecret(blob, key));
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    parsed = null;
-  }
-  const p = parsed as { v?: unknown; p12?: unknown; password?: unknown } | null;
-  if (p?.v !== 1 || typeof p.p12 !== 'string' || typeof p.password !== 'string') {
-    throw new EcfError('The decrypted secret is not a sealed certificate (.p12 and password).', { code: 'invalid_certificate_payload' });
-  }
-  return { p12: new Uint8Array(Buffer.from(p.p12, 'base64')), password: p.password };
+  return unsealP12(blob, key, { wrongKeyHint: ECF_WRONG_KEY_HINT });
 }
 
 /**

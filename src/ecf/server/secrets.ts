@@ -30,10 +30,11 @@ export {
  * @throws SecretError `invalid_envelope`, `wrong_key` (sealed with another key), `tampered` (altered bytes)
  */
 export function decryptSecret(blob: Uint8Array, key: Uint8Array | readonly Uint8Array[]): Uint8Array {
-  return decryptSealed(blob, key, {
-    wrongKeyHint: 'Set ECF_CERT_KEY to the key used when it was stored, or list that key in ECF_CERT_KEY_PREVIOUS while rotating.',
-  });
+  return decryptSealed(blob, key, { wrongKeyHint: ECF_WRONG_KEY_HINT });
 }
+
+/** What a blob sealed with another key tells the operator to do. */
+export const ECF_WRONG_KEY_HINT = 'Set ECF_CERT_KEY to the key used when it was stored, or list that key in ECF_CERT_KEY_PREVIOUS while rotating.';
 
 /**
  * Parses a key given as 64 hex characters or as base64 / base64url of 32 bytes; `name` (default

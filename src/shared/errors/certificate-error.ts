@@ -1,7 +1,15 @@
 import { EcfError, isNamedEcfError } from './ecf-error.js';
 
 /** Stable codes of {@link CertificateError}. */
-export type CertificateErrorCode = 'invalid_file' | 'wrong_password' | 'no_private_key' | 'no_certificate' | 'unsupported_key' | 'expired' | 'not_yet_valid';
+export type CertificateErrorCode =
+  | 'invalid_file'
+  | 'wrong_password'
+  | 'no_private_key'
+  | 'no_certificate'
+  | 'unsupported_key'
+  | 'several_keys'
+  | 'expired'
+  | 'not_yet_valid';
 
 /**
  * The signing certificate (.p12 / .pfx) cannot be used: unreadable file, wrong password,

@@ -57,16 +57,25 @@ const MS_PER_DAY = 86_400_000;
  *
  * Works with modern (PBES2/AES, 3DES) and legacy (RC2-40) encryption and with files holding
  * several certificates: the leaf is the certificate whose public key equals the key's, wherever
- * it sits in the file. Validity is not checked here: see {@link checkValidity}.
+ * it sits in the file (the first key that has one; `singleKey: true` refuses a file with more than one key
+ * instead). Validity is not checked here: see {@link checkValidity}.
  *
- * @throws CertificateError `invalid_file`, `wrong_password`, `no_private_key`, `no_certificate`, `unsupported_key`
+ * @throws CertificateError `invalid_file`, `wrong_password`, `no_private_key`, `no_certificate`, `unsupported_key`,
+ *   `several_keys` (with `singleKey`)
  * @example
  * const id = readP12(await readFile('firma.p12'), process.env.P12_PASSWORD!);
  * id.info.serialNumber //=> 'IDCDO-00199999996'
  */
-export function readP12(bytes: Uint8Array, password: string): SigningIdentity {
+export function readP12(bytes: Uint8Array, password: string, options: { singleKey?: boolean } = {}): SigningIdentity {
   const p12 = openContainer(bytes, password);
   const keys = collectKeys(p12);
+  if (options.singleKey && keys.length > 1) {
+    throw new CertificateError(
+      `The .p12 file holds ${keys.length} private keys; a signing identity is one key with its certificate. ` +
+        'Export the signing certificate alone (with its private key) into a new .p12.',
+      { code: 'several_keys' },
+    );
+  }
   if (keys.length === 0) {
     throw new CertificateError(
       'The .p12 file holds no private key (it contains only certificates). Export the certificate again ' +

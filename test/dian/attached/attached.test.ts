@@ -6,13 +6,15 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildAttachedDocument, buildDianXml, readUbl, type AttachedDocumentInput } from '../../../src/dian/index.js';
+import { buildAttachedDocument, buildDianEvent, buildDianXml, DIAN_EVENT_CODES, readUbl, type AttachedDocumentInput } from '../../../src/dian/index.js';
 import { createSelfSignedIdentity, signDianXml, verifyDianXml } from '../../../src/dian/sign/index.js';
 import { all, at, attr, textAt } from '../../../src/dian/ubl/tree.js';
 import { createDianSchemaValidator } from '../../../src/dian/xsd/index.js';
 import { CONTEXT } from '../helpers/build-fixtures.js';
 import { dianXsdDir } from '../helpers/env.js';
 import { minimalDianRequest } from '../helpers/requests.js';
+import { EVENT_CONTEXT, eventRequest } from '../events/fixtures.js';
+import { xmlsec1Verify } from '../sign/xmlsec.js';
 
 const validator = createDianSchemaValidator(dianXsdDir());
 const identity = createSelfSignedIdentity({ commonName: 'Proveedor de prueba' });
@@ -154,7 +156,7 @@ describe('buildAttachedDocument', () => {
     const cases: [AttachedDocumentInput, RegExp][] = [
       [{ ...base, signedXml: '' }, /Falta el documento firmado/],
       [{ ...base, signedXml: '<a' }, /No se pudo leer el documento firmado/],
-      [{ ...base, signedXml: await responsePromise }, /Invoice, CreditNote o DebitNote/],
+      [{ ...base, signedXml: build({ ...base, signedXml }) }, /Invoice, CreditNote, DebitNote o ApplicationResponse \(evento\), no AttachedDocument/],
       [{ ...base, signedXml, environment: '3' as never }, /ambiente/],
       [{ ...base, signedXml, id: ' ' }, /número/],
       [{ ...base, signedXml, issueDate: '11/05/2024' }, /AAAA-MM-DD/],
@@ -166,5 +168,61 @@ describe('buildAttachedDocument', () => {
       expect(r.ok).toBe(false);
       if (!r.ok) expect(r.message).toMatch(message);
     }
+  });
+});
+
+/** The container of an event: the signed ApplicationResponse 030–034 and DIAN's ApplicationResponse answering it. */
+describe('buildAttachedDocument for an event (ApplicationResponse 030–034)', () => {
+  const responsePromise = signedResponse();
+
+  async function signedEvent(code: (typeof DIAN_EVENT_CODES)[number]): Promise<string> {
+    const built = buildDianEvent(eventRequest(code), EVENT_CONTEXT, { prefix: 'EV' });
+    if (!built.ok) throw new Error(JSON.stringify(built.issues));
+    return sign(built.xml);
+  }
+
+  it.each(DIAN_EVENT_CODES)('%s: XSD-valid unsigned and signed, the signature verifies (verifyDianXml and xmlsec1)', async (code) => {
+    const signedXml = await signedEvent(code);
+    const applicationResponseXml = await responsePromise;
+    const xml = build({ ...base, signedXml, applicationResponseXml });
+    expect(validator.validate(xml, 'AttachedDocument', { unsigned: true })).toEqual({ valid: true, violations: [] });
+    const signed = await sign(xml);
+    expect(validator.validate(signed, 'AttachedDocument')).toEqual({ valid: true, violations: [] });
+    expect(verifyDianXml(signed).valid).toBe(true);
+    const r = xmlsec1Verify(signed, identity.certificatePem);
+    expect(r.ok, r.output).toBe(true);
+  });
+
+  it.each(DIAN_EVENT_CODES)('%s: wraps the event and DIAN’s answer byte for byte, parties and references read from the event', async (code) => {
+    const signedXml = await signedEvent(code);
+    const applicationResponseXml = await responsePromise;
+    const ev = parse(signedXml);
+    const root = parse(build({ ...base, signedXml, applicationResponseXml }));
+    expect(at(root, 'cac:Attachment/cac:ExternalReference/cbc:Description')?.text).toBe(signedXml);
+    const ref = at(root, 'cac:ParentDocumentLineReference/cac:DocumentReference');
+    expect(at(ref, 'cac:Attachment/cac:ExternalReference/cbc:Description')?.text).toBe(applicationResponseXml);
+    expect(verifyDianXml(at(root, 'cac:Attachment/cac:ExternalReference/cbc:Description')!.text!).valid).toBe(true);
+    expect(textAt(root, 'cbc:ParentDocumentID')).toBe(textAt(ev, 'cbc:ID'));
+    for (const [mine, theirs] of [
+      ['cac:SenderParty/cac:PartyTaxScheme', 'cac:SenderParty/cac:PartyTaxScheme'],
+      ['cac:ReceiverParty/cac:PartyTaxScheme', 'cac:ReceiverParty/cac:PartyTaxScheme'],
+    ] as const) {
+      for (const f of ['cbc:RegistrationName', 'cbc:CompanyID', 'cac:TaxScheme/cbc:ID', 'cac:TaxScheme/cbc:Name']) {
+        expect(textAt(root, `${mine}/${f}`), `${mine}/${f}`).toBe(textAt(ev, `${theirs}/${f}`));
+      }
+      expect(textAt(root, `${mine}/cbc:CompanyID`)).toBeTruthy();
+    }
+    expect(textAt(ref, 'cbc:ID')).toBe(textAt(ev, 'cbc:ID'));
+    expect(textAt(ref, 'cbc:UUID')).toBe(textAt(ev, 'cbc:UUID'));
+    expect(attr(at(ref, 'cbc:UUID'), 'schemeName')).toBe('CUDE-SHA384');
+    expect(textAt(ref, 'cbc:IssueDate')).toBe(textAt(ev, 'cbc:IssueDate'));
+    expect(textAt(ref, 'cac:ResultOfVerification/cbc:ValidationResultCode')).toBe('02');
+  });
+
+  it('an event without one of its parties is refused as a value naming the event’s element', async () => {
+    const signedXml = await signedEvent('031');
+    const r = buildAttachedDocument({ ...base, signedXml: signedXml.replace(/<cac:ReceiverParty>[\s\S]*<\/cac:ReceiverParty>/, '') });
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.message).toMatch(/receptor del evento \(ReceiverParty\)/);
   });
 });

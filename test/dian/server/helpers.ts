@@ -10,6 +10,33 @@ export const PG_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1
 const RUN = `dian_test_${process.pid}_${Date.now().toString(36)}`;
 let counter = 0;
 
+/** Each storage engine, opened fresh and migrated (PostgreSQL in its own schema, dropped by `cleanup`). */
+export const STORAGE_ENGINES: [string, () => Promise<{ storage: DianStorage; cleanup: () => Promise<void> }>][] = [
+  [
+    'sqlite',
+    async () => {
+      const storage = createDianSqliteStorage({ file: ':memory:' });
+      await storage.migrate();
+      return { storage, cleanup: () => storage.close() };
+    },
+  ],
+  [
+    'postgres',
+    async () => {
+      const schema = newSchema();
+      const storage = createDianPostgresStorage({ connectionString: PG_URL, schema });
+      await storage.migrate();
+      return {
+        storage,
+        cleanup: async () => {
+          await storage.close();
+          await dropSchema(schema);
+        },
+      };
+    },
+  ],
+];
+
 /** A fresh schema name for this run. */
 export function newSchema(): string {
   return `${RUN}_${++counter}`;
@@ -44,7 +71,17 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { addCompany, addContingencyWindow, addResolution, type DianServer, type DianServerOptions, startDianServer } from '../../../src/dian/server/index.js';
+import {
+  addCompany,
+  addContingencyWindow,
+  addResolution,
+  createDianPostgresStorage,
+  createDianSqliteStorage,
+  type DianServer,
+  type DianServerOptions,
+  type DianStorage,
+  startDianServer,
+} from '../../../src/dian/server/index.js';
 import { DIAN_KINDS, type DianKindId } from '../../../src/dian/index.js';
 import { dianXsdDir, repoRoot } from '../helpers/env.js';
 
@@ -72,10 +109,10 @@ export interface Harness {
   token: string;
   /** A second company's token (NIT 900373076, no resolutions). */
   otherToken: string;
-  /** The server's data directory, and its PostgreSQL schema (PostgreSQL only). */
+  /** The data directory and the sealing key of the companies' identities (for `ecf dian admin` on the same service). */
   dataDir: string;
+  /** The PostgreSQL schema (PostgreSQL only). */
   schema?: string;
-  /** The key the companies' identities are sealed with. */
   certificateKey: Uint8Array;
   cleanup(): Promise<void>;
 }

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../src/cli/main.js';
-import { buildDianXml, readUbl } from '../../../src/dian/index.js';
+import { buildDianEvent, buildDianXml, readUbl } from '../../../src/dian/index.js';
 import { at, textAt } from '../../../src/dian/ubl/tree.js';
 import { createSelfSignedIdentity, signDianXml, verifyDianXml } from '../../../src/dian/sign/index.js';
 import { createDianSchemaValidator } from '../../../src/dian/xsd/index.js';
@@ -18,6 +18,7 @@ import { dianXsdDir } from '../helpers/env.js';
 import { minimalDianRequest } from '../helpers/requests.js';
 import { unsignedDianResponse } from '../helpers/response.js';
 import { xmlsec1Verify } from './xmlsec.js';
+import { EVENT_CONTEXT, eventRequest } from '../events/fixtures.js';
 
 const identity = createSelfSignedIdentity({ commonName: 'Proveedor de prueba', serialNumber: '900000001' });
 const dian = createSelfSignedIdentity({ commonName: 'DIAN de prueba' });
@@ -71,6 +72,21 @@ describe('ecf dian attach', () => {
     const embedded = at(container, 'cac:ParentDocumentLineReference/cac:DocumentReference/cac:Attachment/cac:ExternalReference/cbc:Description')?.text;
     expect(embedded).toBe(await responsePromise);
     expect(verifyDianXml(embedded!)).toMatchObject({ valid: true, certificate: dian.signer.certificate });
+  });
+
+  it('an event (ApplicationResponse 031) gets its container too: the event and DIAN’s answer, parties from the event', async () => {
+    const ev = buildDianEvent(eventRequest('031'), EVENT_CONTEXT, { prefix: 'EV' });
+    if (!ev.ok) throw new Error(JSON.stringify(ev.issues));
+    const event = await signed(ev.xml);
+    const r = await cli(['dian', 'attach', '--document', 'event.xml', '--response', 'response.xml', ...KEY], { 'event.xml': event });
+    expect(r.code, r.err).toBe(0);
+    const x = xmlsec1Verify(r.out, identity.certificatePem);
+    expect(x.ok, x.output).toBe(true);
+    expect(validator.validate(r.out, 'AttachedDocument')).toEqual({ valid: true, violations: [] });
+    const container = root(r.out);
+    expect(textAt(container, 'cbc:ID')).toBe('EV7');
+    expect(at(container, 'cac:Attachment/cac:ExternalReference/cbc:Description')?.text).toBe(event);
+    expect(textAt(container, 'cac:SenderParty/cac:PartyTaxScheme/cbc:CompanyID')).toBe(textAt(root(event), 'cac:SenderParty/cac:PartyTaxScheme/cbc:CompanyID'));
   });
 
   it('without --response builds the contingency container, with --id, --environment, role, digest and --out', async () => {

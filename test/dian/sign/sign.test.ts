@@ -120,6 +120,13 @@ describe('signDianXml', () => {
     expect(await signDianXml(full, identity.signer, fixed)).toMatchObject({ ok: false, code: 'no_signature_place' });
     expect(await signDianXml('<a>', identity.signer, fixed)).toMatchObject({ ok: false, code: 'not_well_formed' });
     expect(await signDianXml(unsigned, identity.signer, { clock: () => new Date(Number.NaN) })).toMatchObject({ ok: false, code: 'invalid_clock' });
+    // From JavaScript, without options or a clock: a value naming what is missing, not a TypeError.
+    expect(await signDianXml(unsigned, identity.signer, undefined as never)).toMatchObject({
+      ok: false,
+      code: 'invalid_clock',
+      message: expect.stringContaining('options.clock'),
+    });
+    expect(await signDianXml(unsigned, identity.signer, {} as never)).toMatchObject({ ok: false, code: 'invalid_clock' });
     const failing = { certificate: identity.signer.certificate, sign: () => Promise.reject(new Error('HSM offline')) };
     expect(await signDianXml(unsigned, failing, fixed)).toMatchObject({ ok: false, code: 'signer_failed', message: expect.stringContaining('HSM offline') });
     const notCertificate = { certificate: 'AAAA', sign: identity.signer.sign };

@@ -2,6 +2,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { deflateRawSync } from 'node:zlib';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { dianDocumentZip, dianZip, type DianZipEntry } from '../../../src/dian/index.js';
@@ -44,6 +45,33 @@ describe('dianZip', () => {
     const fromBytes = zipOf([{ name: 'a.xml', data: bytes }]);
     expect(fromText.equals(fromBytes)).toBe(true);
     expect(new Uint8Array(readZip(fromText)[0]!.read())).toEqual(bytes);
+  });
+
+  it("takes another deflater (node:zlib's raw deflate): read back by the kernel reader and by unzip, deterministic", () => {
+    const zlib = (d: Uint8Array) => deflateRawSync(d);
+    const r = dianZip([{ name: 'a.xml', data: sample }], { date: '2026-03-15', deflate: zlib });
+    if (!r.ok) throw new Error(r.message);
+    const zip = Buffer.from(r.value);
+    expect(zip.equals(zipOf([{ name: 'a.xml', data: sample }], '2026-03-15'))).toBe(false);
+    expect(readZip(zip)[0]!.read().equals(sample)).toBe(true);
+    const again = dianZip([{ name: 'a.xml', data: sample }], { date: '2026-03-15', deflate: zlib });
+    expect(again.ok && Buffer.from(again.value).equals(zip)).toBe(true);
+    if (hasUnzip) {
+      const file = join(dir, 'zlib.zip');
+      writeFileSync(file, zip);
+      expect(spawnSync('unzip', ['-p', file, 'a.xml']).stdout.equals(sample)).toBe(true);
+    }
+  });
+
+  it('a deflater that throws or returns no bytes is a refusal, not a throw', () => {
+    const throwing = () => {
+      throw new Error('sin memoria');
+    };
+    expect(dianZip([{ name: 'a.xml', data: 'x' }], { deflate: throwing })).toEqual({ ok: false, message: 'No se pudo comprimir "a.xml": sin memoria.' });
+    expect(dianZip([{ name: 'a.xml', data: 'x' }], { deflate: () => 'x' as unknown as Uint8Array })).toEqual({
+      ok: false,
+      message: 'El compresor no devolvió bytes para "a.xml".',
+    });
   });
 
   it('is deterministic: the same input gives the same bytes, twice', () => {
@@ -142,6 +170,13 @@ describe('dianDocumentZip', () => {
     expect(entries[0]!.name).toBe('fv08001972680002600000001.xml');
     expect(entries[0]!.read().equals(sample)).toBe(true);
     expect(Buffer.from(r.value.zip).equals(zipOf([{ name: 'fv08001972680002600000001.xml', data: sample }], '2026-03-15'))).toBe(true);
+  });
+
+  it('passes the deflater on', () => {
+    const input = { nit: '800197268', provider: '000', year: 26, counter: 1, xml: sample, date: '2026-03-15' };
+    const r = dianDocumentZip({ ...input, deflate: (d) => deflateRawSync(d) });
+    const direct = dianZip([{ name: 'fv08001972680002600000001.xml', data: sample }], { date: '2026-03-15', deflate: (d) => deflateRawSync(d) });
+    expect(r.ok && direct.ok && Buffer.from(r.value.zip).equals(Buffer.from(direct.value))).toBe(true);
   });
 
   it('passes the names and zip refusals through as values', () => {

@@ -1,11 +1,11 @@
 /**
  * The DIAN service's HTTP app (hono): every document endpoint of dian-service.md plus `/service/invoice` and
  * `/service/credit-note`, one route per DIAN_KINDS row; a stored document by number or CUFE; the OpenAPI
- * document. Routes parse, call the use case and send its answer; nothing here knows a kind.
+ * document and its HTML page (`/service/docs`). Routes parse, call the use case and send its answer; nothing here knows a kind.
  *
  * Auth: `Authorization: Bearer <token>` names the company (tokens stored hashed). The published interface
  * writes `Authotization` on the payroll and mail endpoints; routes that take that spelling opt in
- * (`misspelt: true`): the mail routes do (app/mail.ts).
+ * (`misspelt: true`): the mail routes (app/mail.ts) and the payroll routes (app/payrolls.ts) do.
  */
 import { Hono, type Context } from 'hono';
 import { DIAN_KINDS, type DianKindId } from '../../index.js';
@@ -16,13 +16,16 @@ import { hashToken } from '../../../shared/server-kit/tokens.js';
 import type { CompanyRecord, DianStorage, DocumentRecord } from '../storage/types.js';
 import { issueDocument } from '../use-cases/issue.js';
 import type { DianUseCaseDeps, UseCaseAnswer } from '../use-cases/ports.js';
+import { OPENAPI_DOCS_PAGE_CSP, openApiDocsPageHtml } from '../../../shared/server-kit/docs-page.js';
 import { dianOpenApi } from './openapi.js';
 import { KIND_USE_CASES, registerContingencyRoutes } from './contingency.js';
 import { registerListRoutes } from './list.js';
+import { registerTestSetRoutes } from './test-set.js';
 import type { MailService } from '../../../shared/mail/index.js';
 import type { EventUseCaseDeps } from '../use-cases/events.js';
 import { registerEventRoutes } from './events.js';
 import { registerMailRoutes } from './mail.js';
+import { registerPayrollRoutes } from './payrolls.js';
 
 export interface DianAppDeps extends DianUseCaseDeps {
   storage: DianStorage;
@@ -37,6 +40,14 @@ export interface DianAppDeps extends DianUseCaseDeps {
 }
 
 type Env = { Variables: { company: CompanyRecord } };
+
+/** `GET /service/docs`: the kit's OpenAPI page over `/service/openapi.json` (beside it). */
+const DOCS_PAGE = openApiDocsPageHtml({
+  title: 'ecf-kit: servicio de documentos electrónicos de Colombia (DIAN)',
+  openApiUrl: 'openapi.json',
+  openApiPath: '/service/openapi.json',
+  auth: 'Authorization: Bearer <token>',
+});
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
@@ -91,6 +102,7 @@ export function createDianApp(deps: DianAppDeps): Hono<Env> {
   app.notFound(() => fail(404, 'Ruta no encontrada.'));
 
   app.get('/service/openapi.json', (c) => c.json(dianOpenApi()));
+  app.get('/service/docs', (c) => c.html(DOCS_PAGE, 200, { 'Content-Security-Policy': OPENAPI_DOCS_PAGE_CSP }));
 
   const auth = (misspelt: boolean) => async (c: Context<Env>, next: () => Promise<void>) => {
     const r = await authenticate(c, deps.storage, misspelt);
@@ -101,6 +113,7 @@ export function createDianApp(deps: DianAppDeps): Hono<Env> {
 
   registerContingencyRoutes(app, deps, auth(false));
   registerListRoutes(app, deps, auth(false));
+  registerTestSetRoutes(app, deps, auth(false));
 
   for (const kind of Object.keys(DIAN_KINDS) as DianKindId[]) {
     const useCase = KIND_USE_CASES[kind] ?? issueDocument;
@@ -118,6 +131,7 @@ export function createDianApp(deps: DianAppDeps): Hono<Env> {
   }
 
   registerEventRoutes(app, deps, auth(false), limit);
+  registerPayrollRoutes(app, deps, auth(true), limit);
   if (deps.mail) registerMailRoutes(app, deps.mail, auth(true), limit);
 
   app.get('/service/documents/:id', auth(false), async (c) => {

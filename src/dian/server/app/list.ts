@@ -13,7 +13,7 @@ type Deps = { storage: DocumentListStore };
 type Env = { Variables: { company: CompanyRecord } };
 type Middleware = (c: Context<Env>, next: () => Promise<void>) => Promise<Response | undefined>;
 
-const STATES: readonly DocumentState[] = ['building', 'sending', 'accepted', 'rejected', 'contingency_pending'];
+const STATES: readonly DocumentState[] = ['building', 'sending', 'accepted', 'rejected', 'contingency_pending', 'test_set_pending'];
 const MAX_LIMIT = 100;
 
 /** The opaque cursor after `row`. */

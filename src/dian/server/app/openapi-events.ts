@@ -1,53 +1,12 @@
 /**
  * The OpenAPI parts of the event and mail routes: `/v1/{code}` per DIAN_EVENTS row (the request is the spec's
- * event payload; the route names the code), `/utilities/mail/send` (the mail service's own zod schema, converted)
- * and `/utilities/mail/{message_id}`.
+ * event payload, its schema `dianEventRequestJsonSchema(code)`, generated from the fields and rows the SDK's
+ * validateDianEvent checks with; the route names the code), `/utilities/mail/send` (the mail service's own zod
+ * schema, converted) and `/utilities/mail/{message_id}`.
  */
 import { z } from 'zod';
-import { DIAN_EVENTS } from '../../index.js';
+import { DIAN_EVENTS, dianEventRequestJsonSchema } from '../../index.js';
 import { mailRequestSchema } from '../../../shared/mail/index.js';
-
-const party = {
-  type: 'object',
-  required: ['identification_type_code', 'identification_number', 'name'],
-  additionalProperties: false,
-  properties: { identification_type_code: { type: 'integer' }, identification_number: { type: 'string' }, name: { type: 'string' } },
-};
-
-const eventRequest = {
-  type: 'object',
-  required: ['number', 'identification_number', 'document_reference'],
-  additionalProperties: false,
-  properties: {
-    event_code: { type: 'string', description: 'Opcional; si se envía, debe ser el código de la ruta.' },
-    send: { type: 'boolean', description: 'Enviar por correo al emisor y al receptor.' },
-    number: { type: 'integer', description: 'Consecutivo del evento (único por empresa).' },
-    identification_number: { type: 'integer', description: 'NIT de la empresa que genera el evento (la del token).' },
-    sender_party: party,
-    receiver_party: party,
-    document_reference: {
-      type: 'object',
-      required: ['number', 'uuid'],
-      additionalProperties: false,
-      properties: { number: { type: 'string' }, uuid: { type: 'string', pattern: '^[0-9a-f]{96}$', description: 'CUFE.' } },
-    },
-    person: {
-      type: 'object',
-      required: ['identification_type_code', 'identification_number', 'first_name', 'family_name'],
-      additionalProperties: false,
-      properties: {
-        identification_type_code: { type: 'integer' },
-        identification_number: { type: 'string' },
-        first_name: { type: 'string' },
-        family_name: { type: 'string' },
-        job_title: { type: 'string' },
-        organization_department: { type: 'string' },
-      },
-    },
-    rejection_concept_code: { enum: ['01', '02', '03', '04'], description: 'Obligatorio en 031.' },
-    notes: { type: 'array', items: { type: 'object', required: ['text'], properties: { text: { type: 'string' } } }, description: 'Obligatorio en 034.' },
-  },
-};
 
 const eventAnswer = {
   type: 'object',
@@ -64,7 +23,11 @@ const eventAnswer = {
         uuid: { type: ['string', 'null'], description: 'CUDE del evento.' },
         Base64Bytes: { type: 'string', contentEncoding: 'base64', description: 'El evento firmado, comprimido (zip).' },
         appResponseBase64Bytes: { type: ['string', 'null'], contentEncoding: 'base64' },
-        attachedDocumentBase64Bytes: { type: ['string', 'null'], contentEncoding: 'base64' },
+        attachedDocumentBase64Bytes: {
+          type: ['string', 'null'],
+          contentEncoding: 'base64',
+          description: 'El AttachedDocument firmado del evento (el evento y la respuesta de la DIAN).',
+        },
         notifications: { type: 'array', items: { type: 'string' } },
         errors: { type: 'array', items: { type: 'string' }, description: 'statusCode 11 (p. ej. `Regla: LGC01, Rechazo: …`) o 13.' },
         detailedErrors: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
@@ -131,18 +94,19 @@ const misspelt = {
 
 /** Adds the event and mail paths and their schemas. */
 export function addEventAndMailPaths(paths: Record<string, unknown>, schemas: Record<string, unknown>): void {
-  schemas.EventRequest = eventRequest;
   schemas.EventAnswer = eventAnswer;
   const { $schema: _s, ...mailSchema } = z.toJSONSchema(mailRequestSchema, { unrepresentable: 'any' }) as Record<string, unknown>;
   schemas.MailRequest = mailSchema;
   schemas.MailAccepted = mailAccepted;
   schemas.MailErrors = mailErrors;
   for (const row of Object.values(DIAN_EVENTS)) {
+    const { $schema: _es, $id: _ei, ...eventSchema } = dianEventRequestJsonSchema(row.code);
+    schemas[`EventRequest${row.code}`] = eventSchema;
     paths[`/v1/${row.code}`] = {
       post: {
         operationId: `event_${row.code}`,
         summary: `Evento ${row.code}: ${row.name}`,
-        requestBody: { required: true, ...ref('EventRequest') },
+        requestBody: { required: true, ...ref(`EventRequest${row.code}`) },
         responses: {
           '200': { description: 'Validado y enviado a la DIAN (statusCode 5).', ...ref('EventAnswer') },
           '400': { description: 'El cuerpo no es JSON válido en UTF-8: nada se envió.', ...ref('Error') },

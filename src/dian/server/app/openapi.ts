@@ -5,6 +5,7 @@
  */
 import { DIAN_KINDS, dianRequestJsonSchema } from '../../index.js';
 import { addEventAndMailPaths } from './openapi-events.js';
+import { addPayrollPaths } from './openapi-payrolls.js';
 
 const errorBody = {
   type: 'object',
@@ -83,6 +84,10 @@ export function dianOpenApi(): Record<string, unknown> {
         responses: {
           '200': { description: 'Validado y aceptado por la DIAN (statusCode 6).', ...json({ $ref: '#/components/schemas/DocumentAnswer' }) },
           '400': { description: 'El cuerpo no es JSON válido en UTF-8: nada se emitió.', ...json({ $ref: '#/components/schemas/Error' }) },
+          '202': {
+            description: 'Set de pruebas de habilitación: la DIAN recibió el documento y aún lo valida (statusCode null, zipKey); repita la misma solicitud.',
+            ...json({ type: 'object' }),
+          },
           '401': { description: 'Token ausente o inválido.', ...json({ $ref: '#/components/schemas/Error' }) },
           '409': { description: 'El mismo documento se está procesando en otra solicitud.', ...json({ $ref: '#/components/schemas/Error' }) },
           '413': { description: 'El cuerpo excede el límite (2 MB por defecto): nada se emitió.', ...json({ $ref: '#/components/schemas/Error' }) },
@@ -119,7 +124,7 @@ export function dianOpenApi(): Record<string, unknown> {
       summary: 'Los documentos de la empresa, del más reciente al más antiguo, por páginas',
       parameters: [
         query('kind', 'Tipo de documento (fila de DIAN_KINDS, p. ej. invoice).'),
-        query('state', 'Estado: building, sending, accepted, rejected o contingency_pending.'),
+        query('state', 'Estado: building, sending, accepted, rejected, contingency_pending o test_set_pending.'),
         query('from', 'Creado desde (aaaa-MM-dd o instante ISO 8601).'),
         query('to', 'Creado hasta (aaaa-MM-dd incluye todo el día UTC, o instante ISO 8601).'),
         query('number', 'Prefijo y número (SETP990000001) o solo el número.'),
@@ -137,21 +142,48 @@ export function dianOpenApi(): Record<string, unknown> {
     get: {
       operationId: 'list_contingency_pending',
       summary: 'Documentos emitidos en contingencia aún no transmitidos, con las horas que quedan para transmitirlos',
-      responses: { '200': { description: 'deadlineHours y documents (hoursLeft negativo: vencido).', ...json({ type: 'object' }) }, '401': unauthorized },
+      responses: {
+        '200': { description: 'deadlineHours y documents (hoursLeft negativo: vencido).', ...json({ type: 'object' }) },
+        '401': unauthorized,
+      },
+    },
+  };
+  paths['/service/test-set'] = {
+    get: {
+      operationId: 'get_test_set',
+      summary: 'Set de pruebas de habilitación de la empresa y conteo de los documentos enviados a cada set (aceptados, rechazados, en proceso)',
+      responses: { '200': { description: 'testSetId (null fuera del set de pruebas) y testSets.', ...json({ type: 'object' }) }, '401': unauthorized },
     },
   };
   addEventAndMailPaths(paths, schemas);
+  addPayrollPaths(paths, schemas);
+  // The two public routes: this document and the page that presents it.
   paths['/service/openapi.json'] = {
     get: {
-      operationId: 'openapi',
-      summary: 'Este documento (público: sin token)',
+      operationId: 'get_openapi',
+      summary: 'Este documento OpenAPI',
       security: [],
-      responses: { '200': { description: 'OpenAPI 3.1 del servicio.', ...json({ type: 'object' }) } },
+      responses: { '200': { description: 'Documento OpenAPI 3.1.', ...json({ type: 'object' }) } },
+    },
+  };
+  paths['/service/docs'] = {
+    get: {
+      operationId: 'get_docs_page',
+      summary: 'Página HTML que presenta este documento',
+      security: [],
+      responses: { '200': { description: 'Página HTML autocontenida.', content: { 'text/html': { schema: { type: 'string' } } } } },
     },
   };
   return {
     openapi: '3.1.0',
-    info: { title: 'ecf-kit: servicio de documentos electrónicos de Colombia (DIAN)', version: '0.1.0' },
+    info: {
+      title: 'ecf-kit: servicio de documentos electrónicos de Colombia (DIAN)',
+      version: '0.1.0',
+      description:
+        'Facturas, notas, documento soporte, POS, contingencia y eventos RADIAN ante la DIAN. Todas las rutas salvo la documentación exigen `Authorization: Bearer <token>`.',
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    servers: [{ url: '/', description: 'Este servicio.' }],
     security: [{ bearer: [] }],
     paths,
     components: { schemas, securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },

@@ -26,6 +26,8 @@ export interface EventRecord {
   signedXml: string | null;
   zip: Uint8Array | null;
   dianAnswer: unknown;
+  /** The signed AttachedDocument of an accepted event (the event and DIAN's answer). */
+  attachedDocument: string | null;
   response: { status: number; body: unknown } | null;
   createdAt: number;
   updatedAt: number;
@@ -42,6 +44,7 @@ export interface EventPatch {
   signedXml?: string | null;
   zip?: Uint8Array | null;
   dianAnswer?: unknown;
+  attachedDocument?: string | null;
   response?: { status: number; body: unknown } | null;
 }
 
@@ -68,6 +71,7 @@ interface EventRow {
   signed_xml: string | null;
   zip: Uint8Array | null;
   dian_answer: string | null;
+  attached_document: string | null;
   response: string | null;
   created_at: number;
   updated_at: number;
@@ -106,6 +110,15 @@ export const DIAN_EVENT_MIGRATION: Migration = {
   },
 };
 
+/** The event's AttachedDocument (version 6, named `events_…` as the table's own entry; 4 is payroll's, 5 the test set's). */
+export const DIAN_EVENT_ATTACHED_MIGRATION: Migration = {
+  version: 6,
+  name: 'events_attached: dian_events.attached_document (the AttachedDocument of an accepted event)',
+  statements() {
+    return ['ALTER TABLE dian_events ADD COLUMN attached_document TEXT'];
+  },
+};
+
 function record(r: EventRow & { id: number }): EventRecord {
   return {
     id: Number(r.id),
@@ -119,6 +132,7 @@ function record(r: EventRow & { id: number }): EventRecord {
     signedXml: r.signed_xml,
     zip: r.zip == null ? null : new Uint8Array(r.zip),
     dianAnswer: r.dian_answer == null ? null : JSON.parse(r.dian_answer),
+    attachedDocument: r.attached_document ?? null,
     response: r.response == null ? null : JSON.parse(r.response),
     createdAt: Number(r.created_at),
     updatedAt: Number(r.updated_at),
@@ -133,6 +147,7 @@ function eventSet(patch: EventPatch, updatedAt: number): Record<string, unknown>
   if (patch.signedXml !== undefined) set.signed_xml = patch.signedXml;
   if (patch.zip !== undefined) set.zip = patch.zip == null ? null : Buffer.from(patch.zip.buffer, patch.zip.byteOffset, patch.zip.byteLength);
   if (patch.dianAnswer !== undefined) set.dian_answer = patch.dianAnswer === null ? null : JSON.stringify(patch.dianAnswer);
+  if (patch.attachedDocument !== undefined) set.attached_document = patch.attachedDocument;
   if (patch.response !== undefined) set.response = patch.response === null ? null : JSON.stringify(patch.response);
   return set;
 }
@@ -147,6 +162,7 @@ export function createDianEventStore(anyDb: Kysely<unknown>, dialect: Dialect, c
     signed_xml: null,
     zip: null,
     dian_answer: null,
+    attached_document: null,
     response: null,
   } as const;
   return {

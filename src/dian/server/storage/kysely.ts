@@ -12,6 +12,8 @@ import { isUniqueViolation, runTransaction } from '../../../shared/server-kit/st
 import { DIAN_MIGRATIONS } from './migrations.js';
 import { type ContingencyDatabase, createContingencyKyselyStorage } from './contingency.js';
 import { createDianEventStore } from './events.js';
+import { createDianPayrollStore } from './payrolls.js';
+import { createDianTestSetStore } from './test-set.js';
 import type { CompanyRecord, DianStorage, DocumentPatch, DocumentRecord, DocumentState, ResolutionRecord, TokenRecord } from './types.js';
 
 interface CompanyRow {
@@ -24,6 +26,8 @@ interface CompanyRow {
   provider_dv: string;
   environment: string;
   certificate: Uint8Array | null;
+  /** Migration 5 (./test-set.ts). */
+  test_set_id: string | null;
   created_at: number;
 }
 interface TokenRow {
@@ -99,6 +103,7 @@ function company(r: CompanyRow & { id: number }): CompanyRecord {
     providerDv: r.provider_dv,
     environment: r.environment === '1' ? '1' : '2',
     certificate: bytes(r.certificate),
+    testSetId: r.test_set_id ?? null,
     createdAt: Number(r.created_at),
   };
 }
@@ -190,6 +195,8 @@ export function createDianKyselyStorage(options: DianKyselyOptions): DianStorage
   return {
     ...createContingencyKyselyStorage(db as unknown as Kysely<ContingencyDatabase>, now),
     ...createDianEventStore(db as never, dialect, options.clock),
+    ...createDianPayrollStore(db as never, dialect, options.clock),
+    ...createDianTestSetStore(db as never, options.clock),
     async migrate() {
       await db.connection().execute((q) => runMigrations(q, dialect, DIAN_MIGRATIONS, { schema: options.schema, now }));
     },
@@ -212,6 +219,7 @@ export function createDianKyselyStorage(options: DianKyselyOptions): DianStorage
             provider_dv: c.providerDv,
             environment: c.environment,
             certificate: blob(c.certificate),
+            test_set_id: c.testSetId ?? null,
             created_at: now(),
           })
           .returningAll()

@@ -8,7 +8,9 @@
  */
 import type { Dialect, Migration } from '../../../shared/server-kit/storage/migrations.js';
 import { CONTINGENCY_MIGRATIONS } from './contingency.js';
-import { DIAN_EVENT_MIGRATION } from './events.js';
+import { DIAN_EVENT_ATTACHED_MIGRATION, DIAN_EVENT_MIGRATION } from './events.js';
+import { DIAN_PAYROLL_MIGRATION } from './payrolls.js';
+import { TEST_SET_MIGRATION } from './test-set.js';
 
 function types(dialect: Dialect) {
   const pg = dialect === 'postgres';
@@ -84,4 +86,7 @@ export const DIAN_MIGRATIONS: Migration[] = [
   },
   ...CONTINGENCY_MIGRATIONS,
   DIAN_EVENT_MIGRATION,
+  DIAN_PAYROLL_MIGRATION,
+  TEST_SET_MIGRATION,
+  DIAN_EVENT_ATTACHED_MIGRATION,
 ];

@@ -5,8 +5,12 @@
  */
 import type { DianCompany, DianKindId } from '../../index.js';
 import type { EventStore } from './events.js';
+import type { PayrollStore } from './payrolls.js';
+import type { TestSetStore } from './test-set.js';
 
 export type { EventStore, EventRecord, EventState, EventPatch, EventReservation } from './events.js';
+export type { PayrollStore, PayrollRecord, PayrollState, PayrollPatch, PayrollReservation, PayrollSendMode } from './payrolls.js';
+export type { TestSetStore, TestSetSendRecord, TestSetVerdict, TestSetProgress } from './test-set.js';
 
 /** `1` production, `2` habilitación. */
 export type DianEnvironmentCode = '1' | '2';
@@ -23,6 +27,8 @@ export interface CompanyRecord {
   environment: DianEnvironmentCode;
   /** The signing identity (.p12 and its password), sealed with the server's key; null until one is set. */
   certificate: Uint8Array | null;
+  /** Habilitación's test set (SendTestSetAsync's `testSetId`): documents go to it instead of SendBillSync; null or absent outside it. */
+  testSetId?: string | null;
   createdAt: number;
 }
 
@@ -35,6 +41,7 @@ export interface NewCompany {
   providerDv: string;
   environment: DianEnvironmentCode;
   certificate?: Uint8Array | null;
+  testSetId?: string | null;
 }
 
 export interface TokenRecord {
@@ -69,9 +76,11 @@ export type NewResolution = Omit<ResolutionRecord, 'id' | 'companyId' | 'created
  * A document's life: `building` (number reserved, nothing sent), `sending` (signed and zipped, SendBillSync
  * under way or its answer lost), `accepted` (DIAN's verdict valid), `rejected` (DIAN refused it; the number
  * may be sent again, with the same body or another), `contingency_pending` (issued in contingency, signed and
- * stored, not transmitted yet). A number released because DIAN could not be reached leaves no row.
+ * stored, not transmitted yet), `test_set_pending` (sent to habilitación's test set with SendTestSetAsync, DIAN's
+ * verdict not known yet: a retry asks GetStatusZip, or GetStatus when the ZipKey was lost; never sent again).
+ * A number released because DIAN could not be reached leaves no row.
  */
-export type DocumentState = 'building' | 'sending' | 'accepted' | 'rejected' | 'contingency_pending';
+export type DocumentState = 'building' | 'sending' | 'accepted' | 'rejected' | 'contingency_pending' | 'test_set_pending';
 
 export interface DocumentRecord {
   id: number;
@@ -163,7 +172,15 @@ export interface StorageLifecycle {
   close(): Promise<void>;
 }
 
-export type DianStorage = CompanyStore & ResolutionStore & DocumentStore & EventStore & ContingencyStore & DocumentListStore & StorageLifecycle;
+export type DianStorage = CompanyStore &
+  ResolutionStore &
+  DocumentStore &
+  EventStore &
+  PayrollStore &
+  ContingencyStore &
+  DocumentListStore &
+  TestSetStore &
+  StorageLifecycle;
 
 // ---- contingency and listing (adapter: ./contingency.ts)
 

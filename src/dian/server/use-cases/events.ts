@@ -9,10 +9,13 @@
  * 3. the number reserved (`building`), signed with the company's identity, zipped (`ar…` names), `sending`;
  * 4. SendEventUpdateStatus. A lost answer is asked with GetStatus by the event's CUDE before anything else;
  *    DIAN unreachable (nothing sent) releases the number and answers 503;
- * 5. accepted: 200 `statusCode` 5 with the CUDE and the files; refused (e.g. `LGC01`, a repeated event): 422
- *    `statusCode` 11 with DIAN's `errors`.
+ * 5. accepted: 200 `statusCode` 5 with the CUDE and the files, among them the event's AttachedDocument (the signed
+ *    event and DIAN's answer, signed by the company; stored with the event); refused (e.g. `LGC01`, a repeated
+ *    event): 422 `statusCode` 11 with DIAN's `errors`.
  */
+import { deflateRawSync } from 'node:zlib';
 import {
+  buildAttachedDocument,
   buildDianEvent,
   type DianContext,
   DIAN_EVENTS,
@@ -23,12 +26,15 @@ import {
   sha384Hex,
   toDianEventValidationBody,
 } from '../../index.js';
-import { signDianXml } from '../../sign/index.js';
+import { bogotaTime, signDianXml } from '../../sign/index.js';
 import { type DianResponse, isAuthorityError, isTransportError } from '../../transport/index.js';
 import type { EventRecord, EventStore } from '../storage/events.js';
 import type { CompanyRecord } from '../storage/types.js';
 import { canonicalJson, type StatusOutcome, statusByKey } from './issue.js';
 import type { DianUseCaseDeps, UseCaseAnswer } from './ports.js';
+
+/** The zips' deflater: node:zlib (about 3× fflate's pure-JS default on a signed invoice). */
+const deflateRaw = (data: Uint8Array): Uint8Array => deflateRawSync(data);
 
 /** What `send: true` on an accepted event hands over: the parties to e-mail are found from it. */
 export interface EventNotice {
@@ -41,6 +47,8 @@ export interface EventNotice {
   zipName: string;
   /** DIAN's ApplicationResponse on the event. */
   applicationResponse: string | null;
+  /** The event's signed AttachedDocument (the event and DIAN's answer). */
+  attachedDocument: string;
 }
 
 export interface EventUseCaseDeps extends DianUseCaseDeps {
@@ -156,6 +164,7 @@ export async function sendEvent(deps: EventUseCaseDeps, company: CompanyRecord, 
     counter: ev.id,
     xml: signed.xml,
     date,
+    deflate: deflateRaw,
   });
   if (!zipped.ok) {
     await storage.releaseEvent(ev.id);
@@ -243,6 +252,20 @@ async function finish(
     return reply;
   }
   const appResponse = answer.xmlBase64Bytes ? Buffer.from(answer.xmlBase64Bytes, 'base64').toString('utf8') : null;
+  // The container of the event, as for a document (issue.ts): the signed event and DIAN's answer, signed by the company.
+  const at = deps.clock();
+  const stamp = bogotaTime(at);
+  const attached = buildAttachedDocument({
+    signedXml: ev.signedXml!,
+    applicationResponseXml: appResponse ?? undefined,
+    environment: company.environment,
+    id: label,
+    issueDate: stamp.slice(0, 10),
+    issueTime: stamp.slice(11),
+  });
+  if (!attached.ok) throw new EcfError(`AttachedDocument of the event failed: ${attached.message}`, { code: 'attached_document_failed' });
+  const attachedSigned = await signDianXml(attached.xml, await deps.signerFor(company), { clock: () => at });
+  if (!attachedSigned.ok) throw new EcfError(`Signing the event's AttachedDocument failed: ${attachedSigned.message}`, { code: 'signing_failed' });
   const reply: UseCaseAnswer = {
     status: 200,
     body: {
@@ -255,13 +278,12 @@ async function finish(
         uuid: ev.cude,
         Base64Bytes: Buffer.from(ev.zip!).toString('base64'),
         appResponseBase64Bytes: answer.xmlBase64Bytes,
-        // The SDK's AttachedDocument wraps invoices and notes only (buildAttachedDocument); see docs/dian/server.md.
-        attachedDocumentBase64Bytes: null,
+        attachedDocumentBase64Bytes: Buffer.from(attachedSigned.xml, 'utf8').toString('base64'),
         notifications: strings,
       },
     },
   };
-  const stored = await deps.storage.updateEvent(ev.id, { state: 'accepted', dianAnswer: answer, response: reply });
+  const stored = await deps.storage.updateEvent(ev.id, { state: 'accepted', dianAnswer: answer, attachedDocument: attachedSigned.xml, response: reply });
   if (body.send === true && deps.notifyEventParties) {
     const receiver = body.receiver_party as { identification_number?: unknown } | undefined;
     await deps.notifyEventParties({
@@ -271,6 +293,7 @@ async function finish(
       zip: stored.zip!,
       zipName,
       applicationResponse: appResponse,
+      attachedDocument: attachedSigned.xml,
     });
   }
   return reply;

@@ -12,8 +12,13 @@
  *    `/service/contingency-invoice`;
  * 7. accepted: AttachedDocument (signed) and PDF, 200 `statusCode` 6; rejected: 422 `statusCode` 11 with `Errors`.
  *
+ * A company in habilitación's test set (`testSetId`) sends with SendTestSetAsync instead (./test-set.ts): the
+ * ZipKey is stored, GetStatusZip polled a few times; a verdict is step 7, none yet is a 202 (`test_set_pending`)
+ * and the same request again polls again; a lost upload answer is asked with GetStatus by the CUFE, never resent.
+ *
  * The answer given is stored with the document and returned as is to a retry with the same body.
  */
+import { deflateRawSync } from 'node:zlib';
 import {
   buildAttachedDocument,
   buildDianXml,
@@ -32,6 +37,10 @@ import { bogotaTime, type Signer, signDianXml } from '../../sign/index.js';
 import { type DianResponse, isAuthorityError, isTransportError } from '../../transport/index.js';
 import type { CompanyRecord, DocumentRecord, ResolutionRecord } from '../storage/types.js';
 import type { DianGateway, DianUseCaseDeps, UseCaseAnswer } from './ports.js';
+import { pollStatusZip, testSetPendingReply, testSetUnconfirmedReply, testSetUploadRefused } from './test-set.js';
+
+/** The zips' deflater: node:zlib (about 3× fflate's pure-JS default on a signed invoice). */
+const deflateRaw = (data: Uint8Array): Uint8Array => deflateRawSync(data);
 
 /** The endpoint a client uses while DIAN cannot be reached. */
 export const CONTINGENCY_PATH = DIAN_KINDS['contingency-invoice'].path;
@@ -168,14 +177,20 @@ export async function issueDocument(deps: DianUseCaseDeps, company: CompanyRecor
     if (doc.response && doc.state === 'accepted') return doc.response as UseCaseAnswer;
     // Another request is building or sending this document right now (a send whose answer could not be
     // confirmed stores its 503 and is no longer in flight).
-    const inFlight = doc.state === 'building' || (doc.state === 'sending' && doc.response === null);
+    const inFlight = doc.state === 'building' || ((doc.state === 'sending' || doc.state === 'test_set_pending') && doc.response === null);
     if (inFlight && now.getTime() - doc.updatedAt < (deps.buildLeaseMs ?? 120_000)) return inProgress(label);
-    if (doc.state === 'building' || doc.state === 'sending') {
-      // Taking over a stale reservation or an unconfirmed send: a compare-and-set, so of two requests doing it at
-      // once only one goes on (the row is in flight again: `response` null); the other answers as a concurrent one.
+    if (doc.state === 'building' || doc.state === 'sending' || doc.state === 'test_set_pending') {
+      // Taking over a stale reservation, an unconfirmed send or a test-set verdict still to fetch: a compare-and-set,
+      // so of two requests doing it at once only one goes on (the row is in flight again: `response` null); the
+      // other answers as a concurrent one.
       const claimed = await storage.claimDocument(doc.id, { state: doc.state, updatedAt: doc.updatedAt }, { response: null });
       if (!claimed) return afterLostClaim(deps, doc, label);
       doc = claimed;
+    }
+    // Sent to habilitación's test set: ask DIAN again (GetStatusZip, or GetStatus when the ZipKey was lost), never resend.
+    if (doc.state === 'test_set_pending') return resumeTestSet(deps, company, doc, label, body);
+    if (doc.state === 'sending' && (await storage.getTestSetSend(doc.id))?.verdict === null) {
+      return resumeTestSet(deps, company, await storage.updateDocument(doc.id, { state: 'test_set_pending' }), label, body);
     }
     if (doc.state === 'sending' && doc.documentKey && doc.zip && doc.zipName) {
       // A send whose answer was lost: ask DIAN before anything else.
@@ -196,7 +211,8 @@ export async function issueDocument(deps: DianUseCaseDeps, company: CompanyRecor
   if (!made.ok) return made.answer;
   doc = await storage.updateDocument(doc.id, { state: 'sending', response: null, ...made.files });
 
-  // 6. Send.
+  // 6. Send (habilitación's test set: SendTestSetAsync and GetStatusZip).
+  if (company.testSetId) return sendToTestSet(deps, company, doc, label, body, made.files, company.testSetId);
   let answer: DianResponse;
   try {
     answer = await dian.sendBillSync(made.files.zipName, made.files.zip);
@@ -248,6 +264,93 @@ export async function afterLostClaim(
   return inProgress(label);
 }
 
+/**
+ * SendTestSetAsync, then the verdict by GetStatusZip (see {@link resumeTestSet}). The send is recorded before it is
+ * made, so a crash or a lost answer leaves a trace that forbids sending the document again.
+ */
+async function sendToTestSet(
+  deps: DianUseCaseDeps,
+  company: CompanyRecord,
+  doc: DocumentRecord,
+  label: string,
+  body: Record<string, unknown>,
+  files: DocumentFiles,
+  testSetId: string,
+): Promise<UseCaseAnswer> {
+  const { storage } = deps;
+  const dian = deps.dianFor(company);
+  if (!dian.sendTestSetAsync || !dian.getStatusZip) {
+    throw new EcfError('The DIAN gateway cannot send to a test set (sendTestSetAsync, getStatusZip).', { code: 'test_set_unsupported' });
+  }
+  await storage.startTestSetSend({ documentId: doc.id, companyId: company.id, testSetId });
+  const release = async () => {
+    await storage.forgetTestSetSend(doc.id);
+    await storage.releaseDocument(doc.id);
+  };
+  let zipKey: string | null;
+  try {
+    const upload = await dian.sendTestSetAsync(files.zipName, files.zip, testSetId);
+    zipKey = upload.zipKey;
+    if (!zipKey) {
+      await release();
+      return testSetUploadRefused(label, testSetId, upload);
+    }
+  } catch (e) {
+    if (isTransportError(e) && e.outcomeUnknown) {
+      // No ZipKey: DIAN may hold the zip; only GetStatus by the CUFE can tell (resumeTestSet).
+      return resumeTestSet(deps, company, await storage.updateDocument(doc.id, { state: 'test_set_pending' }), label, body);
+    }
+    if (isTransportError(e)) {
+      await release();
+      return unreachable();
+    }
+    if (isAuthorityError(e)) {
+      await release();
+      return { status: 502, body: { status: 'error', message: `La DIAN rechazó la solicitud: ${e.message}`, document: null } };
+    }
+    throw e;
+  }
+  await storage.setTestSetZipKey(doc.id, zipKey);
+  return resumeTestSet(deps, company, await storage.updateDocument(doc.id, { state: 'test_set_pending' }), label, body);
+}
+
+/**
+ * The verdict on a document sent to a test set: GetStatusZip with its ZipKey (bounded polling); GetStatus by the
+ * CUFE when there is no ZipKey (the upload's answer was lost) or DIAN does not know the ZipKey. A verdict finishes
+ * the document (200 / 422); none yet stores and answers the 202 (ZipKey known) or the 503 (unconfirmed).
+ */
+async function resumeTestSet(
+  deps: DianUseCaseDeps,
+  company: CompanyRecord,
+  doc: DocumentRecord,
+  label: string,
+  body: Record<string, unknown>,
+): Promise<UseCaseAnswer> {
+  const { storage } = deps;
+  const dian = deps.dianFor(company);
+  const send = await storage.getTestSetSend(doc.id);
+  const conclude = async (answer: DianResponse) => {
+    const reply = await finish(deps, company, doc, label, body, answer);
+    await storage.setTestSetVerdict(doc.id, answer.isValid ? 'accepted' : 'rejected');
+    return reply;
+  };
+  if (send?.zipKey) {
+    const polled = await pollStatusZip(deps, dian, send.zipKey, doc.documentKey!);
+    if (polled.kind === 'answer') return conclude(polled.answer);
+    if (polled.kind === 'processing') {
+      const reply = testSetPendingReply(doc, label, send.testSetId, send.zipKey);
+      await storage.updateDocument(doc.id, { response: reply });
+      return reply;
+    }
+  }
+  const pending = send?.zipKey ? testSetPendingReply(doc, label, send.testSetId, send.zipKey) : testSetUnconfirmedReply(label);
+  const known = await statusByKey(dian, doc.documentKey!, pending);
+  if (known.kind === 'answer') return conclude(known.answer);
+  // 'absent' proves nothing here: an asynchronous zip may not be processed yet. The document is never sent again.
+  await storage.updateDocument(doc.id, { response: pending });
+  return pending;
+}
+
 /** A built, signed and zipped document: what is stored on its row before it is sent. */
 export interface DocumentFiles {
   documentKey: string;
@@ -291,6 +394,7 @@ export async function buildSignZip(
     counter: doc.id,
     xml: signed.xml,
     date: issueDate,
+    deflate: deflateRaw,
   });
   if (!zipped.ok) {
     await storage.releaseDocument(doc.id);

@@ -19,7 +19,8 @@ import { STATUSES } from '../statuses.js';
 import { bodyKind, bodyRateOf, DEFAULT_LIMITS, readLimited, setBodyRate, utf8Text, type BodyLimits } from './body.js';
 import { DOCS_PAGE_CSP, DOCS_PAGE_HTML } from './docs-page.js';
 import { ApiError, errorResponse, toErrorEnvelope, unauthorized } from './errors.js';
-import { invalidTipo, ISSUE_MESSAGES, issueJson, issueXml, rejected, type IssueDeps } from '../use-cases/issuing.js';
+import { invalidTipo, ISSUE_MESSAGES, issueDocument, rejected, type IssueDeps } from '../use-cases/issuing.js';
+import { createIdempotencyPurge, IDEMPOTENCY_HEADER, parseIdempotencyKey, REPLAYED_HEADER, requestFingerprint } from '../use-cases/idempotency.js';
 import { dateTimeDO, doToIso, fiscalStatusBody, isRealDate, issuedBody, recordBody } from './record.js';
 import { authorityStatusRoute, docsRoute, getRoute, issueRoute, listRoute, openApiRoute, pdfRoute, statusesRoute, trackIdsRoute, xmlRoute } from './routes.js';
 import { DEFAULT_LIST_LIMIT, EcfTypeSchema, EncfParams, ListQuery } from './schemas.js';
@@ -51,6 +52,7 @@ const OPENAPI_OBJECT = {
       'Emisión de comprobantes fiscales electrónicos (e-CF) de la República Dominicana: JSON canónico o XML sin firmar → firma, ' +
       'transmisión a la autoridad tributaria y seguimiento del estado. Todas las rutas salvo la documentación exigen `Authorization: Bearer <token>`. ' +
       'Todo error responde `{status: "error", message, document}` con el mensaje en español.',
+    license: { name: 'MIT', url: 'https://opensource.org/license/mit' },
   },
   servers: [{ url: '/' }],
   security: [{ bearerAuth: [] }],
@@ -78,6 +80,7 @@ export function createApp(deps: AppDeps): App {
   const offload = deps.offload ?? inlineOffload(schemas);
   const pdfCache = deps.pdfCache ?? createPdfCache();
   const issueDeps: IssueDeps = { storage, schemas, clock, offload };
+  const purgeIdempotencyKeys = createIdempotencyPurge(storage, clock, (err) => logger.warn({ err }, 'purging expired idempotency keys failed'));
   // What this module's own middleware and handlers use (issuing and inbound get the whole storage for now).
   const tokens: Pick<IssuerStore, 'findToken'> = storage;
   const documents: Pick<DocumentStore, 'getDocumentByEncf' | 'listDocuments' | 'getDocumentApprovals' | 'listSubmissions'> = storage;
@@ -178,16 +181,25 @@ export function createApp(deps: AppDeps): App {
     const tipoParsed = EcfTypeSchema.safeParse(c.req.param('tipo'));
     if (!tipoParsed.success) throw invalidTipo(c.req.param('tipo') ?? '');
     const tipo: EcfType = tipoParsed.data;
-    const kind = bodyKind(c.req.header('content-type'));
+    const contentType = c.req.header('content-type');
+    const kind = bodyKind(contentType);
+    const key = parseIdempotencyKey(c.req.header(IDEMPOTENCY_HEADER));
     const bytes = await readLimited(c.req.raw, kind === 'json' ? limits.jsonBytes : limits.xmlBytes);
+    if (key !== undefined) await purgeIdempotencyKeys();
+    const idem = key === undefined ? undefined : { key, fingerprint: requestFingerprint(tipo, contentType ?? '', bytes) };
     const text = utf8Text(bytes);
     if (text === null) throw rejected(ISSUE_MESSAGES.invalidUtf8, [ISSUE_MESSAGES.invalidUtf8]);
-    const record = kind === 'json' ? await issueJson(issueDeps, issuer, tipo, text) : await issueXml(issueDeps, issuer, tipo, text);
-    logger.info({ issuer: issuer.rnc, encf: record.encf, tipo, source: record.source, documentId: record.id }, 'document received');
-    try {
-      deps.onReceived?.(record);
-    } catch (e) {
-      logger.warn({ err: e }, 'onReceived hook failed');
+    const { record, replayed } = await issueDocument(issueDeps, issuer, tipo, kind, text, idem);
+    if (replayed) {
+      logger.info({ issuer: issuer.rnc, encf: record.encf, tipo, documentId: record.id }, 'idempotent replay');
+      c.header(REPLAYED_HEADER, 'true');
+    } else {
+      logger.info({ issuer: issuer.rnc, encf: record.encf, tipo, source: record.source, documentId: record.id }, 'document received');
+      try {
+        deps.onReceived?.(record);
+      } catch (e) {
+        logger.warn({ err: e }, 'onReceived hook failed');
+      }
     }
     return json(c, { status: 'success', message: ISSUE_MESSAGES.received, document: issuedBody(record) }, 202);
   });
@@ -197,7 +209,7 @@ export function createApp(deps: AppDeps): App {
   add(listRoute, async (c) => {
     const q = ListQuery.safeParse(c.req.query());
     if (!q.success) throw new ApiError(422, 'Parámetros de consulta inválidos.', { document: zodReport(q.error.issues) });
-    const { status, tipo, desde, hasta, cursor } = q.data;
+    const { status, tipo, desde, hasta, cursor, rnc_comprador, numero_factura_interna } = q.data;
     const bad: Record<string, string[]> = {};
     if (desde && !isRealDate(desde)) bad.desde = [`Fecha inexistente: ${desde}.`];
     if (hasta && !isRealDate(hasta)) bad.hasta = [`Fecha inexistente: ${hasta}.`];
@@ -213,6 +225,8 @@ export function createApp(deps: AppDeps): App {
       ...(tipo ? { tipo } : {}),
       ...(desde ? { issuedFrom: doToIso(desde) } : {}),
       ...(hasta ? { issuedTo: doToIso(hasta) } : {}),
+      ...(rnc_comprador ? { rncComprador: rnc_comprador } : {}),
+      ...(numero_factura_interna ? { numeroFacturaInterna: numero_factura_interna } : {}),
       ...(cursor ? { cursor: Number(cursor) } : {}),
       limit: limit + 1,
     });

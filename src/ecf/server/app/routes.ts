@@ -10,6 +10,7 @@ import {
   ConflictEnvelopeSchema,
   EncfParams,
   ErrorEnvelopeSchema,
+  IssueHeaders,
   IssuedEnvelopeSchema,
   ListEnvelopeSchema,
   ListQuery,
@@ -52,10 +53,12 @@ export const issueRoute = createRoute({
     'Con `application/json` el servicio asigna el e-NCF y la fecha de emisión (hoy, America/Santo_Domingo). Con `application/xml` o `text/xml` (passthrough) ' +
     'el XML sin firmar trae su e-NCF y su FechaEmision; se verifica (XML bien formado con raíz ECF, TipoeCF = {tipo}, RNCEmisor = emisor del token, sin firma, ' +
     'estructura del e-NCF, secuencia autorizada, activa y vigente, e-NCF no usado ni anulado), se valida contra el XSD y las mismas reglas de negocio, y se guarda sin cambios. ' +
-    'Cualquier falla responde 422 y no consume ningún número. Límites por defecto: 12 MB de JSON y 12 MB de XML (configurables).',
+    'Cualquier falla responde 422 y no consume ningún número. Límites por defecto: 12 MB de JSON y 12 MB de XML (configurables). ' +
+    'Para reintentar sin riesgo de emitir dos veces, envíe el encabezado `Idempotency-Key`.',
   security: SECURED,
   request: {
     params: TipoParams,
+    headers: IssueHeaders,
     body: {
       required: true,
       description: 'El e-CF en JSON canónico o en XML sin firmar (UTF-8).',
@@ -67,14 +70,26 @@ export const issueRoute = createRoute({
     },
   },
   responses: {
-    202: json(IssuedEnvelopeSchema, 'Recibido y en cola; e-NCF asignado; `track_id` null.'),
+    202: {
+      ...json(
+        IssuedEnvelopeSchema,
+        'Recibido y en cola; e-NCF asignado; `track_id` null. Una repetición con la misma `Idempotency-Key` devuelve el mismo documento con su estado actual.',
+      ),
+      headers: {
+        'Idempotent-Replayed': {
+          description: '`true` cuando la respuesta repite el documento creado antes con la misma `Idempotency-Key`; ausente en otro caso.',
+          schema: { type: 'string', enum: ['true'] },
+        },
+      },
+    },
     ...COMMON,
     413: error('El cuerpo excede el límite de tamaño.'),
     415: error('Content-Type no soportado (se aceptan application/json, application/xml y text/xml, en UTF-8).'),
     422: json(
       ValidationErrorEnvelopeSchema,
       'Validación fallida, tipo inválido, JSON mal formado, verificación passthrough fallida o sin secuencia disponible ' +
-        '(en este último caso `detailed_errors` está ausente). El e-NCF no se consume.',
+        '(en este último caso `detailed_errors` está ausente). El e-NCF no se consume. También: `Idempotency-Key` inválida, o ya usada ' +
+        'con otra solicitud (`detailed_errors["Idempotency-Key"]`; no se emite nada).',
     ),
   },
 });
@@ -207,7 +222,12 @@ export const openApiRoute = createRoute({
   tags: ['Documentación'],
   summary: 'Este documento OpenAPI',
   security: [],
-  responses: { 200: { description: 'Documento OpenAPI 3.0.', content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } } } },
+  responses: {
+    200: {
+      description: 'Documento OpenAPI 3.0.',
+      content: { 'application/json': { schema: z.record(z.string(), z.unknown()).openapi({ additionalProperties: true }) } },
+    },
+  },
 });
 
 export const docsRoute = createRoute({

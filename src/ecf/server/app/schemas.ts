@@ -37,6 +37,22 @@ export const EncfParams = z.object({
   eNCF: EncfSchema.openapi({ param: { name: 'eNCF', in: 'path' }, example: 'E310000000001' }),
 });
 
+export const IssueHeaders = z.object({
+  'Idempotency-Key': z
+    .string()
+    .optional()
+    .openapi({
+      param: { name: 'Idempotency-Key', in: 'header' },
+      description:
+        'Clave de idempotencia opcional, opaca, elegida por el cliente (p. ej. un UUID): de 1 a 255 caracteres ASCII imprimibles; ' +
+        'también se acepta entre comillas (`"…"`, cadena de campo estructurado). Por emisor, vigente 24 horas desde su primer uso. ' +
+        'Reenviar la misma solicitud (mismo tipo, Content-Type y cuerpo byte a byte) con la misma clave devuelve el mismo 202 y el mismo documento ' +
+        '(estado actual, encabezado `Idempotent-Replayed: true`) sin consumir otro e-NCF, también si las solicitudes llegan a la vez. ' +
+        'La misma clave con otra solicitud responde 422. Una solicitud rechazada (422) no guarda la clave. Sin el encabezado, cada solicitud emite un documento.',
+      example: '6f1c2b9e-2d7a-4c55-9a53-0e2b1f7d8c41',
+    }),
+});
+
 export const MAX_LIST_LIMIT = 200;
 export const DEFAULT_LIST_LIMIT = 50;
 
@@ -53,6 +69,27 @@ export const ListQuery = z.object({
     .regex(DATE_DO, { error: 'Fecha inválida: use dd-MM-yyyy.' })
     .optional()
     .openapi({ param: { name: 'hasta', in: 'query' }, description: `Fecha de emisión máxima, inclusive. ${DATE_DESC}`, example: '30-04-2026' }),
+  rnc_comprador: z
+    .string()
+    .regex(/^(?:\d{9}|\d{11})$/, { error: 'RNC o cédula inválido: 9 dígitos (RNC) u 11 dígitos (cédula), sin guiones.' })
+    .optional()
+    .openapi({
+      param: { name: 'rnc_comprador', in: 'query' },
+      description: 'Filtra por el RNC (9 dígitos) o la cédula (11 dígitos) del comprador (RNCComprador del e-CF), sin guiones. Coincidencia exacta.',
+      example: '131880738',
+    }),
+  numero_factura_interna: z
+    .string()
+    .min(1, { error: 'numero_factura_interna no puede estar vacío.' })
+    .max(20, { error: 'numero_factura_interna admite como máximo 20 caracteres (NumeroFacturaInterna).' })
+    .optional()
+    .openapi({
+      param: { name: 'numero_factura_interna', in: 'query' },
+      description:
+        'Filtra por el número de factura interno del emisor (NumeroFacturaInterna del e-CF, 1 a 20 caracteres), tal como se envió. ' +
+        'Coincidencia exacta; sirve para encontrar un documento ya enviado.',
+      example: 'FAC-000123',
+    }),
   cursor: z
     .string()
     .regex(/^[1-9]\d{0,15}$/, { error: 'Cursor inválido: use el valor next_cursor de la página anterior.' })
@@ -72,7 +109,10 @@ export const ListQuery = z.object({
 
 // ---------------------------------------------------------------------------------------------- bodies
 
+// `additionalProperties: true` rather than the generator's `{ nullable: true }`, a `nullable` without `type`
+// that OpenAPI 3.0 does not allow (Redocly's nullable-type-sibling).
 export const CanonicalDocumentSchema = z.record(z.string(), z.unknown()).openapi('CanonicalDocument', {
+  additionalProperties: true,
   description:
     'e-CF en JSON canónico (snake_case, español). El esquema completo de cada tipo está en schemas/ecf-{tipo}.schema.json del paquete; ' +
     'las reglas de negocio se validan en el servicio. El emisor, el e-NCF y la fecha de emisión no se envían. `null` equivale a omitir el campo.',
@@ -160,7 +200,10 @@ export const ErrorEnvelopeSchema = z
   .object({
     status: z.literal('error'),
     message: z.string().openapi({ description: 'Mensaje en español.' }),
-    document: z.record(z.string(), z.unknown()).nullable().openapi({ description: 'Detalle (errors, detailed_errors, registro…) o null.' }),
+    document: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .openapi({ description: 'Detalle (errors, detailed_errors, registro…) o null.', additionalProperties: true }),
   })
   .openapi('ErrorEnvelope');
 

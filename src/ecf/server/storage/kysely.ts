@@ -7,6 +7,7 @@
 import type { Storage } from './types.js';
 import { createContext, type KyselyStorageOptions } from './kysely/core.js';
 import { createDocumentQueries } from './kysely/documents.js';
+import { createIdempotencyQueries } from './kysely/idempotency.js';
 import { createInboundQueries } from './kysely/inbound.js';
 import { createIssuerQueries } from './kysely/issuers.js';
 import { createLifecycle } from './kysely/lifecycle.js';
@@ -29,5 +30,6 @@ export function createKyselyStorage(options: KyselyStorageOptions): Storage {
     ...createDocumentQueries(ctx),
     ...createVoidingQueries(ctx),
     ...createInboundQueries(ctx),
+    ...createIdempotencyQueries(ctx),
   };
 }

@@ -7,7 +7,9 @@
  * BLOB/BYTEA, booleans INTEGER 0/1 on SQLite and BOOLEAN on PostgreSQL. Columns `from`/`to` are
  * reserved words, hence `first_number`/`last_number`.
  */
+import { sql, type Kysely } from 'kysely';
 import type { Dialect, Migration } from '../../../shared/server-kit/storage/migrations.js';
+import { listedFieldsOfXml } from './document-fields.js';
 
 export type { Dialect, Migration };
 
@@ -221,4 +223,59 @@ export const MIGRATIONS: Migration[] = [
       return ['ALTER TABLE documents ADD COLUMN not_found_polls INTEGER NOT NULL DEFAULT 0'];
     },
   },
+  {
+    version: 5,
+    name: 'idempotency keys of POST /documents (issue 16)',
+    statements() {
+      return [
+        // One row per (issuer, key), written in the transaction that reserves the e-NCF and inserts the
+        // document, so a number is never consumed without its key nor a key kept without its document.
+        // fingerprint: SHA-256 hex of tipo, content type and body bytes.
+        `CREATE TABLE idempotency_keys (
+          issuer_id BIGINT NOT NULL REFERENCES issuers(id),
+          idempotency_key TEXT NOT NULL,
+          fingerprint TEXT NOT NULL,
+          document_id BIGINT REFERENCES documents(id),
+          created_at BIGINT NOT NULL,
+          PRIMARY KEY (issuer_id, idempotency_key)
+        )`,
+        // The purge deletes by age.
+        `CREATE INDEX idempotency_keys_created ON idempotency_keys (created_at)`,
+      ];
+    },
+  },
+  {
+    version: 6,
+    name: 'document list filters: buyer RNC and internal invoice number (issue 16)',
+    statements() {
+      return [
+        `ALTER TABLE documents ADD COLUMN rnc_comprador TEXT`,
+        `ALTER TABLE documents ADD COLUMN numero_factura_interna TEXT`,
+        `CREATE INDEX documents_issuer_buyer ON documents (issuer_id, rnc_comprador, id)`,
+        `CREATE INDEX documents_issuer_internal ON documents (issuer_id, numero_factura_interna, id)`,
+      ];
+    },
+    // Existing documents: read both values from their stored unsigned XML, in the migration's transaction.
+    run: backfillListedFields,
+  },
 ];
+
+/** Documents read per round of the backfill. */
+const BACKFILL_CHUNK = 500;
+
+// biome-ignore lint/suspicious/noExplicitAny: runs on the migration's untyped connection
+async function backfillListedFields(db: Kysely<any>): Promise<void> {
+  let after = 0;
+  for (;;) {
+    const rows = await sql<{ id: number | string; unsigned_xml: string }>`
+      SELECT id, unsigned_xml FROM documents WHERE id > ${after} ORDER BY id LIMIT ${BACKFILL_CHUNK}`.execute(db);
+    if (rows.rows.length === 0) return;
+    for (const r of rows.rows) {
+      const f = listedFieldsOfXml(r.unsigned_xml);
+      if (f.rncComprador !== null || f.numeroFacturaInterna !== null) {
+        await sql`UPDATE documents SET rnc_comprador = ${f.rncComprador}, numero_factura_interna = ${f.numeroFacturaInterna} WHERE id = ${r.id}`.execute(db);
+      }
+    }
+    after = Number(rows.rows[rows.rows.length - 1]!.id);
+  }
+}

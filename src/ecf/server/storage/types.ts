@@ -113,6 +113,10 @@ export interface DocumentRecord {
    * few). Stored, so a restarted worker continues the count instead of starting over.
    */
   notFoundPolls: number;
+  /** RNCComprador (buyer's RNC or cédula) of the e-CF, or null when it has none; a list filter. */
+  rncComprador: string | null;
+  /** NumeroFacturaInterna (the issuer's own invoice number) of the e-CF, or null; a list filter. */
+  numeroFacturaInterna: string | null;
   /** When the worker should next look at it (ms), or null when terminal. */
   nextAttemptAt: number | null;
   leaseOwner: string | null;
@@ -131,6 +135,9 @@ export interface NewDocument {
   totalItbis: string;
   /** Defaults to now: due immediately. */
   nextAttemptAt?: number;
+  /** The e-CF's RNCComprador and NumeroFacturaInterna, stored for the list filters (default null). */
+  rncComprador?: string | null;
+  numeroFacturaInterna?: string | null;
 }
 
 /** Fields the worker may change. `undefined` = unchanged. */
@@ -172,9 +179,33 @@ export interface DocumentFilter {
   /** Inclusive `yyyy-MM-dd` bounds on the issue date. */
   issuedFrom?: string;
   issuedTo?: string;
+  /** Exact RNCComprador / NumeroFacturaInterna. */
+  rncComprador?: string;
+  numeroFacturaInterna?: string;
   /** Return documents with id < cursor (newest first). */
   cursor?: number;
   limit: number;
+}
+
+/**
+ * An `Idempotency-Key` sent with an issue request: claimed in the transaction that reserves the e-NCF and
+ * inserts the document, so the key and the document are stored together or not at all.
+ */
+export interface IdempotencyClaim {
+  key: string;
+  /** SHA-256 (hex) of the request: tipo, content type and body bytes. */
+  fingerprint: string;
+  /** When this request uses the key (epoch ms, the caller's clock): stored as the key's creation instant. */
+  at: number;
+  /** Keys created before this instant (epoch ms, same clock) are expired: replaced by the new request, never replayed. */
+  notBefore: number;
+}
+
+/** The key was already used (and not expired): the document it created, and whether this request is the same. */
+export interface IdempotencyHit {
+  replayOf: DocumentRecord;
+  /** False when the earlier request with this key had another fingerprint (tipo, content type or body). */
+  sameRequest: boolean;
 }
 
 /** Why an explicit e-NCF (passthrough) cannot be used. */
@@ -243,12 +274,42 @@ export interface SequenceStore {
     today: string,
     make: (encf: string, sequence: SequenceRecord) => NewDocument | Promise<NewDocument>,
   ): Promise<DocumentRecord | null>;
+  /**
+   * The same, claiming an idempotency key in the transaction (after the sequence rows are locked, before a
+   * number is taken): when the key is already held (unexpired), nothing is reserved nor inserted and the
+   * document it created is returned as an `IdempotencyHit`. Concurrent claims of one key wait for each other
+   * (across processes): one inserts, the others get the hit. A null result stores no key.
+   */
+  reserveAndInsert(
+    issuerId: number,
+    tipo: EcfType,
+    today: string,
+    make: (encf: string, sequence: SequenceRecord) => NewDocument | Promise<NewDocument>,
+    idempotency: IdempotencyClaim | undefined,
+  ): Promise<DocumentRecord | IdempotencyHit | null>;
 
   /**
    * Inserts a document with a caller-given e-NCF (passthrough) after checking, in one transaction, that it
    * lies in an active unexpired sequence of the issuer, is unused and not voided or pending void.
    */
   insertWithEncf(issuerId: number, tipo: EcfType, encf: string, today: string, doc: NewDocument): Promise<DocumentRecord | { refused: EncfRefusal }>;
+  /** The same, claiming an idempotency key in the transaction (see `reserveAndInsert`); a refusal stores no key. */
+  insertWithEncf(
+    issuerId: number,
+    tipo: EcfType,
+    encf: string,
+    today: string,
+    doc: NewDocument,
+    idempotency: IdempotencyClaim | undefined,
+  ): Promise<DocumentRecord | { refused: EncfRefusal } | IdempotencyHit>;
+}
+
+/** Idempotency keys of issue requests, outside the issuing transaction: the early lookup and the purge. */
+export interface IdempotencyStore {
+  /** The unexpired key (created at or after `notBefore`) and the document it created, or null. */
+  findIdempotencyKey(issuerId: number, key: string, notBefore: number): Promise<{ fingerprint: string; document: DocumentRecord } | null>;
+  /** Deletes keys created before `before` (epoch ms); returns how many went. */
+  purgeIdempotencyKeys(before: number): Promise<number>;
 }
 
 /**
@@ -306,7 +367,7 @@ export interface VoidingStore {
 }
 
 /** Everything: what the adapters implement and the composition root hands out. */
-export interface Storage extends StorageLifecycle, IssuerStore, SequenceStore, DocumentStore, VoidingStore, InboundStore {}
+export interface Storage extends StorageLifecycle, IssuerStore, SequenceStore, DocumentStore, VoidingStore, InboundStore, IdempotencyStore {}
 
 // ---------------------------------------------------------------------------------------------------------
 // Inbound services (emisor–receptor standard): e-CF other issuers sent us, commercial approvals of the

@@ -8,6 +8,8 @@
  * - XML (passthrough): every check of the spec's passthrough table, then the XSD and the same business rules
  *   as JSON (with the declared `FechaEmision`), then an insert with the XML's own e-NCF, which storage checks
  *   against the issuer's sequences in one transaction. The XML is stored exactly as received.
+ * - With an `Idempotency-Key` (issueDocument, see idempotency.ts): a key already held answers its document
+ *   before any validation; otherwise the key is claimed in the same storage transaction as the e-NCF.
  */
 import {
   checkContext,
@@ -30,7 +32,9 @@ import {
   type SchemaValidator,
 } from '../../index.js';
 import { isOffloadError, type Offload } from '../offload/index.js';
-import type { EncfRefusal, Issuer, NewDocument, SequenceRecord, Storage } from '../storage/types.js';
+import type { DocumentRecord, EncfRefusal, IdempotencyClaim, IdempotencyHit, Issuer, NewDocument, SequenceRecord, Storage } from '../storage/types.js';
+import { listedFieldsOf } from '../storage/document-fields.js';
+import { IDEMPOTENCY_RETENTION_MS, keyReused, type IdempotentRequest } from './idempotency.js';
 import { statusInfo } from '../statuses.js';
 import { prescanXml } from '../../index.js';
 import { jsonDepthExceeds, TOO_DEEP_MESSAGE } from '../app/body.js';
@@ -94,7 +98,7 @@ export function invalidTipo(tipo: string): UseCaseError {
 
 /** The request-independent parts of an issue. */
 export interface IssueDeps {
-  storage: Pick<Storage, 'reserveAndInsert' | 'insertWithEncf'>;
+  storage: Pick<Storage, 'reserveAndInsert' | 'insertWithEncf' | 'findIdempotencyKey'>;
   schemas: SchemaValidator;
   clock: () => Date;
   /** Where the passthrough XML's XSD validation runs (the server: a child process, off the event loop). */
@@ -246,8 +250,8 @@ function totalsOf(doc: Record<string, any>): { totalAmount: string; totalItbis: 
   return { totalAmount: amountText(doc.totales?.monto_total), totalItbis: amountText(doc.totales?.total_itbis) };
 }
 
-/** JSON mode. Returns the stored record. */
-export async function issueJson(deps: IssueDeps, issuer: Issuer, tipo: EcfType, text: string) {
+/** JSON mode. Returns the stored record, or with `idem` a key already held: its document (or a 422 for another request). */
+export async function issueJson(deps: IssueDeps, issuer: Issuer, tipo: EcfType, text: string, idem?: IdempotencyClaim): Promise<IssueOutcome> {
   if (jsonDepthExceeds(text)) throw rejected(ISSUE_MESSAGES.malformedJson, [TOO_DEEP_MESSAGE]);
   let parsed: unknown;
   try {
@@ -280,11 +284,46 @@ export async function issueJson(deps: IssueDeps, issuer: Issuer, tipo: EcfType, 
     const xml = renderEcfXml(tipo, doc, ctx);
     const problems = xsdIssues(deps.schemas, tipo, xml, summary, now);
     if (problems.length) throw rejectedIssues(ISSUE_MESSAGES.validation, problems);
-    return { source: 'json', unsignedXml: xml, summary, issuedAt: fecha, ...totalsOf(doc), nextAttemptAt: now.getTime() };
+    return { source: 'json', unsignedXml: xml, summary, issuedAt: fecha, ...totalsOf(doc), ...listedFieldsOf(doc), nextAttemptAt: now.getTime() };
   };
-  const record = await deps.storage.reserveAndInsert(issuer.id, tipo, doToIso(fecha), make);
+  const record = await deps.storage.reserveAndInsert(issuer.id, tipo, doToIso(fecha), make, idem);
   if (!record) throw noSequence(tipo);
-  return record;
+  return outcome(record, idem);
+}
+
+/** A stored document, or the one an earlier request with the same key created (`replayed`). */
+export interface IssueOutcome {
+  record: DocumentRecord;
+  replayed: boolean;
+}
+
+function outcome(r: DocumentRecord | IdempotencyHit, idem: IdempotencyClaim | undefined): IssueOutcome {
+  if (!('replayOf' in r)) return { record: r, replayed: false };
+  if (!r.sameRequest) throw keyReused(idem?.key ?? '');
+  return { record: r.replayOf, replayed: true };
+}
+
+/**
+ * `POST /documents/{tipo}` with its body kind and text, and the request's idempotency key when it has one: a
+ * key already used (and not expired) answers the earlier document, or refuses a different request, before
+ * any validation; otherwise the key is claimed in the issuing transaction.
+ */
+export async function issueDocument(
+  deps: IssueDeps,
+  issuer: Issuer,
+  tipo: EcfType,
+  kind: 'json' | 'xml',
+  text: string,
+  request?: IdempotentRequest,
+): Promise<IssueOutcome> {
+  let idem: IdempotencyClaim | undefined;
+  if (request) {
+    const at = deps.clock().getTime();
+    idem = { ...request, at, notBefore: at - IDEMPOTENCY_RETENTION_MS };
+    const known = await deps.storage.findIdempotencyKey(issuer.id, request.key, idem.notBefore);
+    if (known) return outcome({ replayOf: known.document, sameRequest: known.fingerprint === request.fingerprint }, idem);
+  }
+  return kind === 'json' ? issueJson(deps, issuer, tipo, text, idem) : issueXml(deps, issuer, tipo, text, idem);
 }
 
 const REFUSALS: Record<EncfRefusal, (encf: string, tipo: string) => string> = {
@@ -303,8 +342,8 @@ function check(ok: boolean, reason: string, path?: string): void {
   if (!ok) throw rejected(ISSUE_MESSAGES.passthrough, [reason], path ? { [path]: [reason] } : undefined);
 }
 
-/** Passthrough mode. Returns the stored record. */
-export async function issueXml(deps: IssueDeps, issuer: Issuer, tipo: EcfType, xml: string) {
+/** Passthrough mode. Returns the stored record, or with `idem` a key already held: its document (or a 422 for another request). */
+export async function issueXml(deps: IssueDeps, issuer: Issuer, tipo: EcfType, xml: string, idem?: IdempotencyClaim): Promise<IssueOutcome> {
   // The linear pre-scan before any parser: DTDs are refused outright (no entity expansion, no external
   // entities), and values, depth, element and attribute counts beyond what the XSDs allow (issue 13 item 3).
   const refusal = prescanXml(xml);
@@ -346,17 +385,25 @@ export async function issueXml(deps: IssueDeps, issuer: Issuer, tipo: EcfType, x
   ];
   if (issues.some((i) => i.severity === 'error')) throw rejectedIssues(ISSUE_MESSAGES.passthrough, issues);
 
-  const res = await deps.storage.insertWithEncf(issuer.id, tipo, encf, doToIso(formatDateDO(now)), {
-    source: 'xml',
-    unsignedXml: xml,
-    summary,
-    issuedAt: fechaEmision,
-    ...totalsOf(doc),
-    nextAttemptAt: now.getTime(),
-  });
+  const res = await deps.storage.insertWithEncf(
+    issuer.id,
+    tipo,
+    encf,
+    doToIso(formatDateDO(now)),
+    {
+      source: 'xml',
+      unsignedXml: xml,
+      summary,
+      issuedAt: fechaEmision,
+      ...totalsOf(doc),
+      ...listedFieldsOf(doc),
+      nextAttemptAt: now.getTime(),
+    },
+    idem,
+  );
   if ('refused' in res) {
     const reason = REFUSALS[res.refused](encf, tipo);
     throw rejected(ISSUE_MESSAGES.passthrough, [reason], { '/ECF/Encabezado/IdDoc/eNCF': [reason] });
   }
-  return res;
+  return outcome(res, idem);
 }

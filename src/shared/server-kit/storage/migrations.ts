@@ -16,6 +16,12 @@ export interface Migration {
   name: string;
   /** DDL statements, per dialect. */
   statements(dialect: Dialect): string[];
+  /**
+   * A data step in code, run after the statements in the same transaction (e.g. filling new columns from
+   * data the statements cannot read). It must use `db`, the migration's connection.
+   */
+  // biome-ignore lint/suspicious/noExplicitAny: the kernel runs any product's schema; each product types its own tables
+  run?(db: Kysely<any>, dialect: Dialect): Promise<void>;
 }
 
 /** A fixed advisory-lock key for migrations ("ecfmigr" folded into a signed 32-bit integer). */
@@ -53,6 +59,7 @@ export async function runMigrations(
     for (const m of migrations) {
       if (have.has(m.version)) continue;
       for (const stmt of m.statements(dialect)) await sql.raw(stmt).execute(db);
+      if (m.run) await m.run(db, dialect);
       await sql`INSERT INTO schema_migrations (version, name, applied_at) VALUES (${m.version}, ${m.name}, ${options.now()})`.execute(db);
       applied.push(m.version);
     }

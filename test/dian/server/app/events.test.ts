@@ -1,8 +1,41 @@
 /** Events `/v1/031` and `/v1/034` against the local DIAN, after an invoice issued through the server; SQLite and PostgreSQL. */
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nitCheckDigit } from '../../../../src/dian/index.js';
+import { nitCheckDigit, readUbl } from '../../../../src/dian/index.js';
+import { verifyDianXml } from '../../../../src/dian/sign/index.js';
+import { at, textAt } from '../../../../src/dian/ubl/tree.js';
+import { createDianSchemaValidator } from '../../../../src/dian/xsd/index.js';
+import { dianXsdDir } from '../../helpers/env.js';
 import { EXAMPLE_NIT, example, type Harness, startHarness } from '../helpers.js';
+
+const xsd = createDianSchemaValidator(dianXsdDir());
+
+/**
+ * `attachedDocumentBase64Bytes` of an accepted event: a signed AttachedDocument, valid against the official XSD,
+ * whose attachment is the event as zipped and sent and whose DocumentReference carries DIAN's answer, byte for
+ * byte; it is stored with the event. Returns the container's root.
+ */
+async function expectEventAttached(h: Harness, nit: string, event: Record<string, unknown>) {
+  const xml = Buffer.from(event.attachedDocumentBase64Bytes as string, 'base64').toString('utf8');
+  expect(xsd.validate(xml, 'AttachedDocument')).toEqual({ valid: true, violations: [] });
+  expect(verifyDianXml(xml).valid).toBe(true);
+  const parsed = readUbl(xml);
+  if (!parsed.ok) throw new Error(parsed.message);
+  const root = parsed.root;
+  const files = unzipSync(Buffer.from(event.Base64Bytes as string, 'base64'));
+  const sent = Buffer.from(Object.values(files)[0]!).toString('utf8');
+  expect(at(root, 'cac:Attachment/cac:ExternalReference/cbc:Description')?.text).toBe(sent);
+  const ref = at(root, 'cac:ParentDocumentLineReference/cac:DocumentReference');
+  expect(at(ref, 'cac:Attachment/cac:ExternalReference/cbc:Description')?.text).toBe(
+    Buffer.from(event.appResponseBase64Bytes as string, 'base64').toString('utf8'),
+  );
+  expect(textAt(ref, 'cbc:UUID')).toBe(event.uuid);
+  expect(textAt(root, 'cbc:ParentDocumentID')).toBe(event.number);
+  const company = await h.server.storage.getCompanyByNit(nit);
+  const stored = await h.server.storage.getEventByNumber(company!.id, Number(event.number));
+  expect(stored?.attachedDocument).toBe(xml);
+  return root;
+}
 
 const BUYER_NIT = '900373076';
 const PERSON = {
@@ -64,6 +97,10 @@ describe.each(['sqlite', 'postgres'] as const)('events on %s', (engine) => {
     expect(xml).toMatch(/<cbc:ResponseCode [^>]*listID="03"[^>]*>031</);
     expect(xml).toContain(`<cbc:UUID schemeName="CUFE-SHA384">${cufe}</cbc:UUID>`);
     expect(Buffer.from(body.event.appResponseBase64Bytes as string, 'base64').toString('utf8')).toContain('ApplicationResponse');
+    // The container of the event: the buyer sends it to the issuer.
+    const root = await expectEventAttached(h, BUYER_NIT, body.event);
+    expect(textAt(root, 'cac:SenderParty/cac:PartyTaxScheme/cbc:CompanyID')).toBe(BUYER_NIT);
+    expect(textAt(root, 'cac:ReceiverParty/cac:PartyTaxScheme/cbc:CompanyID')).toBe(EXAMPLE_NIT);
     const sends = h.server.simulator!.stats().requests.SendEventUpdateStatus;
     const again = await post('/v1/031', h.otherToken, claim(1));
     expect(again.status).toBe(200);
@@ -90,7 +127,12 @@ describe.each(['sqlite', 'postgres'] as const)('events on %s', (engine) => {
     expect(Object.keys(m.event.detailedErrors).some((k) => k.startsWith('notes'))).toBe(true);
     const ok = await post('/v1/034', h.token, tacit(1));
     expect(ok.status, JSON.stringify(await ok.clone().json())).toBe(200);
-    expect(((await ok.json()) as { event: { statusCode: number } }).event.statusCode).toBe(5);
+    const event = ((await ok.json()) as { event: Record<string, unknown> }).event;
+    expect(event.statusCode).toBe(5);
+    // 034: the issuer sends it to DIAN, so DIAN is the container's receiver.
+    const root = await expectEventAttached(h, EXAMPLE_NIT, event);
+    expect(textAt(root, 'cac:SenderParty/cac:PartyTaxScheme/cbc:CompanyID')).toBe(EXAMPLE_NIT);
+    expect(textAt(root, 'cac:ReceiverParty/cac:PartyTaxScheme/cbc:CompanyID')).toBe('800197268');
   });
 
   it('own validations: every problem at its path, under event, nothing sent', async () => {

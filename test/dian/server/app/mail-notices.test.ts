@@ -1,4 +1,5 @@
 /** Who the `send: true` mail of an event goes to: the sending company and, when known here, the receiver. */
+import { unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { type CompanyRecord, type EventNotice, mailNotices } from '../../../../src/dian/server/index.js';
 import type { MailService } from '../../../../src/shared/mail/index.js';
@@ -49,6 +50,7 @@ const notice = (receiverNit: string | null): EventNotice => ({
     signedXml: '<x/>',
     zip: new Uint8Array([1, 2, 3]),
     dianAnswer: null,
+    attachedDocument: '<AttachedDocument/>',
     response: null,
     createdAt: 0,
     updatedAt: 0,
@@ -57,6 +59,7 @@ const notice = (receiverNit: string | null): EventNotice => ({
   zip: new Uint8Array([1, 2, 3]),
   zipName: 'z0900373076000250000000005.zip',
   applicationResponse: '<ApplicationResponse/>',
+  attachedDocument: '<AttachedDocument/>',
 });
 
 describe('mailNotices: events', () => {
@@ -71,7 +74,11 @@ describe('mailNotices: events', () => {
     expect(req.attachments.map((a: { filename: string; mime: string }) => [a.filename, a.mime])).toEqual([
       ['z0900373076000250000000005.zip', 'application/zip'],
       ['respuesta-dian-1.xml', 'application/xml'],
+      ['z09003730760002500000005.zip', 'application/zip'],
     ]);
+    // The third file is the event's AttachedDocument zipped as a document's is (DIAN's `ad…` name inside).
+    const ad = unzipSync(Buffer.from(req.attachments[2].content, 'base64'));
+    expect(Object.entries(ad).map(([name, bytes]) => [name.slice(0, 2), Buffer.from(bytes).toString('utf8')])).toEqual([['ad', '<AttachedDocument/>']]);
     expect(h.accepted[0]!.tenant).toBe('dian-company-2');
   });
 

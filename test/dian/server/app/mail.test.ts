@@ -5,7 +5,7 @@
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startSmtp, type TestSmtp, validRequest } from '../../../shared/mail/helpers.js';
-import { nitCheckDigit } from '../../../../src/dian/index.js';
+import { dianEventRequestJsonSchema, nitCheckDigit } from '../../../../src/dian/index.js';
 import { EXAMPLE_NIT, example, type Harness, startHarness } from '../helpers.js';
 
 describe('mail', () => {
@@ -90,7 +90,7 @@ describe('mail', () => {
     expect(Buffer.from(files[name!]!).equals(Buffer.from(doc.attachedDocumentBase64Bytes!, 'base64'))).toBe(true);
   });
 
-  it('send: true on an accepted 034 mails the sending company the event zip and DIAN’s answer', async () => {
+  it('send: true on an accepted 034 mails the sending company the event zip, DIAN’s answer and the zipped AttachedDocument', async () => {
     const invoice = await post('/service/invoice', { ...example('invoice'), number: 990000952 }, bearer());
     const cufe = ((await invoice.json()) as { document: { uuid: string } }).document.uuid;
     const before = smtp.received.length;
@@ -114,6 +114,13 @@ describe('mail', () => {
     const zip = mail.attachments.find((a) => a.contentType === 'application/zip')!;
     expect(zip.content.equals(Buffer.from(ev.Base64Bytes!, 'base64'))).toBe(true);
     expect(mail.attachments.some((a) => a.contentType === 'application/xml' && a.content.toString('utf8').includes('ApplicationResponse'))).toBe(true);
+    // The event's AttachedDocument, zipped as a document's is: byte for byte the one answered.
+    const zips = mail.attachments.filter((a) => a.contentType === 'application/zip');
+    expect(zips).toHaveLength(2);
+    const inner = unzipSync(new Uint8Array(zips[1]!.content));
+    const [name] = Object.keys(inner);
+    expect(name).toMatch(/^ad\d+.*\.xml$/);
+    expect(Buffer.from(inner[name!]!).toString('utf8')).toBe(Buffer.from(ev.attachedDocumentBase64Bytes!, 'base64').toString('utf8'));
   });
 
   it('send: true on an accepted 031 by the buyer queues the claim mail (the parties: mail-notices.test.ts)', async () => {
@@ -149,9 +156,13 @@ describe('mail', () => {
       paths: Record<string, Record<string, { parameters?: { name: string }[]; requestBody?: { content: Record<string, { schema: { $ref: string } }> } }>>;
       components: { schemas: Record<string, { properties?: Record<string, unknown>; required?: string[] }> };
     };
-    for (const code of ['031', '034'])
-      expect(doc.paths[`/v1/${code}`]?.post?.requestBody?.content['application/json']?.schema.$ref).toBe('#/components/schemas/EventRequest');
-    expect(doc.components.schemas.EventRequest?.required).toEqual(['number', 'identification_number', 'document_reference']);
+    // Each route's request schema is the SDK's, generated for that code from the rows validateDianEvent checks with.
+    for (const code of ['031', '034'] as const) {
+      expect(doc.paths[`/v1/${code}`]?.post?.requestBody?.content['application/json']?.schema.$ref).toBe(`#/components/schemas/EventRequest${code}`);
+      const { $schema: _s, $id: _i, ...generated } = dianEventRequestJsonSchema(code);
+      expect(doc.components.schemas[`EventRequest${code}`]).toEqual(generated);
+      expect(doc.components.schemas[`EventRequest${code}`]?.required).toEqual(['number', 'identification_number', 'document_reference']);
+    }
     const mail = doc.paths['/utilities/mail/send']?.post;
     expect(mail?.parameters?.map((p) => p.name)).toContain('Authotization');
     // The mail request schema is the mail service's own (zod → JSON Schema), so it names the contract's fields.

@@ -1,12 +1,15 @@
 /**
- * One DIAN server process for the multi-process test (./multiprocess.test.ts), run as
+ * One DIAN server process for the multi-process test (./multiprocess.test.ts) and bench/dian-server.ts, run as
  * `node --import tsx test/dian/server/concurrency/server-process.ts`: `startDianServer` on the PostgreSQL schema
- * and DIAN endpoint its environment names, with a fixed clock; prints `listening <url>` on stdout and closes on
- * SIGTERM (exit 0).
+ * (or, without DATABASE_URL, SQLite in DIAN_DATA_DIR) and DIAN endpoint its environment names, with a fixed clock;
+ * prints `listening <url>` on stdout and closes on SIGTERM (exit 0). Started with an IPC channel, it reports its
+ * CPU time and memory when asked (./usage.ts).
  *
- * Environment: DATABASE_URL, DIAN_SCHEMA, DIAN_ENDPOINT, DIAN_DATA_DIR, DIAN_CERT_KEY (hex), DIAN_NOW (ISO instant).
+ * Environment: DATABASE_URL and DIAN_SCHEMA (optional: SQLite without them), DIAN_ENDPOINT, DIAN_DATA_DIR,
+ * DIAN_CERT_KEY (hex), DIAN_NOW (ISO instant).
  */
 import { startDianServer } from '../../../../src/dian/server/index.js';
+import { answerUsageOverIpc } from './usage.js';
 
 const env = (name: string): string => {
   const v = process.env[name];
@@ -18,8 +21,8 @@ const quiet = { debug() {}, info() {}, warn() {}, error: (obj: object, msg?: str
 
 const server = await startDianServer({
   dataDir: env('DIAN_DATA_DIR'),
-  databaseUrl: env('DATABASE_URL'),
-  schema: env('DIAN_SCHEMA'),
+  databaseUrl: process.env.DATABASE_URL || undefined,
+  schema: process.env.DATABASE_URL ? env('DIAN_SCHEMA') : undefined,
   authority: { endpoint: env('DIAN_ENDPOINT') },
   certificateKey: new Uint8Array(Buffer.from(env('DIAN_CERT_KEY'), 'hex')),
   clock: () => now,
@@ -27,6 +30,7 @@ const server = await startDianServer({
   mail: false,
   logger: quiet,
 });
+answerUsageOverIpc();
 process.stdout.write(`listening ${server.url}\n`);
 process.once('SIGTERM', () => {
   void server.close().then(

@@ -1,13 +1,14 @@
 /**
- * The local DIAN in its own process for the multi-process test (./multiprocess.test.ts), run as
+ * The local DIAN in its own process for the multi-process test (./multiprocess.test.ts) and bench/dian-server.ts, run as
  * `node --import tsx test/dian/server/concurrency/simulator-process.ts`: `startDianSimulator` with a fixed clock,
  * its state in DIAN_SIM_DATA_DIR, seeded with the companies and ranges of DIAN_SIM_SEED (JSON `{companies, ranges}`,
  * what the real DIAN knows from habilitación); prints `simulator <url> <controlUrl>` on stdout and closes on
- * SIGTERM (exit 0, its state written).
+ * SIGTERM (exit 0, its state written). Started with an IPC channel, it reports its CPU time and memory when asked.
  *
- * Environment: DIAN_XSD_DIR, DIAN_SIM_DATA_DIR, DIAN_SIM_SEED, DIAN_NOW (ISO instant).
+ * Environment: DIAN_XSD_DIR, DIAN_SIM_DATA_DIR (optional: in memory without it), DIAN_SIM_SEED, DIAN_NOW (ISO instant).
  */
 import { startDianSimulator } from '../../../../src/dian/simulator/index.js';
+import { answerUsageOverIpc } from './usage.js';
 
 const env = (name: string): string => {
   const v = process.env[name];
@@ -18,11 +19,14 @@ const now = new Date(env('DIAN_NOW'));
 const seed = JSON.parse(env('DIAN_SIM_SEED'));
 const sim = await startDianSimulator({
   xsdDir: env('DIAN_XSD_DIR'),
-  dataDir: env('DIAN_SIM_DATA_DIR'),
+  // Without DIAN_SIM_DATA_DIR the state stays in memory (bench/dian-server.ts: rewriting state.json, every signed
+  // document included, after each change would make the local DIAN's cost grow with the documents it holds).
+  dataDir: process.env.DIAN_SIM_DATA_DIR || undefined,
   clock: () => now,
   companies: seed.companies,
   ranges: seed.ranges,
 });
+answerUsageOverIpc();
 process.stdout.write(`simulator ${sim.url} ${sim.controlUrl}\n`);
 process.once('SIGTERM', () => {
   void sim.close().then(

@@ -1,35 +1,9 @@
 /** The events store (dian_events) on SQLite and PostgreSQL: reservation, idempotency, a refused number taken over, release, per company. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createDianPostgresStorage, createDianSqliteStorage, type DianStorage } from '../../../../src/dian/server/index.js';
-import { dropSchema, newSchema, PG_URL, PROFILE } from '../helpers.js';
+import type { DianStorage } from '../../../../src/dian/server/index.js';
+import { PROFILE, STORAGE_ENGINES as engines } from '../helpers.js';
 
 const CUFE = 'a'.repeat(96);
-
-const engines: [string, () => Promise<{ storage: DianStorage; cleanup: () => Promise<void> }>][] = [
-  [
-    'sqlite',
-    async () => {
-      const storage = createDianSqliteStorage({ file: ':memory:' });
-      await storage.migrate();
-      return { storage, cleanup: () => storage.close() };
-    },
-  ],
-  [
-    'postgres',
-    async () => {
-      const schema = newSchema();
-      const storage = createDianPostgresStorage({ connectionString: PG_URL, schema });
-      await storage.migrate();
-      return {
-        storage,
-        cleanup: async () => {
-          await storage.close();
-          await dropSchema(schema);
-        },
-      };
-    },
-  ],
-];
 
 describe.each(engines)('events store on %s', (_name, open) => {
   let cleanup: () => Promise<void> = async () => {};
@@ -56,7 +30,10 @@ describe.each(engines)('events store on %s', (_name, open) => {
 
     const zip = new Uint8Array([80, 75, 3, 4, 0, 255]);
     const sent = await s.updateEvent(first.event.id, { state: 'sending', cude: 'c'.repeat(96), signedXml: '<x/>', zip });
-    expect(sent).toMatchObject({ state: 'sending', cude: 'c'.repeat(96), signedXml: '<x/>' });
+    expect(sent).toMatchObject({ state: 'sending', cude: 'c'.repeat(96), signedXml: '<x/>', attachedDocument: null });
+    // The AttachedDocument of an accepted event is kept with it; a refused number taken over starts without one.
+    expect((await s.updateEvent(first.event.id, { attachedDocument: '<AttachedDocument/>' })).attachedDocument).toBe('<AttachedDocument/>');
+    expect((await s.getEventByNumber(a.id, 1))?.attachedDocument).toBe('<AttachedDocument/>');
     expect(Array.from(sent.zip!)).toEqual(Array.from(zip));
     const refused = await s.updateEvent(first.event.id, {
       state: 'rejected',
@@ -66,7 +43,15 @@ describe.each(engines)('events store on %s', (_name, open) => {
     expect(refused.response).toEqual({ status: 422, body: { event: { statusCode: 11 } } });
     const again = await s.reserveEvent({ companyId: a.id, code: '031', number: 1, requestHash: 'h3', documentKey: CUFE });
     expect(again.outcome).toBe('reserved');
-    expect(again.event).toMatchObject({ id: first.event.id, state: 'building', requestHash: 'h3', cude: null, zip: null, response: null });
+    expect(again.event).toMatchObject({
+      id: first.event.id,
+      state: 'building',
+      requestHash: 'h3',
+      cude: null,
+      zip: null,
+      response: null,
+      attachedDocument: null,
+    });
 
     await s.releaseEvent(again.event.id);
     expect(await s.getEventByNumber(a.id, 1)).toBeNull();

@@ -3,7 +3,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { MIGRATIONS } from '../../../../src/ecf/server/storage/migrations.js';
 import { openStorage } from '../../../../src/ecf/server/storage/open.js';
 import { createPostgresStorage } from '../../../../src/ecf/server/storage/postgres.js';
+import { openPostgresConnection } from '../../../../src/shared/server-kit/storage/postgres.js';
 import { expectClockStamps, newDoc, runStorageContract } from './contract.js';
+import { checkBackfill, checkCrashInsideClaim, runIdempotencyContract } from './idempotency-contract.js';
 
 /** The test database (trust auth on this machine); override with DATABASE_URL. */
 const URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -41,6 +43,19 @@ afterAll(async () => {
 runStorageContract('postgres', async () => {
   const schema = newSchema();
   const storage = createPostgresStorage({ connectionString: URL, schema });
+  await storage.migrate();
+  return {
+    storage,
+    cleanup: async () => {
+      await storage.close();
+      await dropSchema(schema);
+    },
+  };
+});
+
+runIdempotencyContract('postgres', async (clock) => {
+  const schema = newSchema();
+  const storage = createPostgresStorage({ connectionString: URL, schema, clock });
   await storage.migrate();
   return {
     storage,
@@ -127,6 +142,36 @@ describe('postgres adapter specifics', () => {
     }
   });
 
+  it('migration 6 fills rnc_comprador and numero_factura_interna of existing documents from their XML', async () => {
+    const schema = newSchema();
+    await admin((c) => c.query(`CREATE SCHEMA "${schema}"`));
+    const db = openPostgresConnection({ connectionString: URL, schema, maxConnections: 1 });
+    try {
+      await checkBackfill(
+        db,
+        'postgres',
+        () => db.destroy(),
+        async () => createPostgresStorage({ connectionString: URL, schema }),
+      );
+    } finally {
+      await dropSchema(schema);
+    }
+  });
+
+  it('a process killed inside a keyed reservation leaves neither the key nor the number', async () => {
+    const schema = newSchema();
+    const s = createPostgresStorage({ connectionString: URL, schema });
+    await s.migrate();
+    try {
+      const issuer = await s.createIssuer({ rnc: '131880738', name: 'X', profile: {}, signingMode: 'provider' });
+      await s.addSequence(issuer.id, { tipo: '31', from: 1, to: 100, expiresOn: null });
+      await checkCrashInsideClaim(s, issuer.id, ['postgres', URL, schema, '131880738']);
+    } finally {
+      await s.close();
+      await dropSchema(schema);
+    }
+  });
+
   it('openStorage uses DATABASE_URL when given (search_path from the URL)', async () => {
     const schema = newSchema();
     await admin((c) => c.query(`CREATE SCHEMA "${schema}"`));
@@ -140,6 +185,7 @@ describe('postgres adapter specifics', () => {
       expect(tables.rows.map((r) => r.table_name)).toEqual([
         'document_approvals',
         'documents',
+        'idempotency_keys',
         'inbound_seeds',
         'inbound_tokens',
         'issuers',

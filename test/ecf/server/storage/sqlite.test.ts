@@ -6,7 +6,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openStorage } from '../../../../src/ecf/server/storage/open.js';
 import { createSqliteStorage } from '../../../../src/ecf/server/storage/sqlite.js';
 import { repoRoot } from '../../helpers/env.js';
+import { openSqliteConnection } from '../../../../src/shared/server-kit/storage/sqlite.js';
 import { expectClockStamps, newDoc, runStorageContract } from './contract.js';
+import { checkBackfill, checkCrashInsideClaim, runIdempotencyContract } from './idempotency-contract.js';
 
 const dirs: string[] = [];
 function tempDir(): string {
@@ -27,6 +29,12 @@ runStorageContract('sqlite (file)', async () => {
 
 runStorageContract('sqlite (:memory:)', async () => {
   const storage = createSqliteStorage({ file: ':memory:' });
+  await storage.migrate();
+  return { storage, cleanup: () => storage.close() };
+});
+
+runIdempotencyContract('sqlite (file)', async (clock) => {
+  const storage = createSqliteStorage({ file: join(tempDir(), 'ecf.sqlite'), clock });
   await storage.migrate();
   return { storage, cleanup: () => storage.close() };
 });
@@ -98,6 +106,25 @@ describe('sqlite adapter specifics', () => {
     // The other instance keeps working after one closes.
     expect((await s2.reserveAndInsert(issuer.id, '32', '2026-04-01', () => newDoc()))!.encf).toBe('E320000000041');
     await s2.close();
+  });
+
+  it('migration 6 fills rnc_comprador and numero_factura_interna of existing documents from their XML', async () => {
+    const file = join(tempDir(), 'ecf.sqlite');
+    const conn = openSqliteConnection({ file });
+    await checkBackfill(conn.db, 'sqlite', conn.release, async () => createSqliteStorage({ file }));
+  });
+
+  it('a process killed inside a keyed reservation leaves neither the key nor the number', async () => {
+    const file = join(tempDir(), 'ecf.sqlite');
+    const s = createSqliteStorage({ file });
+    await s.migrate();
+    try {
+      const issuer = await s.createIssuer({ rnc: '131880738', name: 'X', profile: {}, signingMode: 'provider' });
+      await s.addSequence(issuer.id, { tipo: '31', from: 1, to: 100, expiresOn: null });
+      await checkCrashInsideClaim(s, issuer.id, ['sqlite', file, '131880738']);
+    } finally {
+      await s.close();
+    }
   });
 
   it('openStorage creates the data directory and a migrated database file', async () => {

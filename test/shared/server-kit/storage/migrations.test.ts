@@ -1,5 +1,5 @@
 /**
- * The kit's migration runner with a made-up two-step migration list, on a real SQLite file in a temp dir and
+ * The kit's migration runner with a made-up migration list (DDL steps and a data step in code), on a real SQLite file in a temp dir and
  * on the local PostgreSQL (a fresh schema per test): list order, idempotence, recorded versions, atomicity.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -51,6 +51,26 @@ const BROKEN: Migration = {
   name: 'broken',
   statements() {
     return ['ALTER TABLE notes ADD COLUMN tag TEXT', 'INSERT INTO no_such_table VALUES (1)'];
+  },
+};
+
+/** A data step in code after its DDL: fills the new column from the rows (step 2's seed note). */
+const UPPER: Migration = {
+  version: 3,
+  name: 'upper-case copy of each body, filled in code',
+  statements() {
+    return ['ALTER TABLE notes ADD COLUMN shout TEXT'];
+  },
+  async run(db) {
+    const rows = await sql<{ id: number; body: string }>`SELECT id, body FROM notes`.execute(db);
+    for (const r of rows.rows) await sql`UPDATE notes SET shout = ${r.body.toUpperCase()} WHERE id = ${r.id}`.execute(db);
+  },
+};
+/** A data step that fails after its DDL ran. */
+const UPPER_BROKEN: Migration = {
+  ...UPPER,
+  async run() {
+    throw new Error('data step failed');
   },
 };
 
@@ -163,6 +183,22 @@ for (const [label, open] of [
         calls = [];
         expect(await migrate(e, [NOTES, TAGS], () => 2)).toEqual([1, 2]);
         expect(calls).toEqual([`1:${e.dialect}`, `2:${e.dialect}`]);
+      } finally {
+        await e.close();
+      }
+    });
+
+    it('a data step in code runs after its statements, once, in the same transaction (its failure undoes the DDL too)', async () => {
+      const e = await open();
+      try {
+        await migrate(e, [NOTES, TAGS], () => 1);
+        await expect(migrate(e, [NOTES, TAGS, UPPER_BROKEN], () => 2)).rejects.toThrow('data step failed');
+        expect((await recorded(e)).map((r) => r.version)).toEqual([1, 2]);
+        // The ALTER of the failed step was rolled back with it: the good step can add the column again.
+        expect(await migrate(e, [NOTES, TAGS, UPPER], () => 3)).toEqual([3]);
+        const notes = await sql<{ body: string; shout: string }>`SELECT body, shout FROM notes`.execute(e.db);
+        expect(notes.rows).toEqual([{ body: 'first', shout: 'FIRST' }]);
+        expect(await migrate(e, [NOTES, TAGS, UPPER], () => 4)).toEqual([]);
       } finally {
         await e.close();
       }

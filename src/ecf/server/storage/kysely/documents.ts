@@ -57,6 +57,8 @@ export async function insertDocument(
       next_attempt_at: doc.nextAttemptAt ?? now,
       lease_owner: null,
       lease_until: null,
+      rnc_comprador: doc.rncComprador ?? null,
+      numero_factura_interna: doc.numeroFacturaInterna ?? null,
       created_at: now,
       updated_at: now,
     })
@@ -84,6 +86,8 @@ export function createDocumentQueries(ctx: KyselyContext): DocumentStore {
       if (filter.tipo !== undefined) query = query.where('tipo', '=', filter.tipo);
       if (filter.issuedFrom !== undefined) query = query.where('issued_on', '>=', filter.issuedFrom);
       if (filter.issuedTo !== undefined) query = query.where('issued_on', '<=', filter.issuedTo);
+      if (filter.rncComprador !== undefined) query = query.where('rnc_comprador', '=', filter.rncComprador);
+      if (filter.numeroFacturaInterna !== undefined) query = query.where('numero_factura_interna', '=', filter.numeroFacturaInterna);
       if (filter.cursor !== undefined) query = query.where('id', '<', filter.cursor);
       const limit = Math.max(0, Math.floor(filter.limit));
       if (limit === 0) return [];

@@ -100,6 +100,8 @@ export function toDocument(r: DocumentRow): DocumentRecord {
     sendAttempts: num(r.send_attempts),
     attempts: num(r.attempts),
     notFoundPolls: num(r.not_found_polls),
+    rncComprador: r.rnc_comprador ?? null,
+    numeroFacturaInterna: r.numero_factura_interna ?? null,
     nextAttemptAt: numOrNull(r.next_attempt_at),
     leaseOwner: r.lease_owner,
     leaseUntil: numOrNull(r.lease_until),

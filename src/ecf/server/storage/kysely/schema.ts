@@ -62,6 +62,8 @@ export interface DocumentsTable {
   send_attempts: number;
   attempts: number;
   not_found_polls: Generated<number>;
+  rnc_comprador: string | null;
+  numero_factura_interna: string | null;
   next_attempt_at: number | null;
   lease_owner: string | null;
   lease_until: number | null;
@@ -144,6 +146,14 @@ export interface InboundTokensTable {
   principals: string | null;
 }
 
+export interface IdempotencyKeysTable {
+  issuer_id: number;
+  idempotency_key: string;
+  fingerprint: string;
+  document_id: number | null;
+  created_at: number;
+}
+
 export interface Database {
   issuers: IssuersTable;
   tokens: TokensTable;
@@ -156,6 +166,7 @@ export interface Database {
   document_approvals: DocumentApprovalsTable;
   inbound_seeds: InboundSeedsTable;
   inbound_tokens: InboundTokensTable;
+  idempotency_keys: IdempotencyKeysTable;
 }
 
 export type Row<T> = { [K in keyof T]: T[K] extends Generated<infer U> ? U : T[K] };

@@ -6,10 +6,11 @@
  */
 import type { Kysely } from 'kysely';
 import type { EcfType } from '../../../index.js';
-import type { DocumentRecord, EncfRefusal, NewSequence, SequenceStore } from '../types.js';
+import type { DocumentRecord, EncfRefusal, IdempotencyClaim, IdempotencyHit, NewDocument, NewSequence, SequenceRecord, SequenceStore } from '../types.js';
 import { parseEncf } from '../../../index.js';
 import { composeEncf, isUniqueViolation, MAX_CONSECUTIVE, type KyselyContext } from './core.js';
 import { documentStored, insertDocument } from './documents.js';
+import { bindIdempotencyKey, claimIdempotencyKey, isIdempotencyHit, releaseIdempotencyKey } from './idempotency.js';
 import { num, toSequence } from './rows.js';
 import type { Database } from './schema.js';
 import { withheldRanges } from './voiding.js';
@@ -111,7 +112,13 @@ export function createSequenceQueries(ctx: KyselyContext): SequenceStore {
         .execute();
     },
 
-    async reserveAndInsert(issuerId, tipo, today, make) {
+    reserveAndInsert: (async (
+      issuerId: number,
+      tipo: EcfType,
+      today: string,
+      make: (encf: string, sequence: SequenceRecord) => NewDocument | Promise<NewDocument>,
+      idem?: IdempotencyClaim,
+    ): Promise<DocumentRecord | IdempotencyHit | null> => {
       return tx(
         async (q) => {
           let query = q
@@ -127,6 +134,11 @@ export function createSequenceQueries(ctx: KyselyContext): SequenceStore {
           // Rows are locked in this order by every locker, so concurrent reservations cannot deadlock.
           if (pg) query = query.forUpdate();
           const candidates = await query.execute();
+          // The key after the sequence locks (every keyed request locks in this order), before any number is taken.
+          if (idem) {
+            const hit = await claimIdempotencyKey(q, issuerId, idem);
+            if (hit) return hit;
+          }
           for (const row of candidates) {
             const n = await firstFree(ctx, q, issuerId, tipo, num(row.next_number), num(row.last_number));
             if (n === null) continue;
@@ -137,21 +149,31 @@ export function createSequenceQueries(ctx: KyselyContext): SequenceStore {
               .set({ next_number: n + 1 })
               .where('id', '=', row.id)
               .execute();
-            return insertDocument(ctx, q, issuerId, tipo, encf, n, doc);
+            const rec = await insertDocument(ctx, q, issuerId, tipo, encf, n, doc);
+            if (idem) await bindIdempotencyKey(q, issuerId, idem.key, rec.id);
+            return rec;
           }
+          if (idem) await releaseIdempotencyKey(q, issuerId, idem.key);
           return null;
         },
-        (rec) => (rec ? documentStored(ctx, rec) : Promise.resolve(false)),
+        (rec) => (isIdempotencyHit(rec) ? Promise.resolve(true) : rec ? documentStored(ctx, rec) : Promise.resolve(false)),
       );
-    },
+    }) as SequenceStore['reserveAndInsert'],
 
-    async insertWithEncf(issuerId, tipo, encf, today, doc) {
+    insertWithEncf: (async (
+      issuerId: number,
+      tipo: EcfType,
+      encf: string,
+      today: string,
+      doc: NewDocument,
+      idem?: IdempotencyClaim,
+    ): Promise<DocumentRecord | { refused: EncfRefusal } | IdempotencyHit> => {
       const parts = parseEncf(encf);
       if (!parts || parts.tipo !== tipo) return { refused: 'outside_sequence' as EncfRefusal };
       const n = parts.consecutive;
       try {
         return await tx(
-          async (q): Promise<DocumentRecord | { refused: EncfRefusal }> => {
+          async (q): Promise<DocumentRecord | { refused: EncfRefusal } | IdempotencyHit> => {
             const seqs = await q
               .selectFrom('sequences')
               .selectAll()
@@ -166,17 +188,29 @@ export function createSequenceQueries(ctx: KyselyContext): SequenceStore {
             const usable = containing.find((s) => Boolean(s.active) && (s.expires_on === null || s.expires_on >= today));
             if (!usable) return { refused: containing.some((s) => Boolean(s.active)) ? 'expired' : 'inactive' };
             if (pg) await q.selectFrom('sequences').select('id').where('id', '=', usable.id).forUpdate().execute();
+            // The key after the sequence lock (the order every keyed request uses), before the e-NCF is checked:
+            // a retry of a stored request replays it instead of being refused as a duplicate e-NCF.
+            if (idem) {
+              const hit = await claimIdempotencyKey(q, issuerId, idem);
+              if (hit) return hit;
+            }
+            const refused = async (why: EncfRefusal) => {
+              if (idem) await releaseIdempotencyKey(q, issuerId, idem.key);
+              return { refused: why };
+            };
             const dup = await q.selectFrom('documents').select('id').where('issuer_id', '=', issuerId).where('encf', '=', encf).executeTakeFirst();
-            if (dup) return { refused: 'duplicate' };
-            if ((await withheldRanges(ctx, q, issuerId, tipo, n, n)).length > 0) return { refused: 'voided' };
-            return insertDocument(ctx, q, issuerId, tipo, encf, n, doc);
+            if (dup) return refused('duplicate');
+            if ((await withheldRanges(ctx, q, issuerId, tipo, n, n)).length > 0) return refused('voided');
+            const rec = await insertDocument(ctx, q, issuerId, tipo, encf, n, doc);
+            if (idem) await bindIdempotencyKey(q, issuerId, idem.key, rec.id);
+            return rec;
           },
-          (r) => ('refused' in r ? Promise.resolve(false) : documentStored(ctx, r)),
+          (r) => (isIdempotencyHit(r) ? Promise.resolve(true) : 'refused' in r ? Promise.resolve(false) : documentStored(ctx, r)),
         );
       } catch (e) {
         if (isUniqueViolation(e)) return { refused: 'duplicate' };
         throw e;
       }
-    },
+    }) as SequenceStore['insertWithEncf'],
   };
 }

@@ -1,0 +1,95 @@
+/**
+ * Child processes of the DIAN multi-process test and of bench/dian-server.ts: `node --import tsx <script>` started
+ * and awaited until it prints its ready line, stopped with SIGTERM, and (with `ipc`) asked for its own CPU time and
+ * memory over the IPC channel (./usage.ts answers in the child).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { repoRoot } from '../../helpers/env.js';
+
+export interface Child {
+  child: ChildProcess;
+  /** The words after the ready word of the child's ready line (URLs). */
+  urls: string[];
+  stderr: () => string;
+}
+
+export interface ChildOptions {
+  /** Node flags before the script (`--expose-gc`, `--cpu-prof`, …). */
+  nodeArgs?: string[];
+  /** Open an IPC channel (for {@link childUsage}). */
+  ipc?: boolean;
+  /** Start deadline (default 45 s). */
+  startTimeoutMs?: number;
+}
+
+/** Runs `node --import tsx <script>` (a path under test/dian/server/concurrency) and resolves once it prints `<word> <url…>` on stdout. */
+export function startChild(script: string, word: string, env: Record<string, string | undefined>, options: ChildOptions = {}): Promise<Child> {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', join(repoRoot, 'test/dian/server/concurrency', script)], {
+    cwd: repoRoot,
+    env: Object.fromEntries(Object.entries({ ...process.env, ...env }).filter(([, v]) => v !== undefined)),
+    stdio: options.ipc ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stderr!.on('data', (c) => {
+    err += String(c);
+  });
+  const timeoutMs = options.startTimeoutMs ?? 45_000;
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${script} did not start in ${timeoutMs / 1000} s:\n${out}\n${err}`));
+    }, timeoutMs);
+    child.stdout!.on('data', (c) => {
+      out += String(c);
+      const m = new RegExp(`^${word} (.+)$`, 'm').exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ child, urls: m[1]!.trim().split(' '), stderr: () => err });
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${script} exited with ${code} before starting:\n${out}\n${err}`));
+    });
+  });
+}
+
+/** SIGTERM, then SIGKILL after 15 s; resolves with the exit code. */
+export function stopChild(p: Child): Promise<number | null> {
+  return new Promise((resolve) => {
+    if (p.child.exitCode !== null) return resolve(p.child.exitCode);
+    const force = setTimeout(() => p.child.kill('SIGKILL'), 15_000);
+    p.child.once('exit', (code) => {
+      clearTimeout(force);
+      resolve(code);
+    });
+    p.child.kill('SIGTERM');
+  });
+}
+
+/** What a child reports of itself (./usage.ts). */
+export interface ChildUsage {
+  /** process.cpuUsage() of the child: user and system CPU time since it started, µs. */
+  cpu: { user: number; system: number };
+  /** performance.eventLoopUtilization() of the child since it started: ms the main thread ran and idled. */
+  eventLoop: { idle: number; active: number };
+  /** V8 heap used, MB, after a full GC when `gc` was asked and the child runs with --expose-gc (else as it is). */
+  heapUsedMb: number;
+  /** Whether a full GC ran before `heapUsedMb` was read. */
+  gcForced: boolean;
+  rssMb: number;
+}
+
+/** Asks a child started with `ipc: true` for its usage (`gc`: a full GC first, when it has --expose-gc). */
+export function childUsage(p: Child, gc = false): Promise<ChildUsage> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('the child did not report its usage within 10 s')), 10_000);
+    p.child.once('message', (m) => {
+      clearTimeout(timer);
+      resolve(m as ChildUsage);
+    });
+    p.child.send({ usage: true, gc });
+  });
+}
