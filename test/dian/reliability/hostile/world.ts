@@ -119,16 +119,24 @@ export function synthesise(doc: Schema, s0: Schema | null, depth = 0): unknown {
   }
 }
 
-/** examples/dian files whose name (without `.min`/`.max`) is the path's last segment, or `event-<segment>`. */
+/**
+ * examples/dian files for a path: the name without `.json` and a `.min`/`.max` (or `-min`/`-max`) size is the last
+ * segment, `event-<segment>`, the segment in the singular (`payrolls` → `payroll-min.json`), or starts with the
+ * previous segment in the singular and this one (`/payrolls/adjustment` → `payroll-adjustment-replace.json`).
+ */
 function repoExamples(template: string): unknown[] {
-  const seg = template.split('/').filter(Boolean).pop() ?? '';
+  const segs = template.split('/').filter(Boolean);
+  const seg = segs[segs.length - 1] ?? '';
   if (seg.startsWith('{')) return [];
+  const singular = (x: string) => x.replace(/s$/, '');
+  const names = new Set([seg, `event-${seg}`, singular(seg)]);
+  const compound = segs.length > 2 ? `${singular(segs[segs.length - 2]!)}-${seg}` : null;
   const dir = join(repoRoot, 'examples/dian');
   return readdirSync(dir)
     .filter((f) => f.endsWith('.json'))
     .filter((f) => {
-      const name = f.replace(/\.json$/, '').replace(/\.(min|max)$/, '');
-      return name === seg || name === `event-${seg}`;
+      const name = f.replace(/\.json$/, '').replace(/[.-](min|max)$/, '');
+      return names.has(name) || (compound !== null && (name === compound || name.startsWith(`${compound}-`)));
     })
     .sort()
     .map((f) => {
