@@ -86,8 +86,8 @@ export interface DianServerOptions {
   sleep?: DianUseCaseDeps['sleep'];
 }
 
-/** The service's default logger: pino at `level` on `destination` (default stdout), with the kit's redaction and error serializers. */
-export function dianLogger(level: string, destination: pino.DestinationStream = pino.destination(1)): Logger {
+/** The service's default logger: pino at `level` with the kit's redaction and error serializers, on `destination` (stdout). */
+export function createDianLogger(level: string, destination: pino.DestinationStream = pino.destination(1)): Logger {
   return pino(
     { level, base: { service: 'ecf-kit-dian' }, redact: { paths: [...REDACT_PATHS], censor: '[redacted]' }, serializers: LOG_SERIALIZERS },
     destination,
@@ -135,7 +135,7 @@ export function isDianProduction(options: Pick<DianServerOptions, 'production' |
 export async function startDianServer(options: DianServerOptions): Promise<DianServer> {
   const env = options.env ?? process.env;
   const clock = options.clock ?? systemClock;
-  const logger = options.logger ?? dianLogger(env.LOG_LEVEL || 'info');
+  const logger = options.logger ?? createDianLogger(env.LOG_LEVEL || 'info');
   const dataDir = resolve(options.dataDir);
   const storage = await openDianStorage({ dataDir, databaseUrl: options.databaseUrl, schema: options.schema, clock });
   let key: Uint8Array;

@@ -49,6 +49,12 @@ export interface SimMessage {
 /** Most files in one zip (§6.2: an asynchronous zip holds fewer than 51) and most bytes of one file. */
 const MAX_FILES = 50;
 const MAX_FILE_BYTES = 10 * 1024 * 1024;
+/**
+ * Most bytes of all the files of one zip together, as their headers declare them (fflate inflates a file into
+ * its declared size and no further, so a header that lies cannot make it more). Without it, 50 files of 10 MB
+ * of zeros (a 500 KB request) would inflate to 500 MB.
+ */
+const MAX_ZIP_BYTES = 20 * 1024 * 1024;
 
 /** The XML files of a zip sent base64, or why not (Spanish). */
 export function readZip(base64: string | undefined): { ok: true; files: { name: string; xml: string }[] } | { ok: false; reason: string } {
@@ -57,15 +63,23 @@ export function readZip(base64: string | undefined): { ok: true; files: { name: 
   let entries: Record<string, Uint8Array>;
   try {
     let tooBig = false;
+    let lies = false;
     let count = 0;
+    let total = 0;
     entries = unzipSync(Buffer.from(base64, 'base64'), {
       filter: (f) => {
         count++;
+        total += f.originalSize;
         if (f.originalSize > MAX_FILE_BYTES) tooBig = true;
-        return !tooBig && count <= MAX_FILES && !f.name.endsWith('/');
+        // Deflate never grows data by more than 5 bytes per 64 KB stored block: more compressed bytes than that
+        // means the declared size lies (fflate would inflate the whole stream into the declared size, for nothing).
+        if (f.size > f.originalSize + 5 * Math.ceil(f.originalSize / 65_535) + 64) lies = true;
+        return !tooBig && !lies && total <= MAX_ZIP_BYTES && count <= MAX_FILES && !f.name.endsWith('/');
       },
     });
+    if (lies) return { ok: false, reason: 'El zip está dañado: un archivo declara un tamaño menor que su contenido comprimido.' };
     if (tooBig) return { ok: false, reason: `Un archivo del zip pasa de ${MAX_FILE_BYTES} bytes.` };
+    if (total > MAX_ZIP_BYTES) return { ok: false, reason: `Los archivos del zip suman más de ${MAX_ZIP_BYTES} bytes.` };
     if (count > MAX_FILES) return { ok: false, reason: `El zip tiene más de ${MAX_FILES} archivos.` };
   } catch (e) {
     return { ok: false, reason: `El zip está dañado o no es un zip (${e instanceof Error ? e.message : String(e)}).` };

@@ -65,8 +65,9 @@ export async function processDocument(core: SimCore, fileName: string | null, xm
   if (!schema || !BILL_SCHEMAS.includes(schema)) {
     return unreadVerdict([rejection('schema', undefined, 'se esperaba Invoice, CreditNote o DebitNote de UBL 2.1')], fileName);
   }
-  const xsd = core.schemas.validate(xml, schema);
+  // The reader's pre-scan first (no DOCTYPE, DIAN's size and depth bounds): libxml2 never sees what it refuses.
   const read = readUbl(xml);
+  const xsd = read.ok ? core.schemas.validate(xml, schema) : { valid: false, violations: [] };
   if (!xsd.valid || !read.ok) {
     const key = read.ok ? (textAt(read.root, 'cbc:UUID') ?? null) : null;
     return unreadVerdict([rejection('schema', undefined, read.ok ? schemaDetail(xsd.violations) : read.message)], fileName, key);

@@ -24,8 +24,9 @@ export async function processEvent(core: SimCore, fileName: string | null, xml: 
   if (detectDianSchemaId(xml) !== 'ApplicationResponse') {
     return unreadVerdict([rejection('schema', undefined, 'se esperaba un ApplicationResponse (evento 030–034)')], fileName);
   }
-  const xsd = core.schemas.validate(xml, 'ApplicationResponse');
+  // The reader's pre-scan first (no DOCTYPE, DIAN's size and depth bounds): libxml2 never sees what it refuses.
   const read = readUbl(xml);
+  const xsd = read.ok ? core.schemas.validate(xml, 'ApplicationResponse') : { valid: false, violations: [] };
   if (!xsd.valid || !read.ok) return unreadVerdict([rejection('schema', undefined, read.ok ? schemaDetail(xsd.violations) : read.message)], fileName);
   const root = read.root;
   const code = textAt(root, 'cac:DocumentResponse/cac:Response/cbc:ResponseCode') ?? '';

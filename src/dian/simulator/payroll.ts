@@ -39,10 +39,11 @@ export async function processPayroll(core: SimCore, fileName: string | null, xml
   if (schema !== 'NominaIndividual' && schema !== 'NominaIndividualDeAjuste') {
     return unreadVerdict([rejection('schema', undefined, 'se esperaba NominaIndividual o NominaIndividualDeAjuste')], fileName);
   }
-  const xsd = core.schemas.validate(xml, schema);
-  if (!xsd.valid) return unreadVerdict([rejection('schema', undefined, schemaDetail(xsd.violations))], fileName);
+  // The reader's pre-scan first (no DOCTYPE, DIAN's size and depth bounds): libxml2 never sees what it refuses.
   const read = readUbl(xml);
   if (!read.ok) return unreadVerdict([rejection('schema', undefined, read.message)], fileName);
+  const xsd = core.schemas.validate(xml, schema);
+  if (!xsd.valid) return unreadVerdict([rejection('schema', undefined, schemaDetail(xsd.violations))], fileName);
   // the CUNE's values as the core reads them (an Eliminar note hashes 0.00 totals and employee 0)
   const inputs = payrollCuneInputs(read.root);
   if (!inputs.ok) return unreadVerdict([rejection('payrollKey', undefined, inputs.message)], fileName);

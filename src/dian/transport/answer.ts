@@ -6,6 +6,22 @@
  */
 import type { Element } from '@xmldom/xmldom';
 import { parseXmlStrictly } from '../../shared/xml/strict-parser.js';
+import { MAX_XML_ATTRIBUTES, prescanXml, type XmlLimits } from '../../shared/xml/prescan.js';
+
+/**
+ * Bounds of an answer envelope (the pre-scan's): DIAN's answers nest about 8 deep (Envelope/Body/…Response/
+ * …Result/ResponseList/item/field) plus a WS-Security header; their longest value is a base64 zip or document
+ * (XmlBase64Bytes), up to the client's answer bound; they hold at most a few thousand elements (a numbering
+ * range list, a document's events).
+ */
+export const DIAN_ANSWER_LIMITS: XmlLimits = {
+  maxValueLength: 32 * 1024 * 1024,
+  maxDepth: 32,
+  maxElements: { '*': 200_000 },
+  maxChildren: 100_000,
+  maxAttributes: MAX_XML_ATTRIBUTES,
+  maxSignatureDepth: 12,
+};
 import { type DianRuleMessage, parseDianRuleMessage } from '../rules/message.js';
 import { SOAP12_NS } from './envelope.js';
 import { DIAN_OPERATIONS, type DianAnswerType, type DianOperation, WCF_NS } from './operations.js';
@@ -97,6 +113,10 @@ export type ReadAnswer<Op extends DianOperation> =
 
 /** Reads the answer envelope of `operation`. Never throws: what cannot be read is `unreadable`, with why. */
 export function readDianAnswer<Op extends DianOperation>(operation: Op, text: string): ReadAnswer<Op> {
+  // Bounded before any DOM is built: a DOCTYPE, deep nesting or millions of elements are refused in one linear pass.
+  const refusal = prescanXml(text, DIAN_ANSWER_LIMITS);
+  if (refusal)
+    return { kind: 'unreadable', reason: `the answer exceeds what a DIAN answer holds (${refusal.code}${refusal.path ? ` at ${refusal.path}` : ''})` };
   const parsed = parseXmlStrictly(text);
   const root = parsed.doc?.documentElement;
   if (!root || parsed.problems.length > 0 || parsed.thrown !== undefined || parsed.doc?.doctype) {

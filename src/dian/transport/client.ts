@@ -29,7 +29,19 @@ export interface DianClientOptions extends HttpOptions {
   timestampTtlMs?: number;
   /** Unique suffix of the envelope's ids. Default `randomUUID`. */
   newId?: () => string;
+  /**
+   * Largest answer read, in bytes; a longer one is not read and fails as a `bad_response` TransportError.
+   * Default {@link DIAN_MAX_ANSWER_BYTES}.
+   */
+  maxAnswerBytes?: number;
 }
+
+/**
+ * Default bound on an answer's size: 32 MB. DIAN's largest answers carry base64 zips of a few documents
+ * (GetStatusZip, GetXmlByDocumentKey); without a bound, an endpoint (or whatever sits in between) answering
+ * without end would be read into memory whole.
+ */
+export const DIAN_MAX_ANSWER_BYTES = 32 * 1024 * 1024;
 
 /** How {@link DianClient.waitForStatus} polls while DIAN answers `98` (still processing). */
 export interface PollOptions {
@@ -58,7 +70,11 @@ export class DianClient {
     this.ttl = options.timestampTtlMs ?? 300_000;
     this.newId = options.newId ?? randomUUID;
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
-    this.http = createHttpCore(options, { interpret: interpretFault, userAgent: 'ecf-kit (DIAN)' });
+    this.http = createHttpCore(options, {
+      interpret: interpretFault,
+      userAgent: 'ecf-kit (DIAN)',
+      maxResponseBytes: options.maxAnswerBytes ?? DIAN_MAX_ANSWER_BYTES,
+    });
   }
 
   /**

@@ -111,6 +111,8 @@ export interface Harness {
   otherToken: string;
   /** The data directory and the sealing key of the companies' identities (for `ecf dian admin` on the same service). */
   dataDir: string;
+  /** The PostgreSQL schema (PostgreSQL only). */
+  schema?: string;
   certificateKey: Uint8Array;
   cleanup(): Promise<void>;
 }
@@ -164,6 +166,7 @@ export async function startHarness(engine: 'sqlite' | 'postgres', extra: Partial
     token: a.token,
     otherToken: b.token,
     dataDir,
+    ...(schema ? { schema } : {}),
     certificateKey,
     async cleanup() {
       await server.close();

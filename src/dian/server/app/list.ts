@@ -52,7 +52,7 @@ export function parseListQuery(q: Record<string, string | undefined>): { filter:
   }
   if (q.state !== undefined) {
     if ((STATES as readonly string[]).includes(q.state)) filter.state = q.state as DocumentState;
-    else problems.push({ path: 'state', message: `Estado desconocido "${q.state}" (${STATES.join(', ')}).` });
+    else problems.push({ path: 'state', message: `Estado desconocido "${q.state}": debe ser uno de ${STATES.join(', ')}.` });
   }
   for (const key of ['from', 'to'] as const) {
     const v = q[key];

@@ -62,6 +62,25 @@ const mailAccepted = {
   },
 };
 
+/** A valid mail request (the OpenAPI example; the hostile-input tests mutate it). */
+const mailExample = {
+  personalizations: [
+    {
+      custom_args: { message_uuid: 'cufe-de-ejemplo', environment: '2' },
+      to: [{ email: 'cliente@example.com', name: 'Ana Pérez' }],
+      dynamic_template_data: {
+        subject: 'Factura SETP990000001',
+        header: { brand_name: 'Mi Empresa SAS' },
+        body: { customer_name: 'Ana Pérez', document_type: 'Factura electrónica', document_number: 'SETP990000001', uuid: 'cufe-de-ejemplo' },
+        footer: { year: '2025', brand_name: 'Mi Empresa SAS', address: 'Calle 1 # 2-3, Bogotá', telephone: '+57 601 000 0000' },
+      },
+    },
+  ],
+  from: { email: 'facturas@empresa.example', name: 'Mi Empresa' },
+  email_to_notify: [],
+  attachments: [{ content: 'PEludm9pY2UvPg==', mime: 'text/xml', filename: 'SETP990000001.xml' }],
+};
+
 const json = (schema: unknown) => ({ content: { 'application/json': { schema } } });
 const ref = (name: string) => json({ $ref: `#/components/schemas/${name}` });
 /** The mail routes take the header `Authotization` as the published interface writes it. */
@@ -90,9 +109,19 @@ export function addEventAndMailPaths(paths: Record<string, unknown>, schemas: Re
         requestBody: { required: true, ...ref(`EventRequest${row.code}`) },
         responses: {
           '200': { description: 'Validado y enviado a la DIAN (statusCode 5).', ...ref('EventAnswer') },
+          '400': { description: 'El cuerpo no es JSON válido en UTF-8: nada se envió.', ...ref('Error') },
           '401': { description: 'Token ausente o inválido.', ...ref('Error') },
           '409': { description: 'El mismo evento se está procesando en otra solicitud.', ...ref('Error') },
+          '413': { description: 'El cuerpo excede el límite (2 MB por defecto): nada se envió.', ...ref('Error') },
           '422': { description: 'Validaciones del servicio (statusCode 13) o rechazo de la DIAN (statusCode 11).', ...ref('EventAnswer') },
+          '502': {
+            description: 'La DIAN rechazó la solicitud (falla SOAP, p. ej. de seguridad): el evento no se registró.',
+            ...json({
+              type: 'object',
+              required: ['status', 'message', 'event'],
+              properties: { status: { const: 'error' }, message: { type: 'string' }, event: { type: 'null' } },
+            }),
+          },
           '503': { description: 'La DIAN no responde: el evento no se envió.', ...ref('Error') },
         },
       },
@@ -103,10 +132,12 @@ export function addEventAndMailPaths(paths: Record<string, unknown>, schemas: Re
       operationId: 'mail_send',
       summary: 'Encola un correo (una entrega por personalización)',
       parameters: [misspelt],
-      requestBody: { required: true, ...ref('MailRequest') },
+      requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/MailRequest' }, example: mailExample } } },
       responses: {
         '202': { description: 'Aceptado en la bandeja de salida.', ...ref('MailAccepted') },
+        '400': { description: 'El cuerpo no es JSON válido en UTF-8: nada se encoló.', ...ref('MailErrors') },
         '401': { description: 'Token ausente o inválido.', ...ref('Error') },
+        '413': { description: 'El cuerpo excede el límite (2 MB por defecto): nada se encoló.', ...ref('Error') },
         '422': { description: 'Solicitud inválida: errores con la ruta del campo.', ...ref('MailErrors') },
       },
     },

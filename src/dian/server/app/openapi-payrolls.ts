@@ -188,8 +188,10 @@ export function addPayrollPaths(paths: Record<string, unknown>, schemas: Record<
         requestBody: { required: true, ...ref(name) },
         responses: {
           '200': { description: 'Aceptada por la DIAN (status 2), o enviada al set de pruebas (status 1).', ...ref('PayrollAnswer') },
+          '400': { description: 'El cuerpo no es JSON válido en UTF-8: nada se envió.', ...ref('Error') },
           '401': { description: 'Token ausente o inválido.', ...ref('Error') },
           '409': { description: 'La misma nómina se está procesando en otra solicitud.', ...ref('Error') },
+          '413': { description: 'El cuerpo excede el límite (2 MB por defecto): nada se envió.', ...ref('Error') },
           '422': { description: 'Validaciones del servicio (statusCode 13) o rechazo de la DIAN (statusCode 11, status 3).', ...ref('PayrollRejection') },
           '503': {
             description: 'La DIAN no responde: nada se envió y el número sigue libre; o no confirmó un envío (con payrollId: consulte su estado).',

@@ -83,15 +83,22 @@ export function dianOpenApi(): Record<string, unknown> {
         requestBody: { required: true, ...json({ $ref: `#/components/schemas/${name}` }) },
         responses: {
           '200': { description: 'Validado y aceptado por la DIAN (statusCode 6).', ...json({ $ref: '#/components/schemas/DocumentAnswer' }) },
+          '400': { description: 'El cuerpo no es JSON válido en UTF-8: nada se emitió.', ...json({ $ref: '#/components/schemas/Error' }) },
           '202': {
             description: 'Set de pruebas de habilitación: la DIAN recibió el documento y aún lo valida (statusCode null, zipKey); repita la misma solicitud.',
             ...json({ type: 'object' }),
           },
           '401': { description: 'Token ausente o inválido.', ...json({ $ref: '#/components/schemas/Error' }) },
           '409': { description: 'El mismo documento se está procesando en otra solicitud.', ...json({ $ref: '#/components/schemas/Error' }) },
+          '413': { description: 'El cuerpo excede el límite (2 MB por defecto): nada se emitió.', ...json({ $ref: '#/components/schemas/Error' }) },
           '422': {
             description: 'Validaciones del servicio (statusCode 13) o rechazo de la DIAN (statusCode 11).',
             ...json({ $ref: '#/components/schemas/Rejection' }),
+          },
+          '502': {
+            description:
+              'La DIAN rechazó la solicitud (falla SOAP, p. ej. de seguridad) o aceptó pero su ApplicationResponse no se pudo leer (reintente: se consulta su estado).',
+            ...json({ $ref: '#/components/schemas/Error' }),
           },
           '503': { description: 'La DIAN no responde: nada se emitió; use /service/contingency-invoice.', ...json({ $ref: '#/components/schemas/Error' }) },
         },

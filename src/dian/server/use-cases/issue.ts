@@ -477,7 +477,21 @@ export async function finish(
     issueDate: stamp.slice(0, 10),
     issueTime: stamp.slice(11),
   });
-  if (!attached.ok) throw new EcfError(`AttachedDocument failed: ${attached.message}`, { code: 'attached_document_failed' });
+  if (!attached.ok) {
+    // DIAN accepted, but the ApplicationResponse it answered cannot be read (refused by the pre-scan: a DOCTYPE,
+    // entities, nesting or size beyond DIAN's limits; or not an ApplicationResponse). Nothing is built from it:
+    // the document stays `sending` with this answer stored, so the same request again asks GetStatus first.
+    const reply: UseCaseAnswer = {
+      status: 502,
+      body: {
+        status: 'error',
+        message: `La DIAN aceptó el documento ${label}, pero su respuesta (ApplicationResponse) no se pudo leer: ${attached.message} Reintente la misma solicitud: se consultará su estado sin enviarlo de nuevo.`,
+        document: null,
+      },
+    };
+    await storage.updateDocument(doc.id, { response: reply });
+    return reply;
+  }
   const signer = await deps.signerFor(company);
   const attachedSigned = await signDianXml(attached.xml, signer, { clock: () => at });
   if (!attachedSigned.ok) throw new EcfError(`Signing the AttachedDocument failed: ${attachedSigned.message}`, { code: 'signing_failed' });

@@ -24,7 +24,7 @@ import {
   setCompanyCertificate,
   startDianServer,
 } from '../../../../src/dian/server/index.js';
-import { dianLogger } from '../../../../src/dian/server/start.js';
+import { createDianLogger } from '../../../../src/dian/server/start.js';
 import { DIAN_ENDPOINTS } from '../../../../src/dian/transport/index.js';
 import { SecretKey } from '../../../../src/shared/server-kit/sealing.js';
 import { fakeIo } from '../../../ecf/helpers/cli.js';
@@ -99,7 +99,7 @@ describe('DIAN_CERT_KEY and DIAN_CERT_KEY_PREVIOUS in the log', () => {
         done();
       },
     });
-    const logger = dianLogger('trace', sink);
+    const logger = createDianLogger('trace', sink);
     const env = { DIAN_CERT_KEY: K2.toString('base64'), DIAN_CERT_KEY_PREVIOUS: `${K3.toString('hex')},${randomBytes(32).toString('base64url')}` };
     const dataDir = tempDir();
     const server: DianServer = await startDianServer({ dataDir, env, xsdDir: dianXsdDir(), clock: () => NOW, dianRetries: 0, logger });

@@ -170,9 +170,10 @@ export const hostileJson: fc.Arbitrary<Json> = fc.letrec<{ value: Json }>((tie) 
   ),
 })).value;
 
-type Path = (string | number)[];
+export type Path = (string | number)[];
 
-function pathsOf(v: unknown, at: Path = [], out: Path[] = []): Path[] {
+/** Every path inside a JSON value (the root first). */
+export function pathsOf(v: unknown, at: Path = [], out: Path[] = []): Path[] {
   out.push(at);
   if (Array.isArray(v)) v.forEach((x, i) => pathsOf(x, [...at, i], out));
   else if (v !== null && typeof v === 'object') for (const [k, x] of Object.entries(v)) pathsOf(x, [...at, k], out);
@@ -202,7 +203,8 @@ export type Mutation =
   | { kind: 'addKey'; key: string; value: Json }
   | { kind: 'repeat'; times: number };
 
-const mutation: fc.Arbitrary<Mutation> = fc.oneof(
+/** A random change: replace, delete, wrap, stringify, add a (hostile) key, repeat an array. */
+export const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   { weight: 5, arbitrary: fc.record({ kind: fc.constant('replace' as const), value: hostileJson }) },
   { weight: 2, arbitrary: fc.constant({ kind: 'delete' as const }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'wrapArray' as const }) },
