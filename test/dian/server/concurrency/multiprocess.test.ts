@@ -12,7 +12,6 @@
  * document is left `building` or `sending`.
  * Reduced in `npm test` (60 requests); 600 with `ECF_RELIABILITY=full`.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,6 +20,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addCompany, addResolution, createDianPostgresStorage } from '../../../../src/dian/server/index.js';
 import { scale } from '../../../ecf/reliability/mode.js';
+import { type Child, startChild, stopChild } from './children.js';
 import { dianXsdDir, repoRoot } from '../../helpers/env.js';
 import { EXAMPLE_NIT, example, NOW, newSchema, PG_URL } from '../helpers.js';
 
@@ -46,56 +46,6 @@ const RANGE = {
   validFrom: '2025-01-01',
   validTo: '2026-12-31',
 };
-
-interface Child {
-  child: ChildProcess;
-  urls: string[];
-  stderr: () => string;
-}
-
-/** Runs `node --import tsx <script>` and resolves once it prints `<word> <url…>` on stdout. */
-function startChild(script: string, word: string, env: Record<string, string>): Promise<Child> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'test/dian/server/concurrency', script)], {
-    cwd: repoRoot,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stderr!.on('data', (c) => {
-    err += String(c);
-  });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`${script} did not start in 45 s:\n${out}\n${err}`));
-    }, 45_000);
-    child.stdout!.on('data', (c) => {
-      out += String(c);
-      const m = new RegExp(`^${word} (.+)$`, 'm').exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ child, urls: m[1]!.trim().split(' '), stderr: () => err });
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${script} exited with ${code} before starting:\n${out}\n${err}`));
-    });
-  });
-}
-
-function stopChild(p: Child): Promise<number | null> {
-  return new Promise((resolve) => {
-    if (p.child.exitCode !== null) return resolve(p.child.exitCode);
-    const force = setTimeout(() => p.child.kill('SIGKILL'), 15_000);
-    p.child.once('exit', (code) => {
-      clearTimeout(force);
-      resolve(code);
-    });
-    p.child.kill('SIGTERM');
-  });
-}
 
 async function sql<T extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<T[]> {
   const c = new pg.Client({ connectionString: PG_URL });

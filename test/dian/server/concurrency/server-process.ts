@@ -5,6 +5,8 @@
  * SIGTERM (exit 0).
  *
  * Environment: DATABASE_URL, DIAN_SCHEMA, DIAN_ENDPOINT, DIAN_DATA_DIR, DIAN_CERT_KEY (hex), DIAN_NOW (ISO instant).
+ * Optional DIAN_CLOCK_RATE with DIAN_CLOCK_EPOCH_MS: the clock runs from DIAN_NOW at that rate from that real instant
+ * (the same in every process, so envelope timestamps agree; the fault test uses it to let reservation leases expire).
  */
 import { startDianServer } from '../../../../src/dian/server/index.js';
 
@@ -14,6 +16,9 @@ const env = (name: string): string => {
   return v;
 };
 const now = new Date(env('DIAN_NOW'));
+const rate = Number(process.env.DIAN_CLOCK_RATE ?? 0);
+const epoch = Number(process.env.DIAN_CLOCK_EPOCH_MS ?? 0);
+const clock = rate > 0 ? () => new Date(now.getTime() + (Date.now() - epoch) * rate) : () => now;
 const quiet = { debug() {}, info() {}, warn() {}, error: (obj: object, msg?: string) => console.error(msg ?? '', obj) };
 
 const server = await startDianServer({
@@ -22,7 +27,7 @@ const server = await startDianServer({
   schema: env('DIAN_SCHEMA'),
   authority: { endpoint: env('DIAN_ENDPOINT') },
   certificateKey: new Uint8Array(Buffer.from(env('DIAN_CERT_KEY'), 'hex')),
-  clock: () => now,
+  clock,
   dianRetries: 0,
   mail: false,
   logger: quiet,

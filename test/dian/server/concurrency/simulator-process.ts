@@ -6,6 +6,8 @@
  * SIGTERM (exit 0, its state written).
  *
  * Environment: DIAN_XSD_DIR, DIAN_SIM_DATA_DIR, DIAN_SIM_SEED, DIAN_NOW (ISO instant).
+ * Optional DIAN_CLOCK_RATE with DIAN_CLOCK_EPOCH_MS: the clock runs from DIAN_NOW at that rate from that real instant
+ * (the same in every process, so envelope timestamps agree; the fault test uses it to let reservation leases expire).
  */
 import { startDianSimulator } from '../../../../src/dian/simulator/index.js';
 
@@ -15,11 +17,14 @@ const env = (name: string): string => {
   return v;
 };
 const now = new Date(env('DIAN_NOW'));
+const rate = Number(process.env.DIAN_CLOCK_RATE ?? 0);
+const epoch = Number(process.env.DIAN_CLOCK_EPOCH_MS ?? 0);
+const clock = rate > 0 ? () => new Date(now.getTime() + (Date.now() - epoch) * rate) : () => now;
 const seed = JSON.parse(env('DIAN_SIM_SEED'));
 const sim = await startDianSimulator({
   xsdDir: env('DIAN_XSD_DIR'),
   dataDir: env('DIAN_SIM_DATA_DIR'),
-  clock: () => now,
+  clock,
   companies: seed.companies,
   ranges: seed.ranges,
 });
