@@ -1,5 +1,5 @@
 /**
- * Child processes of the DIAN multi-process tests (./multiprocess.test.ts, ../reliability/faults.test.ts):
+ * Child processes of the DIAN multi-process tests (./multiprocess.test.ts, test/dian/reliability/faults.test.ts):
  * `node --import tsx <script>` started until it prints its ready line, stopped with SIGTERM (SIGKILL after 15 s) or
  * killed outright. Only processes started here are signalled, each by its own handle.
  */
@@ -13,13 +13,20 @@ export interface Child {
   stderr: () => string;
 }
 
-/** Runs `node --import tsx <script>` and resolves once it prints `<word> <url…>` on stdout. */
+/**
+ * Runs `node --import tsx <script>` and resolves once it prints `<word> <url…>` on stdout. `script` is a file of this
+ * folder, or a path from the repository root when it holds a `/`.
+ */
 export function startChild(script: string, word: string, env: Record<string, string>): Promise<Child> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'test/dian/server/concurrency', script)], {
-    cwd: repoRoot,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', script.includes('/') ? join(repoRoot, script) : join(repoRoot, 'test/dian/server/concurrency', script)],
+    {
+      cwd: repoRoot,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   let err = '';
   child.stderr!.on('data', (c) => {

@@ -1,12 +1,12 @@
 /**
  * The mail service's sender in its own process for the mail fault test (./mail-faults.test.ts), run as
- * `node --import tsx test/dian/server/reliability/mail-sender-process.ts`: `createMailService` over the SQLite outbox
+ * `node --import tsx test/dian/reliability/mail-sender-process.ts`: `createMailService` over the SQLite outbox
  * MAIL_DB, SMTP to SMTP_URL, a short lease (MAIL_LEASE_MS) so a killed sender's rows are claimed again within the
  * test, quick retries. Prints `sender <pid>` once started; SIGTERM stops it (exit 0); the test SIGKILLs it.
  *
  * Environment: MAIL_DB, SMTP_URL, MAIL_LEASE_MS.
  */
-import { createMailService, createSmtpTransport, createSqliteMailStorage } from '../../../../src/shared/mail/index.js';
+import { createMailService, createSmtpTransport, createSqliteMailStorage } from '../../../src/shared/mail/index.js';
 
 const env = (name: string): string => {
   const v = process.env[name];

@@ -22,12 +22,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addCompany, addResolution, createDianPostgresStorage } from '../../../../src/dian/server/index.js';
-import { type PrivateCluster, startPrivateCluster } from '../../../ecf/reliability/faults/cluster.js';
-import { FULL, scale } from '../../../ecf/reliability/mode.js';
-import { dianXsdDir, repoRoot } from '../../helpers/env.js';
-import { type Child, killChild, startChild, stopChild } from '../concurrency/children.js';
-import { EXAMPLE_NIT, example, NOW } from '../helpers.js';
+import { addCompany, addResolution, createDianPostgresStorage } from '../../../src/dian/server/index.js';
+import { type PrivateCluster, startPrivateCluster } from '../../ecf/reliability/faults/cluster.js';
+import { scale } from '../../ecf/reliability/mode.js';
+import { dianXsdDir, repoRoot } from '../helpers/env.js';
+import { type Child, killChild, startChild, stopChild } from '../server/concurrency/children.js';
+import { EXAMPLE_NIT, example, NOW } from '../server/helpers.js';
 
 const INVOICES = scale(30, 2_500);
 const IN_FLIGHT = scale(6, 12);
@@ -150,11 +150,12 @@ interface Outcome {
 }
 let run: { outcomes: Outcome[]; final: Outcome[] } | null = null;
 
+/** Each fault in turn until `stop.done`, and at least one round of the three (a fast run meets every kind). */
 async function chaos(stop: { done: boolean }) {
   let round = 0;
-  while (!stop.done) {
+  while (!stop.done || round < 3) {
     await sleep(scale(2_500, 6_000) + Math.random() * 2_000);
-    if (stop.done) break;
+    if (stop.done && round >= 3) break;
     round++;
     const which = round % 3;
     if (which === 1) {
@@ -274,6 +275,7 @@ describe('DIAN documents and events under faults: simulator faults, SIGKILLed se
       // Faults were injected of each kind the run is about.
       expect(figures.kills).toBeGreaterThan(0);
       expect(figures.pgRestarts).toBeGreaterThan(0);
+      expect(figures.outages).toBeGreaterThan(0);
       const stats = await control('stats');
       expect(stats.faults.dropAfter).toBeGreaterThan(0);
       // Nothing the client sent was invalid: after the faults, every invoice and event has its 200.
@@ -309,6 +311,5 @@ describe('DIAN documents and events under faults: simulator faults, SIGKILLed se
       expect(received[o.invoice.body.document.uuid]).toBe(1);
       expect(received[o.event!.body.event.uuid]).toBe(1);
     }
-    if (FULL) expect(INVOICES * 2).toBe(5_000);
   }, 120_000);
 });

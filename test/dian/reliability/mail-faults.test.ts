@@ -16,10 +16,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createMailService, createSmtpTransport, createSqliteMailStorage } from '../../../../src/shared/mail/index.js';
-import { scale } from '../../../ecf/reliability/mode.js';
-import { freePort, startSmtp, type TestSmtp, validRequest } from '../../../shared/mail/helpers.js';
-import { type Child, killChild, startChild, stopChild } from '../concurrency/children.js';
+import { createMailService, createSmtpTransport, createSqliteMailStorage } from '../../../src/shared/mail/index.js';
+import { scale } from '../../ecf/reliability/mode.js';
+import { freePort, startSmtp, type TestSmtp, validRequest } from '../../shared/mail/helpers.js';
+import { type Child, killChild, startChild, stopChild } from '../server/concurrency/children.js';
 
 const MESSAGES = scale(60, 2_000);
 const BATCHES = 6;
@@ -37,7 +37,7 @@ afterAll(async () => {
 });
 
 function startSender(url: string): Promise<Child> {
-  return startChild('../reliability/mail-sender-process.ts', 'sender', { MAIL_DB: DB, SMTP_URL: url, MAIL_LEASE_MS: String(LEASE_MS) });
+  return startChild('test/dian/reliability/mail-sender-process.ts', 'sender', { MAIL_DB: DB, SMTP_URL: url, MAIL_LEASE_MS: String(LEASE_MS) });
 }
 
 describe('mail under faults: SMTP down then back, the sender process SIGKILLed and restarted', () => {
