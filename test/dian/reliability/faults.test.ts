@@ -87,6 +87,8 @@ function startServer(): Promise<Child> {
     DIAN_ENDPOINT: simulator.urls[0]!,
     DIAN_DATA_DIR: dataDir,
     DIAN_CERT_KEY: CERT_KEY,
+    // Answers slower than this are lost answers (a hung DIAN): 2 s.
+    DIAN_TIMEOUT_MS: '2000',
     ...clockEnv(),
   });
 }
@@ -170,7 +172,8 @@ async function chaos(stop: { done: boolean }) {
       await cluster.restart(figures.pgRestarts % 2 === 0 ? 'fast' : 'immediate');
       figures.pgRestarts++;
     } else {
-      await control('outage', 'PUT', { mode: '503', forMs: 1_500 });
+      // The first window hangs (answers never come: the servers time out after sending), the next ones answer 503.
+      await control('outage', 'PUT', { mode: figures.outages === 0 ? 'hang' : '503', forMs: figures.outages === 0 ? 3_000 : 1_500 });
       figures.outages++;
     }
   }

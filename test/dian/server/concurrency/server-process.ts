@@ -5,6 +5,7 @@
  * SIGTERM (exit 0).
  *
  * Environment: DATABASE_URL, DIAN_SCHEMA, DIAN_ENDPOINT, DIAN_DATA_DIR, DIAN_CERT_KEY (hex), DIAN_NOW (ISO instant).
+ * Optional DIAN_TIMEOUT_MS: the DIAN client's timeout (default the server's 60 s).
  * Optional DIAN_CLOCK_RATE with DIAN_CLOCK_EPOCH_MS: the clock runs from DIAN_NOW at that rate from that real instant
  * (the same in every process, so envelope timestamps agree; the fault test uses it to let reservation leases expire).
  */
@@ -29,6 +30,7 @@ const server = await startDianServer({
   certificateKey: new Uint8Array(Buffer.from(env('DIAN_CERT_KEY'), 'hex')),
   clock,
   dianRetries: 0,
+  ...(process.env.DIAN_TIMEOUT_MS ? { dianTimeoutMs: Number(process.env.DIAN_TIMEOUT_MS) } : {}),
   mail: false,
   logger: quiet,
 });
