@@ -6,9 +6,11 @@
  * - `POST /control/companies` `{nit, softwareId, pin, testSetId?, providerNit?, name?}` (or an array)
  * - `POST /control/ranges` `{nit, softwareId, prefix, from, to, technicalKey, resolutionNumber, resolutionDate, validFrom, validTo}` (or an array)
  * - `PUT /control/scenarios` `[{number, rule, kind: "Rechazo"|"Notificación", text}]`
- * - `PUT /control/faults` (see DianSimFaults), `PUT /control/outage` `{mode: "off"|"503"|"hang"}`
+ * - `PUT /control/faults` (see DianSimFaults), `PUT /control/outage` `{mode: "off"|"503"|"hang", forMs?}`: with `forMs`
+ *   an outage window, back to `off` on its own after that many milliseconds
  * - `PUT /control/processing` `{delayMs}`: how long an asynchronous zip stays `98` (pending zips rescheduled from now)
  * - `GET /control/stats`, `GET /control/companies`, `GET /control/ranges`, `GET /control/test-sets`
+ * - `GET /control/received`: per declared key (CUFE/CUDE), how many times a document or event carrying it was received
  */
 import type { DianSimCompany, DianSimFaults, DianSimOutage, DianSimRange, DianSimScenario } from './types.js';
 
@@ -107,10 +109,15 @@ export function normalizeProcessing(v: unknown): number {
   return ms;
 }
 
-export function normalizeOutage(v: unknown): DianSimOutage {
-  const mode = obj(v, 'outage').mode;
+export function normalizeOutage(v: unknown): { mode: DianSimOutage; forMs?: number } {
+  const o = obj(v, 'outage');
+  const mode = o.mode;
   if (mode !== 'off' && mode !== '503' && mode !== 'hang') throw new RangeError('outage.mode debe ser "off", "503" o "hang"');
-  return mode;
+  if (o.forMs === undefined) return { mode };
+  const ms = o.forMs;
+  if (typeof ms !== 'number' || !Number.isFinite(ms) || ms <= 0 || ms > 86_400_000 || mode === 'off')
+    throw new RangeError('outage.forMs debe ser un número entre 1 y 86400000, con mode "503" o "hang"');
+  return { mode, forMs: ms };
 }
 
 /** What the control API acts on. */
@@ -119,9 +126,10 @@ export interface DianControlTarget {
   addRange(r: DianSimRange): void;
   setScenarios(s: DianSimScenario[]): void;
   setFaults(f: DianSimFaults): void;
-  setOutage(m: DianSimOutage): void;
+  /** With `forMs`, back to `off` on its own after that long (an outage window). */
+  setOutage(m: DianSimOutage, forMs?: number): void;
   setProcessingDelay(ms: number): void;
-  read(what: 'stats' | 'companies' | 'ranges' | 'test-sets' | 'scenarios' | 'faults' | 'outage' | 'processing'): unknown;
+  read(what: 'stats' | 'companies' | 'ranges' | 'test-sets' | 'scenarios' | 'faults' | 'outage' | 'processing' | 'received'): unknown;
 }
 
 /** Handles `/control/<name>`: status and JSON body. */
@@ -144,15 +152,18 @@ export function control(target: DianControlTarget, method: string, name: string,
       case 'PUT faults':
         target.setFaults(normalizeFaults(JSON.parse(body)));
         return { status: 200, body: target.read('faults') };
-      case 'PUT outage':
-        target.setOutage(normalizeOutage(JSON.parse(body)));
-        return { status: 200, body: { mode: target.read('outage') } };
+      case 'PUT outage': {
+        const o = normalizeOutage(JSON.parse(body));
+        target.setOutage(o.mode, o.forMs);
+        return { status: 200, body: { mode: target.read('outage'), ...(o.forMs === undefined ? {} : { forMs: o.forMs }) } };
+      }
       case 'GET stats':
       case 'GET companies':
       case 'GET ranges':
       case 'GET test-sets':
       case 'GET scenarios':
       case 'GET faults':
+      case 'GET received':
         return { status: 200, body: target.read(name as 'stats') };
       case 'GET outage':
         return { status: 200, body: { mode: target.read('outage') } };
@@ -165,7 +176,7 @@ export function control(target: DianControlTarget, method: string, name: string,
         return {
           status: 404,
           body: {
-            error: `Ruta de control desconocida: ${method} /control/${name}. Disponibles: POST|GET companies, POST|GET ranges, PUT|GET scenarios, PUT|GET faults, PUT|GET outage, PUT|GET processing, GET stats, GET test-sets.`,
+            error: `Ruta de control desconocida: ${method} /control/${name}. Disponibles: POST|GET companies, POST|GET ranges, PUT|GET scenarios, PUT|GET faults, PUT|GET outage, PUT|GET processing, GET stats, GET test-sets, GET received.`,
           },
         };
     }

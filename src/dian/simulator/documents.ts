@@ -79,6 +79,7 @@ export async function processDocument(core: SimCore, fileName: string | null, xm
   const issuerParty = DOCUMENT_TYPES[typeCode]?.hash === 'cuds' ? CUSTOMER : SUPPLIER;
   const nit = textAt(root, `${issuerParty}/cbc:CompanyID`) ?? '';
   const declared = textAt(root, 'cbc:UUID') ?? '';
+  if (declared) state.received[declared] = (state.received[declared] ?? 0) + 1;
   const acceptedKey = state.accepted[`${nit}|${number}`];
   if ((declared && state.documents[declared]?.verdict.isValid) || acceptedKey !== undefined) {
     state.stats.documents.duplicates++;

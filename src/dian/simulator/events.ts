@@ -34,6 +34,10 @@ export async function processEvent(core: SimCore, fileName: string | null, xml: 
   if (!row) return unreadVerdict([rejection('schema', root, `código de evento desconocido: ${code || '(vacío)'}`)], fileName);
   const number = textAt(root, 'cbc:ID') ?? '';
   const declared = textAt(root, 'cbc:UUID') ?? '';
+  if (declared) {
+    state.received[declared] = (state.received[declared] ?? 0) + 1;
+    core.store.changed();
+  }
   const senderNit = textAt(root, 'cac:SenderParty/cac:PartyTaxScheme/cbc:CompanyID') ?? '';
   const receiverNit = textAt(root, 'cac:ReceiverParty/cac:PartyTaxScheme/cbc:CompanyID') ?? '';
   const invoiceKey = textAt(root, 'cac:DocumentResponse/cac:DocumentReference/cbc:UUID') ?? '';

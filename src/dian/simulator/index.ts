@@ -104,6 +104,7 @@ export async function startDianSimulator(options: DianSimulatorOptions): Promise
   let faults: DianSimFaults = normalizeFaults(options.faults);
   let injected = 0;
   let outage: DianSimOutage = 'off';
+  let outageTimer: NodeJS.Timeout | undefined;
   let closed = false;
   const timers = new Map<string, NodeJS.Timeout>();
   const hanging = new Set<Socket>();
@@ -149,8 +150,14 @@ export async function startDianSimulator(options: DianSimulatorOptions): Promise
       faults = normalizeFaults(f);
       injected = 0;
     },
-    setOutage(m: DianSimOutage) {
+    setOutage(m: DianSimOutage, forMs?: number) {
+      clearTimeout(outageTimer);
+      outageTimer = undefined;
       outage = m;
+      if (forMs !== undefined && m !== 'off') {
+        outageTimer = setTimeout(() => target.setOutage('off'), forMs);
+        outageTimer.unref();
+      }
       if (m !== 'hang') for (const s of hanging) s.destroy();
     },
     setProcessingDelay(ms: number) {
@@ -169,6 +176,7 @@ export async function startDianSimulator(options: DianSimulatorOptions): Promise
         faults: () => faults,
         outage: () => outage,
         processing: () => ({ delayMs: core.processingDelayMs }),
+        received: () => state.received,
       };
       return structuredClone(views[what]!());
     },
@@ -314,13 +322,15 @@ export async function startDianSimulator(options: DianSimulatorOptions): Promise
     addRange,
     setScenarios: (s) => target.setScenarios(s),
     setFaults: (f) => target.setFaults(f),
-    setOutage: (m) => target.setOutage(m),
+    setOutage: (m, forMs) => target.setOutage(m, forMs),
     setProcessingDelay: (ms) => target.setProcessingDelay(ms),
     stats: (): DianSimStats => structuredClone(state.stats),
     testSets: (): Record<string, DianSimTestSet> => structuredClone(state.testSets),
+    received: (): Record<string, number> => structuredClone(state.received),
     async close() {
       if (closed) return;
       closed = true;
+      clearTimeout(outageTimer);
       for (const t of timers.values()) clearTimeout(t);
       timers.clear();
       for (const s of hanging) s.destroy();

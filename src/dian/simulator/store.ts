@@ -29,6 +29,7 @@ function emptyState(): DianSimState {
     zips: {},
     testSets: {},
     responseCounter: 0,
+    received: {},
     stats: emptyStats(),
   };
 }

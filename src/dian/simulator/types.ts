@@ -150,6 +150,11 @@ export interface DianSimState {
   testSets: Record<string, DianSimTestSet>;
   /** Last `cbc:ID` of DIAN's ApplicationResponses. */
   responseCounter: number;
+  /**
+   * How many times a document or event carrying this declared key (`cbc:UUID`) was received and read, accepted,
+   * rejected or refused as a duplicate alike: the count a test checks to prove a client never sent a document twice.
+   */
+  received: Record<string, number>;
   stats: DianSimStats;
 }
 
@@ -190,12 +195,15 @@ export interface DianSimulator {
   addRange(range: DianSimRange): void;
   setScenarios(scenarios: DianSimScenario[]): void;
   setFaults(faults: DianSimFaults): void;
-  setOutage(mode: DianSimOutage): void;
+  /** With `forMs`, an outage window: back to `off` on its own after that many milliseconds. */
+  setOutage(mode: DianSimOutage, forMs?: number): void;
   /** Sets how long an asynchronous zip stays `98`; zips still in process are rescheduled from now with the new delay. */
   setProcessingDelay(ms: number): void;
   stats(): DianSimStats;
   /** The habilitación test sets' counts (accepted, rejected), by test set id: `GET /control/test-sets`. */
   testSets(): Record<string, DianSimTestSet>;
+  /** Per declared key (CUFE/CUDE), how many times a document or event carrying it was received: `GET /control/received`. */
+  received(): Record<string, number>;
   /** Stops listening, answers nothing more, writes the state. */
   close(): Promise<void>;
 }

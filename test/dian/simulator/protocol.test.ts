@@ -218,6 +218,46 @@ describe('local DIAN: test set, outage, lost answers, control API', () => {
     sim.setFaults({});
   });
 
+  it('outage window: PUT /control/outage {mode: "503", forMs} answers 503 for that long, then off on its own; bad forMs is a 400', async () => {
+    const put = (body: unknown) => fetch(`${sim.controlUrl}/outage`, { method: 'PUT', body: JSON.stringify(body) });
+    const set = await put({ mode: '503', forMs: 400 });
+    expect(await set.json()).toEqual({ mode: '503', forMs: 400 });
+    const dian = client(sim.url, { retries: 0 });
+    const e = await failure(dian.getStatus('b'.repeat(96)));
+    expect(isTransportError(e) && e.status).toBe(503);
+    await new Promise((r) => setTimeout(r, 600));
+    expect(await (await fetch(`${sim.controlUrl}/outage`)).json()).toEqual({ mode: 'off' });
+    expect((await dian.getStatus('b'.repeat(96))).statusCode).toBe('90');
+    await dian.close();
+    for (const bad of [
+      { mode: '503', forMs: 0 },
+      { mode: 'off', forMs: 10 },
+      { mode: 'hang', forMs: 'x' },
+    ]) {
+      const r = await put(bad);
+      expect(r.status).toBe(400);
+      expect(((await r.json()) as { error: string }).error).toContain('outage.forMs');
+    }
+    expect(await (await fetch(`${sim.controlUrl}/outage`)).json()).toEqual({ mode: 'off' });
+  });
+
+  it('GET /control/received counts each receipt of a declared key: a send, a resend refused as duplicate, an event', async () => {
+    const dian = client(sim.url);
+    const inv = await signedInvoice(990000303);
+    expect((await dian.sendBillSync('r.zip', zip1(inv.xml))).isValid).toBe(true);
+    const received = async () => (await (await fetch(`${sim.controlUrl}/received`)).json()) as Record<string, number>;
+    expect((await received())[inv.cufe]).toBe(1);
+    expect((await dian.sendBillSync('r.zip', zip1(inv.xml))).messages.map((m) => m.rule)).toEqual(['90']);
+    expect((await received())[inv.cufe]).toBe(2);
+    const event = await signedEvent('030', inv);
+    await dian.sendEventUpdateStatus(zip1(event.xml, 'ar.xml'));
+    expect((await received())[event.cude]).toBe(1);
+    // GetStatus is a query, not a receipt.
+    await dian.getStatus(inv.cufe);
+    expect(sim.received()[inv.cufe]).toBe(2);
+    await dian.close();
+  });
+
   it('the control API seeds companies and ranges, refuses bad input with a Spanish 400, and reports stats', async () => {
     const res = await fetch(`${sim.controlUrl}/ranges`, { method: 'POST', body: JSON.stringify({ ...RANGE, prefix: 'FE', from: '10', to: '5' }) });
     expect(res.status).toBe(400);

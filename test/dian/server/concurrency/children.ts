@@ -1,7 +1,8 @@
 /**
- * Child processes of the DIAN multi-process test and of bench/dian-server.ts: `node --import tsx <script>` started
- * and awaited until it prints its ready line, stopped with SIGTERM, and (with `ipc`) asked for its own CPU time and
- * memory over the IPC channel (./usage.ts answers in the child).
+ * Child processes of the DIAN multi-process tests (./multiprocess.test.ts, test/dian/reliability/faults.test.ts) and
+ * of bench/dian-server.ts: `node --import tsx <script>` started and awaited until it prints its ready line, stopped
+ * with SIGTERM (SIGKILL after 15 s) or killed outright, and (with `ipc`) asked for its own CPU time and memory over
+ * the IPC channel (./usage.ts answers in the child). Only processes started here are signalled, each by its own handle.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -23,13 +24,20 @@ export interface ChildOptions {
   startTimeoutMs?: number;
 }
 
-/** Runs `node --import tsx <script>` (a path under test/dian/server/concurrency) and resolves once it prints `<word> <url…>` on stdout. */
+/**
+ * Runs `node --import tsx <script>` and resolves once it prints `<word> <url…>` on stdout. `script` is a file of this
+ * folder, or a path from the repository root when it holds a `/`.
+ */
 export function startChild(script: string, word: string, env: Record<string, string | undefined>, options: ChildOptions = {}): Promise<Child> {
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', join(repoRoot, 'test/dian/server/concurrency', script)], {
-    cwd: repoRoot,
-    env: Object.fromEntries(Object.entries({ ...process.env, ...env }).filter(([, v]) => v !== undefined)),
-    stdio: options.ipc ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...(options.nodeArgs ?? []), '--import', 'tsx', script.includes('/') ? join(repoRoot, script) : join(repoRoot, 'test/dian/server/concurrency', script)],
+    {
+      cwd: repoRoot,
+      env: Object.fromEntries(Object.entries({ ...process.env, ...env }).filter(([, v]) => v !== undefined)),
+      stdio: options.ipc ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   let err = '';
   child.stderr!.on('data', (c) => {
@@ -91,5 +99,14 @@ export function childUsage(p: Child, gc = false): Promise<ChildUsage> {
       resolve(m as ChildUsage);
     });
     p.child.send({ usage: true, gc });
+  });
+}
+
+/** SIGKILL, as a crash: resolves once the process is gone. */
+export function killChild(p: Child): Promise<void> {
+  return new Promise((resolve) => {
+    if (p.child.exitCode !== null || p.child.signalCode !== null) return resolve();
+    p.child.once('exit', () => resolve());
+    p.child.kill('SIGKILL');
   });
 }

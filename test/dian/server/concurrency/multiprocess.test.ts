@@ -20,9 +20,9 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addCompany, addResolution, createDianPostgresStorage } from '../../../../src/dian/server/index.js';
 import { scale } from '../../../ecf/reliability/mode.js';
+import { type Child, startChild, stopChild } from './children.js';
 import { dianXsdDir, repoRoot } from '../../helpers/env.js';
 import { EXAMPLE_NIT, example, NOW, newSchema, PG_URL } from '../helpers.js';
-import { type Child, startChild, stopChild } from './children.js';
 
 const PROCESSES = 3;
 /** Numbers of each kind; requests = singles + 2 × (same twins + different twins). */

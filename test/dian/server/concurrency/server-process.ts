@@ -6,7 +6,10 @@
  * CPU time and memory when asked (./usage.ts).
  *
  * Environment: DATABASE_URL and DIAN_SCHEMA (optional: SQLite without them), DIAN_ENDPOINT, DIAN_DATA_DIR,
- * DIAN_CERT_KEY (hex), DIAN_NOW (ISO instant).
+ * DIAN_CERT_KEY (hex), DIAN_NOW (ISO instant). Optional DIAN_TIMEOUT_MS: the DIAN client's timeout (default the
+ * server's 60 s). Optional DIAN_CLOCK_RATE with DIAN_CLOCK_EPOCH_MS: the clock runs from DIAN_NOW at that rate from
+ * that real instant (the same in every process, so envelope timestamps agree; the fault test uses it to let
+ * reservation leases expire).
  */
 import { startDianServer } from '../../../../src/dian/server/index.js';
 import { answerUsageOverIpc } from './usage.js';
@@ -17,6 +20,9 @@ const env = (name: string): string => {
   return v;
 };
 const now = new Date(env('DIAN_NOW'));
+const rate = Number(process.env.DIAN_CLOCK_RATE ?? 0);
+const epoch = Number(process.env.DIAN_CLOCK_EPOCH_MS ?? 0);
+const clock = rate > 0 ? () => new Date(now.getTime() + (Date.now() - epoch) * rate) : () => now;
 const quiet = { debug() {}, info() {}, warn() {}, error: (obj: object, msg?: string) => console.error(msg ?? '', obj) };
 
 const server = await startDianServer({
@@ -25,8 +31,9 @@ const server = await startDianServer({
   schema: process.env.DATABASE_URL ? env('DIAN_SCHEMA') : undefined,
   authority: { endpoint: env('DIAN_ENDPOINT') },
   certificateKey: new Uint8Array(Buffer.from(env('DIAN_CERT_KEY'), 'hex')),
-  clock: () => now,
+  clock,
   dianRetries: 0,
+  ...(process.env.DIAN_TIMEOUT_MS ? { dianTimeoutMs: Number(process.env.DIAN_TIMEOUT_MS) } : {}),
   mail: false,
   logger: quiet,
 });

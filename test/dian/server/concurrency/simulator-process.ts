@@ -5,7 +5,10 @@
  * what the real DIAN knows from habilitación); prints `simulator <url> <controlUrl>` on stdout and closes on
  * SIGTERM (exit 0, its state written). Started with an IPC channel, it reports its CPU time and memory when asked.
  *
- * Environment: DIAN_XSD_DIR, DIAN_SIM_DATA_DIR (optional: in memory without it), DIAN_SIM_SEED, DIAN_NOW (ISO instant).
+ * Environment: DIAN_XSD_DIR, DIAN_SIM_DATA_DIR (optional: in memory without it), DIAN_SIM_SEED, DIAN_NOW (ISO
+ * instant). Optional DIAN_CLOCK_RATE with DIAN_CLOCK_EPOCH_MS: the clock runs from DIAN_NOW at that rate from that
+ * real instant (the same in every process, so envelope timestamps agree; the fault test uses it to let reservation
+ * leases expire).
  */
 import { startDianSimulator } from '../../../../src/dian/simulator/index.js';
 import { answerUsageOverIpc } from './usage.js';
@@ -16,13 +19,16 @@ const env = (name: string): string => {
   return v;
 };
 const now = new Date(env('DIAN_NOW'));
+const rate = Number(process.env.DIAN_CLOCK_RATE ?? 0);
+const epoch = Number(process.env.DIAN_CLOCK_EPOCH_MS ?? 0);
+const clock = rate > 0 ? () => new Date(now.getTime() + (Date.now() - epoch) * rate) : () => now;
 const seed = JSON.parse(env('DIAN_SIM_SEED'));
 const sim = await startDianSimulator({
   xsdDir: env('DIAN_XSD_DIR'),
   // Without DIAN_SIM_DATA_DIR the state stays in memory (bench/dian-server.ts: rewriting state.json, every signed
   // document included, after each change would make the local DIAN's cost grow with the documents it holds).
   dataDir: process.env.DIAN_SIM_DATA_DIR || undefined,
-  clock: () => now,
+  clock,
   companies: seed.companies,
   ranges: seed.ranges,
 });
