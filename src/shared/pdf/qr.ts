@@ -105,53 +105,66 @@ const N4 = 10;
 /** ISO/IEC 18004's penalty score of a masked symbol, computed as Nayuki's `getPenaltyScore`. */
 function penalty(m: Uint8Array, size: number): number {
   let result = 0;
-  const history = new Int32Array(7);
-  const push = (run: number) => {
-    const v = history[0] === 0 ? run + size : run;
-    for (let i = 6; i > 0; i--) history[i] = history[i - 1]!;
-    history[0] = v;
-  };
-  const patterns = () => {
-    const n = history[1]!;
-    const core = n > 0 && history[2] === n && history[3] === n * 3 && history[4] === n && history[5] === n;
-    return (core && history[0]! >= n * 4 && history[6]! >= n ? 1 : 0) + (core && history[6]! >= n * 4 && history[0]! >= n ? 1 : 0);
-  };
-  for (let pass = 0; pass < 2; pass++) {
-    for (let a = 0; a < size; a++) {
-      let color = 0;
-      let run = 0;
-      history.fill(0);
-      for (let b = 0; b < size; b++) {
-        const v = pass === 0 ? m[a * size + b]! : m[b * size + a]!;
-        if (v === color) {
-          run++;
-          if (run === 5) result += N1;
-          else if (run > 5) result++;
-        } else {
-          push(run);
-          if (!color) result += patterns() * N3;
-          color = v;
-          run = 1;
-        }
-      }
-      if (color) {
-        push(run);
-        run = 0;
-      }
-      push(run + size);
-      result += patterns() * N3;
-    }
-  }
+  for (let a = 0; a < size; a++) result += linePenalty(m, a * size, 1, size) + linePenalty(m, a, size, size);
   for (let y = 0; y < size - 1; y++) {
     for (let x = 0; x < size - 1; x++) {
-      const c = m[y * size + x];
-      if (c === m[y * size + x + 1] && c === m[(y + 1) * size + x] && c === m[(y + 1) * size + x + 1]) result += N2;
+      const i = y * size + x;
+      const c = m[i];
+      if (c === m[i + 1] && c === m[i + size] && c === m[i + size + 1]) result += N2;
     }
   }
   let dark = 0;
   for (let i = 0; i < m.length; i++) dark += m[i]!;
   const total = size * size;
   return result + (Math.ceil(Math.abs(dark * 20 - total * 10) / total) - 1) * N4;
+}
+
+/**
+ * Runs of five or more (N1) and finder-like patterns (N3) along one row (`step` 1) or column (`step` `size`): the
+ * last seven run lengths are kept in h0…h6 (h0 the newest), as Nayuki's run history.
+ */
+function linePenalty(m: Uint8Array, start: number, step: number, size: number): number {
+  let result = 0;
+  let h0 = 0;
+  let h1 = 0;
+  let h2 = 0;
+  let h3 = 0;
+  let h4 = 0;
+  let h5 = 0;
+  let h6 = 0;
+  let color = 0;
+  let run = 0;
+  for (let b = 0, i = start; b <= size; b++, i += step) {
+    // b === size: the line's end, a light run as wide as the quiet zone (Nayuki's finderPenaltyTerminateAndCount).
+    const end = b === size;
+    const v = end ? 0 : m[i]!;
+    if (!end && v === color) {
+      run++;
+      if (run === 5) result += N1;
+      else if (run > 5) result++;
+      continue;
+    }
+    const pushes = end ? (color ? 2 : 1) : 1;
+    for (let p = 0; p < pushes; p++) {
+      let length = end && p === pushes - 1 ? (color && pushes === 2 ? 0 : run) + size : run;
+      if (h0 === 0) length += size;
+      h6 = h5;
+      h5 = h4;
+      h4 = h3;
+      h3 = h2;
+      h2 = h1;
+      h1 = h0;
+      h0 = length;
+    }
+    if (end || !color) {
+      const n = h1;
+      const core = n > 0 && h2 === n && h3 === n * 3 && h4 === n && h5 === n;
+      if (core) result += ((h0 >= n * 4 && h6 >= n ? 1 : 0) + (h6 >= n * 4 && h0 >= n ? 1 : 0)) * N3;
+    }
+    color = v;
+    run = 1;
+  }
+  return result;
 }
 
 /**
