@@ -3,6 +3,7 @@
  * 80 mm POS strip. A thin adapter over `dianPdf` of the `ecf-kit/dian/pdf` entry.
  */
 import { writeFile } from 'node:fs/promises';
+import { deflateSync } from 'node:zlib';
 import { dianPdf, type DianPdfFormat } from '../pdf/index.js';
 import { parseFlags, requireFlag, UsageError, type CliCommand, type CliIo, optionalFlag } from '../../shared/cli/command.js';
 
@@ -32,7 +33,7 @@ export const dianPdfCommand: CliCommand = {
       io.stderr(`ecf dian pdf: cannot read ${file} as UTF-8: ${(e as Error).message}\n`);
       return 2;
     }
-    const r = await dianPdf(text, { format, ...(providerName ? { providerName } : {}) });
+    const r = await dianPdf(text, { format, deflate: (d) => deflateSync(d), ...(providerName ? { providerName } : {}) });
     if (!r.ok) {
       io.stderr(`ecf dian pdf: ${file}: ${r.message} (${r.code})\n`);
       return 1;

@@ -8,6 +8,8 @@
 export { dianPdf, type DianPdfOptions, type DianPdfReadOptions, type DianPdfResult, type DianPdfFormat } from './render.js';
 /** A print model → PDF bytes, A4 or the 80 mm receipt strip. */
 export { renderDianPdf } from './render.js';
+/** A zlib-format deflater for the pages' content streams (`options.deflate`; on Node, `node:zlib`'s `deflateSync`). */
+export type { PdfDeflate as DianPdfDeflate } from '../../shared/pdf/document.js';
 /** Where the QR goes on the A4 page (lower-left of the last page, sizes in millimetres). */
 export { DIAN_QR_LAYOUT } from './render.js';
 /** A request body + context + codes → the print model (data only: sections, lines, totals, amount in words, codes). */

@@ -8,7 +8,7 @@
  * issue date and time: the same input always gives the same bytes.
  */
 import { EcfError } from '../../shared/errors/ecf-error.js';
-import { renderDocument, type Block, type Caption, type PrintedDocument, type QrPlacement } from '../../shared/pdf/document.js';
+import { renderDocument, type Block, type Caption, type PdfDeflate, type PrintedDocument, type QrPlacement } from '../../shared/pdf/document.js';
 import { INK, MUTED } from '../../shared/pdf/layout.js';
 import type { QrErrorCorrection } from '../../shared/pdf/qr.js';
 import { renderReceipt, type PrintedReceipt } from '../../shared/pdf/receipt.js';
@@ -28,6 +28,11 @@ export interface DianPdfOptions {
   fonts?: { regular: Uint8Array; bold?: Uint8Array; fontkit: unknown };
   /** QR error-correction level (default `M`). */
   qrErrorCorrection?: QrErrorCorrection;
+  /**
+   * The deflater of the pages' content streams, zlib format (RFC 1950); default pdf-lib's (pako, pure JS). On Node,
+   * pass `node:zlib`'s `deflateSync` (about 3× faster on a page; the service and the CLI do): same text, other bytes.
+   */
+  deflate?: PdfDeflate;
 }
 
 export interface DianPdfReadOptions extends DianPdfOptions {
@@ -154,11 +159,13 @@ function receiptDocument(model: DianPrintModel, ecc: QrErrorCorrection): Printed
 export async function renderDianPdf(model: DianPrintModel, options: DianPdfOptions = {}): Promise<Uint8Array> {
   const format = options.format ?? 'a4';
   const ecc = options.qrErrorCorrection ?? 'M';
-  if (format === 'receipt80') return renderReceipt(receiptDocument(model, ecc), { caller: 'renderDianPdf', widthMm: 80 });
+  const deflate = options.deflate ? { deflate: options.deflate } : {};
+  if (format === 'receipt80') return renderReceipt(receiptDocument(model, ecc), { caller: 'renderDianPdf', widthMm: 80, ...deflate });
   if (format !== 'a4') throw new EcfError(`renderDianPdf: format must be "a4" or "receipt80", got "${String(format)}".`, { code: 'invalid_argument' });
   return renderDocument(a4Document(model, ecc), {
     size: A4,
     caller: 'renderDianPdf',
+    ...deflate,
     ...(options.logo ? { logo: options.logo } : {}),
     ...(options.fonts ? { fonts: { ...options.fonts, names: { regular: 'EcfKitRegular', bold: 'EcfKitBold' } } } : {}),
   });

@@ -6,9 +6,20 @@
  *
  * Coordinates in this module are measured from the top of the page; `toPdfY` converts for pdf-lib.
  */
-import { rgb, type PDFPage } from 'pdf-lib';
+import {
+  concatTransformationMatrix,
+  fill,
+  popGraphicsState,
+  pushGraphicsState,
+  rectangle,
+  rgb,
+  setFillingColor,
+  type PDFOperator,
+  type PDFPage,
+} from 'pdf-lib';
 import { add, ZERO, type Dec } from '../money/decimal.js';
 import { formatDec } from './numbers.js';
+import { darkRuns, type QrMatrix } from './qr.js';
 import type { Column, PairsSection, Run, TableRow, TableSection } from './sections.js';
 import { LEADING, type Fonts, type Rgb, type TextKit, type TextStyle } from './text.js';
 
@@ -30,6 +41,18 @@ export const ROLE_STYLE: Readonly<Record<NonNullable<Run['role']>, TextStyle>> =
 };
 
 export const color = (c: Rgb = INK) => rgb(c[0], c[1], c[2]);
+
+/**
+ * Draws a QR symbol's dark modules with its top-left corner at (`x`, `top` from the page's top), `module` points
+ * per module: one filled path of a rectangle per horizontal run, in module units under one transformation (small
+ * integers to write; no seams between modules).
+ */
+export function drawQr(c: DrawCtx, qr: QrMatrix, x: number, top: number, module: number, ink: Rgb = INK): void {
+  const ops: PDFOperator[] = [pushGraphicsState(), concatTransformationMatrix(module, 0, 0, -module, x, c.page.getHeight() - top), setFillingColor(color(ink))];
+  for (const [r, col, len] of darkRuns(qr)) ops.push(rectangle(col, r, len, 1));
+  ops.push(fill(), popGraphicsState());
+  c.page.pushOperators(...ops);
+}
 
 /** One piece of text on a line, `dx` from the left of its box. */
 export interface Seg {

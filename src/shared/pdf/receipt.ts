@@ -9,10 +9,10 @@
  */
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { EcfError } from '../errors/ecf-error.js';
-import { type PrintedDocument, type QrSymbol, savePdf } from './document.js';
+import { type PdfDeflate, type PrintedDocument, type QrSymbol, savePdf } from './document.js';
 import {
-  color,
   drawLines,
+  drawQr,
   flowPairs,
   flowTable,
   hline,
@@ -26,7 +26,7 @@ import {
   type Geometry,
   type Line,
 } from './layout.js';
-import { darkRuns, qrMatrix } from './qr.js';
+import { qrMatrix } from './qr.js';
 import type { Run, Section, TotalLine } from './sections.js';
 import { TextKit, type TextStyle } from './text.js';
 
@@ -55,6 +55,8 @@ export interface RenderReceiptOptions {
   qrSideMm?: number;
   /** Name of the public function, for error messages. */
   caller: string;
+  /** The page content streams' deflater (see `PdfDeflate`); default pdf-lib's own. */
+  deflate?: PdfDeflate;
 }
 
 const PAD = 4 * MM;
@@ -133,12 +135,7 @@ export async function renderReceipt(doc: PrintedReceipt, options: RenderReceiptO
   flow.ensure(side + 4);
   const qrTop = flow.y;
   const qrX = flow.left + (flow.contentWidth - side) / 2;
-  flow.op((c) => {
-    const path = darkRuns(qr)
-      .map(([r, col, len]) => `M${col} ${r}h${len}v1h${-len}z`)
-      .join('');
-    c.page.drawSvgPath(path, { x: qrX, y: c.page.getHeight() - qrTop, scale: module, color: color(INK), borderWidth: 0 });
-  });
+  flow.op((c) => drawQr(c, qr, qrX, qrTop, module));
   flow.y += side + 4;
   place(flow, captions);
 
@@ -149,7 +146,7 @@ export async function renderReceipt(doc: PrintedReceipt, options: RenderReceiptO
     for (const op of ops) op({ page, fonts, index, count });
   });
 
-  return savePdf(pdf, doc.metadata);
+  return savePdf(pdf, doc.metadata, options.deflate);
 }
 
 /** Places lines one by one, breaking the page between lines when needed. */

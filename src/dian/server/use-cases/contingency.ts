@@ -31,6 +31,7 @@ import {
   finish,
   inProgress,
   ownValidation,
+  pdfDeflate,
   unavailable,
   unreachable,
 } from './issue.js';
@@ -152,7 +153,7 @@ export async function issueContingency(deps: ContingencyDeps, company: CompanyRe
   if (!attached.ok) throw new EcfError(`AttachedDocument failed: ${attached.message}`, { code: 'attached_document_failed' });
   const attachedSigned = await signDianXml(attached.xml, signer, { clock: () => now });
   if (!attachedSigned.ok) throw new EcfError(`Signing the AttachedDocument failed: ${attachedSigned.message}`, { code: 'signing_failed' });
-  const pdf = await dianPdf(files.signedXml, { format: body.pos_pdf === true ? 'receipt80' : 'a4' });
+  const pdf = await dianPdf(files.signedXml, { format: body.pos_pdf === true ? 'receipt80' : 'a4', deflate: pdfDeflate });
   const deadlineAt = window.to + CONTINGENCY_DEADLINE_HOURS * HOUR;
   const reply: UseCaseAnswer = {
     status: 200,

@@ -18,7 +18,7 @@
  *
  * The answer given is stored with the document and returned as is to a retry with the same body.
  */
-import { deflateRawSync } from 'node:zlib';
+import { deflateRawSync, deflateSync } from 'node:zlib';
 import {
   buildAttachedDocument,
   buildDianXml,
@@ -41,6 +41,8 @@ import { pollStatusZip, testSetPendingReply, testSetUnconfirmedReply, testSetUpl
 
 /** The zips' deflater: node:zlib (about 3× fflate's pure-JS default on a signed invoice). */
 const deflateRaw = (data: Uint8Array): Uint8Array => deflateRawSync(data);
+/** The PDF's content streams through node:zlib (about 3× faster than pdf-lib's pure-JS pako). */
+export const pdfDeflate = (data: Uint8Array): Uint8Array => deflateSync(data);
 
 /** The endpoint a client uses while DIAN cannot be reached. */
 export const CONTINGENCY_PATH = DIAN_KINDS['contingency-invoice'].path;
@@ -495,7 +497,7 @@ export async function finish(
   const signer = await deps.signerFor(company);
   const attachedSigned = await signDianXml(attached.xml, signer, { clock: () => at });
   if (!attachedSigned.ok) throw new EcfError(`Signing the AttachedDocument failed: ${attachedSigned.message}`, { code: 'signing_failed' });
-  const pdf = await dianPdf(signedXml, { format: body.pos_pdf === true ? 'receipt80' : 'a4' });
+  const pdf = await dianPdf(signedXml, { format: body.pos_pdf === true ? 'receipt80' : 'a4', deflate: pdfDeflate });
   const reply: UseCaseAnswer = {
     status: 200,
     body: {
