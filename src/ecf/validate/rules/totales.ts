@@ -52,7 +52,7 @@ export const totalesCondicionales: Rule = {
   appliesTo: 'all',
   source: 'DGII Formato e-CF §A.2 (campos 92–119, código de obligatoriedad 2); spec: Frequent validation errors',
   description:
-    'Conditional totals follow the billing indicators: a base with items of indicator N requires monto_gravado_iN, itbisN and total_itbisN (46: monto_gravado_i3, itbis3 = 0, total_itbis3 = 0); exempt items require monto_exento, non-billable items monto_no_facturable, withholding requires its totals; a key with no items behind it is rejected.',
+    'Conditional totals follow the billing indicators: a base with items of indicator N requires monto_gravado_iN, itbisN and total_itbisN (46: monto_gravado_i3, itbis3 = 0, total_itbis3 = 0); exempt items require monto_exento, non-billable items monto_no_facturable, withholding requires its totals; a non-zero amount with no items behind it is rejected (a zero one: ECF-TOT-CERO).',
   check({ tipo, doc }) {
     const t: Json = doc.totales;
     if (!t || typeof t !== 'object') return [];
@@ -65,7 +65,35 @@ export const totalesCondicionales: Rule = {
     for (const k of totalesKeys(tipo)) {
       if (t[k] === undefined || k in c.exact || INPUT_KEYS.has(k)) continue;
       if (c.itbisExcluded && ITBIS_KEY.test(k)) continue; // ECF-NC-SIN-ITBIS reports these.
+      if (isZero(t[k])) continue; // ECF-TOT-CERO reports these (a warning).
       issues.push(ruleIssue(this.id, `totales.${k}`, `No corresponde: ${absenceReason(k)}; omita este campo.`, 'totals'));
+    }
+    return issues;
+  },
+};
+
+/** A declared amount equal to zero (rate fields such as itbis1 = 18 are not amounts and never zero here). */
+function isZero(v: unknown): boolean {
+  const x = d(v);
+  return x !== null && x === ZERO;
+}
+
+export const totalesCeroSinItems: Rule = {
+  id: 'ECF-TOT-CERO',
+  appliesTo: 'all',
+  source:
+    'spec: Frequent validation errors (conditional totals); DGII accepts them: a 32 with MontoGravadoTotal and TotalITBIS 0.00 and no taxed lines was accepted (issue 15)',
+  description:
+    'A conditional totals amount declared as 0 with no items behind it (e.g. monto_gravado_total and total_itbis 0.00 without taxed lines): the XSD allows it and DGII accepts it, so the advice to omit it is a warning.',
+  check({ tipo, doc }) {
+    const t: Json = doc.totales;
+    if (!t || typeof t !== 'object') return [];
+    const c = totalsOf(tipo, doc);
+    const issues: Issue[] = [];
+    for (const k of totalesKeys(tipo)) {
+      if (t[k] === undefined || k in c.exact || INPUT_KEYS.has(k) || !isZero(t[k])) continue;
+      if (c.itbisExcluded && ITBIS_KEY.test(k)) continue; // ECF-NC-SIN-ITBIS reports these.
+      issues.push(ruleIssue(this.id, `totales.${k}`, `Monto en 0 sin ítems que lo originen (${absenceReason(k)}); puede omitir este campo.`, 'totals'));
     }
     return issues;
   },
