@@ -42,8 +42,19 @@ describe('ECF-NC-INDICADOR: 30-day rule of credit notes', () => {
     d.totales.itbis1 = 18;
     d.totales.total_itbis1 = 18;
     const r = validate('34', d);
-    expectError(r, 'totales.itbis1', 'rule', /sin ITBIS/, 'ECF-NC-SIN-ITBIS');
+    // The amount is refused; the rate field alone says nothing DGII refuses: a warning (issue 15).
     expectError(r, 'totales.total_itbis1', 'rule', /30 días/, 'ECF-NC-SIN-ITBIS');
+    expect(expectWarning(r, 'totales.itbis1', 'ECF-NC-SIN-ITBIS-CERO').message).toMatch(/sin ITBIS/);
+  });
+
+  it('ECF-NC-SIN-ITBIS-CERO: indicator 1 with TotalITBIS 0.00 and rate fields only is accepted with warnings (issue 15)', () => {
+    const d = note('01-03-2026', 1);
+    d.totales.itbis1 = 18;
+    d.totales.total_itbis = 0;
+    d.totales.total_itbis1 = 0;
+    const r = validate('34', d);
+    expectValid(r);
+    for (const k of ['itbis1', 'total_itbis', 'total_itbis1']) expectWarning(r, `totales.${k}`, 'ECF-NC-SIN-ITBIS-CERO');
   });
 
   it('computeTotals excludes ITBIS for indicador_nota_credito 1', () => {

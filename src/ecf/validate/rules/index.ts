@@ -10,7 +10,7 @@ import { paginacionMontoTotal, paginacionNumeracion, paginacionSubtotales, pagin
 import { notaCorreccionTexto, notaCreditoIndicador, refCodigo31, refCodigoNotas, refCodigoOtros, refContingencia, refNcf } from './referencia.js';
 import { retencionIndicador } from './retencion.js';
 import { subtotalesCuadre, subtotalesLineas } from './subtotales.js';
-import { itbisTasas, notaCreditoSinItbis, totalesCeroSinItems, totalesCondicionales, totalesCuadre } from './totales.js';
+import { itbisTasas, notaCreditoSinItbis, notaCreditoSinItbisCero, totalesCeroSinItems, totalesCondicionales, totalesCuadre } from './totales.js';
 
 /**
  * Every business rule, in the order they run, with its origin and severity (docs/validation.md lists them; issue 15:
@@ -62,6 +62,7 @@ export const RULES: readonly RuleRow[] = [
   { rule: totalesCuadre, origin: 'dgii', severity: 'error' },
   { rule: itbisTasas, origin: 'dgii', severity: 'error' },
   { rule: notaCreditoSinItbis, origin: 'dgii', severity: 'error' },
+  { rule: notaCreditoSinItbisCero, origin: 'spec', severity: 'warning' },
   // Other currency
   { rule: otraMonedaTipo, origin: 'dgii', severity: 'error' },
   { rule: otraMonedaMontos, origin: 'dgii', severity: 'error' },

@@ -209,27 +209,37 @@ export const itbisTasas: Rule = {
   },
 };
 
+const NC_ITBIS_KEYS = ['itbis1', 'itbis2', 'itbis3', 'total_itbis', 'total_itbis1', 'total_itbis2', 'total_itbis3'];
+/** A rate field (itbis1 = 18) or an ITBIS amount of 0: says "no ITBIS" in DGII's own terms, the XSD allows it. */
+const harmlessItbis = (k: string, v: unknown) => /^itbis[123]$/.test(k) || isZero(v);
+const NC_SIN_ITBIS_MESSAGE =
+  'No se declara ITBIS: con indicador_nota_credito 1 (emitida después de 30 días) la nota de crédito devuelve solo el precio, sin ITBIS; omita este campo.';
+
 export const notaCreditoSinItbis: Rule = {
   id: 'ECF-NC-SIN-ITBIS',
   appliesTo: ['34'],
   source: 'spec: Particularities by type / Type 34; DGII Formato e-CF §A campo 5 (IndicadorNotaCredito)',
   description:
-    'A credit note with indicador_nota_credito = 1 (more than 30 days) returns the price only: no ITBIS rate or ITBIS amount may be declared in totales.',
+    'A credit note with indicador_nota_credito = 1 (more than 30 days) returns the price only: no ITBIS amount other than 0 may be declared in totales (rates and zero amounts: ECF-NC-SIN-ITBIS-CERO).',
   check({ doc }) {
     if (doc.id_doc?.indicador_nota_credito !== 1) return [];
     const t: Json = doc.totales;
     if (!t || typeof t !== 'object') return [];
-    const issues: Issue[] = [];
-    for (const k of ['itbis1', 'itbis2', 'itbis3', 'total_itbis', 'total_itbis1', 'total_itbis2', 'total_itbis3']) {
-      if (t[k] === undefined) continue;
-      issues.push(
-        ruleIssue(
-          this.id,
-          `totales.${k}`,
-          'No se declara ITBIS: con indicador_nota_credito 1 (emitida después de 30 días) la nota de crédito devuelve solo el precio, sin ITBIS; omita este campo.',
-        ),
-      );
-    }
-    return issues;
+    return NC_ITBIS_KEYS.filter((k) => t[k] !== undefined && !harmlessItbis(k, t[k])).map((k) => ruleIssue(this.id, `totales.${k}`, NC_SIN_ITBIS_MESSAGE));
+  },
+};
+
+export const notaCreditoSinItbisCero: Rule = {
+  id: 'ECF-NC-SIN-ITBIS-CERO',
+  appliesTo: ['34'],
+  source:
+    'spec: Particularities by type / Type 34 ("no ITBIS should be declared in totals"); the XSD allows the elements and a zero amount carries no ITBIS (issue 15)',
+  description:
+    'A credit note with indicador_nota_credito = 1 that declares ITBIS rate fields or ITBIS amounts of 0: the spec says to omit them, DGII is not known to refuse them: a warning.',
+  check({ doc }) {
+    if (doc.id_doc?.indicador_nota_credito !== 1) return [];
+    const t: Json = doc.totales;
+    if (!t || typeof t !== 'object') return [];
+    return NC_ITBIS_KEYS.filter((k) => t[k] !== undefined && harmlessItbis(k, t[k])).map((k) => ruleIssue(this.id, `totales.${k}`, NC_SIN_ITBIS_MESSAGE));
   },
 };
