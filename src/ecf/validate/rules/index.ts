@@ -4,7 +4,7 @@ import { fechaLimitePago, fechaNcfModificado, fechaPeriodo } from './fechas.js';
 import { compradorUmbral, tipoIngresosNotas } from './id-doc.js';
 import { iscCodigos, iscEntradaCompleta, iscItemDatos, iscMontoCampo, iscOtrosMonto, iscTasa } from './isc.js';
 import { itemIndicador, itemMonto, itemsMax, itemSubdescuentos, itemSubrecargos } from './lineas.js';
-import { otraMonedaDescuentos, otraMonedaItems, otraMonedaMontos, otraMonedaTipo } from './otra-moneda.js';
+import { otraMonedaCero, otraMonedaDescuentos, otraMonedaItems, otraMonedaMontos, otraMonedaTipo } from './otra-moneda.js';
 import { pagoBonos, pagoCredito, pagoSuma } from './pagos.js';
 import { paginacionMontoTotal, paginacionNumeracion, paginacionSubtotales, paginacionTotalPaginas } from './paginacion.js';
 import { notaCorreccionTexto, notaCreditoIndicador, refCodigo31, refCodigoNotas, refCodigoOtros, refContingencia, refNcf } from './referencia.js';
@@ -66,6 +66,7 @@ export const RULES: readonly RuleRow[] = [
   // Other currency
   { rule: otraMonedaTipo, origin: 'dgii', severity: 'error' },
   { rule: otraMonedaMontos, origin: 'dgii', severity: 'error' },
+  { rule: otraMonedaCero, origin: 'spec', severity: 'warning' },
   { rule: otraMonedaItems, origin: 'dgii', severity: 'error' },
   { rule: otraMonedaDescuentos, origin: 'dgii', severity: 'error' },
   // Informative subtotals and pagination
