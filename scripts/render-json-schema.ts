@@ -38,8 +38,16 @@ function valueSchema(f: JsonField): Schema {
         pattern: '^(0[1-9]|[12][0-9]|3[01])-(0[1-9]|1[0-2])-(19|20)[0-9]{2} ([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]$',
         description: 'dd-MM-yyyy HH:mm:ss',
       };
-    case 'country':
-      return { type: 'string', pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2 code' };
+    case 'country': {
+      // Issue 15: an ISO code (written as its Spanish name) or a country name as the XML takes it (written as given).
+      const name: Schema = { type: 'string' };
+      if (facets.maxLength !== undefined) name.maxLength = facets.maxLength;
+      if (facets.jsPattern?.length === 1) name.pattern = facets.jsPattern[0];
+      return {
+        anyOf: [{ type: 'string', pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2 code' }, name],
+        description: 'ISO 3166-1 alpha-2 code, or a country name as the XSD takes it',
+      };
+    }
     default: {
       const s: Schema = { type: 'string' };
       if (facets.enumeration) s.enum = facets.enumeration;

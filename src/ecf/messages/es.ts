@@ -34,5 +34,6 @@ export const es = {
   integer_gt: (n: number) => `Debe ser mayor que ${n}.`,
   date: 'Fecha inválida: formato dd-MM-yyyy (por ejemplo 05-03-2026).',
   datetime: 'Fecha y hora inválidas: formato dd-MM-yyyy HH:mm:ss.',
-  country: 'País inválido: debe ser un código ISO 3166-1 de dos letras (por ejemplo "US").',
+  country:
+    'País inválido: dos letras mayúsculas se leen como código ISO 3166-1 y este no existe; indique un código válido (por ejemplo "US") o el nombre del país (por ejemplo "Estados Unidos").',
 } as const;

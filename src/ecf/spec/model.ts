@@ -15,7 +15,8 @@ export function isEcfType(v: unknown): v is EcfType {
  * - `amount`: JSON number, at most the row's decimals (2 for money)
  * - `digits`: a string of digits too long for a JSON number (20-digit references)
  * - `date`: `dd-MM-yyyy`; `datetime`: `dd-MM-yyyy HH:mm:ss`
- * - `country`: ISO 3166-1 alpha-2 code in JSON, a Spanish country name in XML
+ * - `country`: in JSON an ISO 3166-1 alpha-2 code (written as its Spanish name in XML) or a country name (written as
+ *   given); in XML a country name (a name in the table reads back as its code)
  */
 export type JsonKind = 'string' | 'code' | 'integer' | 'amount' | 'digits' | 'date' | 'datetime' | 'country';
 

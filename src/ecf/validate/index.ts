@@ -51,10 +51,12 @@ export function safeValidateEcfJson(tipo: string, json: unknown, options: Valida
   }
   const { issues, clean } = checkShape(tipo, json, { uncappedArrays: RULE_CAPPED });
   const all = [...issues];
-  for (const rule of RULES) {
+  for (const { rule, severity } of RULES) {
     if (rule.appliesTo !== 'all' && !rule.appliesTo.includes(tipo as EcfType)) continue;
     // A loop, not push(...): a rule over 10,000 lines can return more issues than a call may take arguments.
-    for (const issue of rule.check({ tipo, doc: clean, fechaEmision: options.fechaEmision })) all.push(issue);
+    // A warning row (spec reading, advice, tolerance) never refuses: its issues travel as warnings.
+    for (const issue of rule.check({ tipo, doc: clean, fechaEmision: options.fechaEmision }))
+      all.push(severity === 'warning' && issue.severity === 'error' ? { ...issue, severity: 'warning' } : issue);
   }
   const errors = all.filter((i) => i.severity === 'error');
   const warnings = all.filter((i) => i.severity === 'warning');

@@ -26,6 +26,26 @@ export interface Rule {
   check(input: RuleInput): Issue[];
 }
 
+/**
+ * Where a rule comes from (issue 15, "never stricter than DGII"):
+ * - `dgii`: mirrors a documented DGII rejection (Formato e-CF, IT, a DGII rejection code);
+ * - `spec`: a reading of the service spec (or of the Formato) that DGII is not known to enforce;
+ * - `advice`: our own advice;
+ * - `tolerance`: a tolerance question (DGII answers *Aceptado Condicional* or nothing).
+ */
+export type RuleOrigin = 'dgii' | 'spec' | 'advice' | 'tolerance';
+
+/**
+ * A row of the rule table: the rule and its classification. `severity` is the most a rule may report: a `warning`
+ * row turns every issue of the rule into a warning (it travels with the 202 and `safeValidateEcf`'s `warnings`); an
+ * `error` row keeps the rule's own issues (an error rule may still warn, e.g. within the IT §12 tolerance).
+ */
+export interface RuleRow {
+  rule: Rule;
+  origin: RuleOrigin;
+  severity: 'error' | 'warning';
+}
+
 /** Helper for rules: an error issue with the rule id. */
 export function ruleIssue(ruleId: string, path: string, message: string, code: Issue['code'] = 'rule', params?: Record<string, unknown>): Issue {
   return { code, path, message, severity: 'error', ruleId, ...(params ? { params } : {}) };

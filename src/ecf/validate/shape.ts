@@ -182,7 +182,13 @@ function checkValue(f: JsonField, v: unknown, path: string, issues: Issue[]): un
       return parseDateTime(v) ? v : bad('date', es.datetime);
     case 'country':
       if (typeof v !== 'string') return bad('invalid_type', es.expected_string);
-      return COUNTRY_NAMES[v] ? v : bad('enum', es.country);
+      // Two capital letters are an ISO 3166-1 code (rendered as its Spanish name); anything else is a country name
+      // written as given, as the XML takes it (DGII accepts names such as "USA"; issue 15): only the XSD facets apply.
+      if (/^[A-Z]{2}$/.test(v)) return COUNTRY_NAMES[v] ? v : bad('enum', es.country);
+      if (v.trim() === '') return bad('min_length', es.empty_text);
+      if (CONTROL.test(v)) return bad('pattern', es.control_chars);
+      if (facets.maxLength !== undefined && [...v].length > facets.maxLength) return bad('max_length', es.max_length(facets.maxLength));
+      return checkPattern(facets, v, bad) ? v : undefined;
     default: {
       if (typeof v !== 'string') return bad('invalid_type', es.expected_string);
       if (v.trim() === '') return bad('min_length', es.empty_text);

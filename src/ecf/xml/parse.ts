@@ -119,9 +119,9 @@ function convert(n: XmlNode, text: string, xpath: string, r: ParsedTree): unknow
       return Number(t);
     }
     case 'country': {
-      const code = COUNTRY_CODES[text.trim().toLowerCase()];
-      if (!code) return bad(`País no reconocido: "${text}".`);
-      return code;
+      // A name in the table reads back as its ISO code; any other name the XSD accepted (e.g. "USA", which DGII
+      // accepts) is kept as written: the JSON takes country names too (issue 15).
+      return COUNTRY_CODES[text.trim().toLowerCase()] ?? text;
     }
     default:
       return text;

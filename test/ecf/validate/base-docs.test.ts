@@ -35,9 +35,12 @@ describe('base documents of the ten types', () => {
 
 describe('rule registry', () => {
   it('every rule has a unique ECF- id, a source, a description and valid appliesTo', () => {
-    const ids = RULES.map((r) => r.id);
+    const ids = RULES.map((r) => r.rule.id);
     expect(new Set(ids).size).toBe(ids.length);
-    for (const r of RULES) {
+    for (const { rule: r, origin, severity } of RULES) {
+      expect(['dgii', 'spec', 'advice', 'tolerance']).toContain(origin);
+      // Issue 15: only a rule that mirrors a documented DGII rejection may refuse a document.
+      expect(severity, r.id).toBe(origin === 'dgii' ? 'error' : 'warning');
       expect(r.id).toMatch(/^ECF-[A-Z0-9-]+$/);
       expect(r.source.length).toBeGreaterThan(5);
       expect(r.description.length).toBeGreaterThan(10);
@@ -57,7 +60,7 @@ describe('rule registry', () => {
     ];
     for (const tipo of ECF_TYPES) {
       for (const doc of weird) {
-        for (const rule of RULES) expect(() => rule.check({ tipo, doc: doc as Record<string, unknown>, fechaEmision: '01-04-2026' })).not.toThrow();
+        for (const { rule } of RULES) expect(() => rule.check({ tipo, doc: doc as Record<string, unknown>, fechaEmision: '01-04-2026' })).not.toThrow();
       }
     }
   });

@@ -192,6 +192,22 @@ describe('other currency (ECF-OM-*)', () => {
     expectValid(validate('31', usd()));
   });
 
+  it('ECF-OM-CERO: a 0 counterpart of an absent DOP amount, and a 0 DOP amount without counterpart, are warnings (issue 15)', () => {
+    const d = usd();
+    d.otra_moneda.monto_exento = 0; // totales.monto_exento absent
+    d.totales.total_itbis2 = 0; // no counterpart
+    const r = validate('31', d);
+    expectValid(r);
+    expectWarning(r, 'otra_moneda.monto_exento', 'ECF-OM-CERO');
+    expectWarning(r, 'totales.total_itbis2', 'ECF-TOT-CERO');
+  });
+
+  it('ECF-OM-MONTOS: a non-zero counterpart of an absent DOP amount is still an error', () => {
+    const d = usd();
+    d.otra_moneda.monto_exento = 1;
+    expectError(validate('31', d), 'otra_moneda.monto_exento', 'totals', /no está declarado en pesos/, 'ECF-OM-MONTOS');
+  });
+
   it('ECF-OM-TIPO: tipo_cambio required with the block', () => {
     const d = usd();
     delete d.otra_moneda.tipo_cambio;

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { computeTotals } from '../../../src/ecf/calc/totals.js';
 import { baseDoc, refill } from '../helpers/docs.js';
-import { errorsOf, expectError, expectValid, validate } from './helpers.js';
+import { errorsOf, expectError, expectValid, expectWarning, validate } from './helpers.js';
 
 type Json = Record<string, any>;
 
@@ -42,8 +42,19 @@ describe('ECF-NC-INDICADOR: 30-day rule of credit notes', () => {
     d.totales.itbis1 = 18;
     d.totales.total_itbis1 = 18;
     const r = validate('34', d);
-    expectError(r, 'totales.itbis1', 'rule', /sin ITBIS/, 'ECF-NC-SIN-ITBIS');
+    // The amount is refused; the rate field alone says nothing DGII refuses: a warning (issue 15).
     expectError(r, 'totales.total_itbis1', 'rule', /30 días/, 'ECF-NC-SIN-ITBIS');
+    expect(expectWarning(r, 'totales.itbis1', 'ECF-NC-SIN-ITBIS-CERO').message).toMatch(/sin ITBIS/);
+  });
+
+  it('ECF-NC-SIN-ITBIS-CERO: indicator 1 with TotalITBIS 0.00 and rate fields only is accepted with warnings (issue 15)', () => {
+    const d = note('01-03-2026', 1);
+    d.totales.itbis1 = 18;
+    d.totales.total_itbis = 0;
+    d.totales.total_itbis1 = 0;
+    const r = validate('34', d);
+    expectValid(r);
+    for (const k of ['itbis1', 'total_itbis', 'total_itbis1']) expectWarning(r, `totales.${k}`, 'ECF-NC-SIN-ITBIS-CERO');
   });
 
   it('computeTotals excludes ITBIS for indicador_nota_credito 1', () => {
@@ -64,12 +75,24 @@ describe('ECF-NC-TEXTO: code 2 corrects text only', () => {
     expectValid(validate('34', refill('34', d)));
   });
 
-  it('applies to debit notes too (33)', () => {
+  it('applies to debit notes too (33): non-zero amounts are warnings (the spec is stricter than DGII, issue 15)', () => {
     const d = baseDoc('33');
     d.referencia.codigo_modificacion = '2';
     const r = validate('33', d);
-    expectError(r, 'items.0.monto', 'rule', /deben ser 0/, 'ECF-NC-TEXTO');
-    expectError(r, 'totales.monto_total', 'rule', /debe ser 0/, 'ECF-NC-TEXTO');
+    expectValid(r);
+    expect(expectWarning(r, 'items.0.monto', 'ECF-NC-TEXTO').message).toMatch(/deben ser 0/);
+    expect(expectWarning(r, 'totales.monto_total', 'ECF-NC-TEXTO').message).toMatch(/debe ser 0/);
+  });
+
+  it("DGII's certification writing (one non-billable line of 1.00, monto_no_facturable 1.00, monto_total 0.00) is accepted with a warning", () => {
+    const d = baseDoc('34');
+    d.referencia.codigo_modificacion = '2';
+    d.items = [{ indicador_facturacion: 0, nombre: 'Corrección de texto', indicador_bien_servicio: '2', cantidad: 1, precio_unitario: 1, monto: 1 }];
+    d.totales = { monto_no_facturable: 1, monto_total: 0 };
+    const r = validate('34', d);
+    expectValid(r);
+    expectWarning(r, 'items.0.monto', 'ECF-NC-TEXTO');
+    expect(r.warnings.every((w) => w.ruleId === 'ECF-NC-TEXTO')).toBe(true);
   });
 });
 

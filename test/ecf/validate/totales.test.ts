@@ -104,10 +104,29 @@ describe('ECF-TOT-CONDICIONAL', () => {
     expectError(r, 'totales.total_itbis1', 'required', /se esperaba 36\.00/, 'ECF-TOT-CONDICIONAL');
   });
 
-  it('a base with no items of that indicator is an error', () => {
+  it('a non-zero base with no items of that indicator is an error', () => {
+    const d = baseDoc('31');
+    d.totales.monto_gravado_i2 = 5;
+    expectError(validate('31', d), 'totales.monto_gravado_i2', 'totals', /ningún ítem tiene indicador_facturacion 2/, 'ECF-TOT-CONDICIONAL');
+  });
+
+  it('a zero base with no items of that indicator is a warning (ECF-TOT-CERO: the XSD allows it, DGII accepts it; issue 15)', () => {
     const d = baseDoc('31');
     d.totales.monto_gravado_i2 = 0;
-    expectError(validate('31', d), 'totales.monto_gravado_i2', 'totals', /ningún ítem tiene indicador_facturacion 2/, 'ECF-TOT-CONDICIONAL');
+    const r = validate('31', d);
+    expectValid(r);
+    expect(expectWarning(r, 'totales.monto_gravado_i2', 'ECF-TOT-CERO').message).toMatch(/ningún ítem tiene indicador_facturacion 2/);
+  });
+
+  it('32 with monto_gravado_total and total_itbis 0.00 and no taxed lines is accepted with warnings (issue 15)', () => {
+    const d = baseDoc('32');
+    d.items = [{ indicador_facturacion: 4, nombre: 'Libro', indicador_bien_servicio: '1', cantidad: 1, precio_unitario: 100, monto: 100 }];
+    d.totales = { monto_gravado_total: 0, monto_exento: 100, total_itbis: 0, monto_total: 100 };
+    delete d.id_doc.formas_pago;
+    const r = validate('32', d);
+    expectValid(r);
+    expectWarning(r, 'totales.monto_gravado_total', 'ECF-TOT-CERO');
+    expectWarning(r, 'totales.total_itbis', 'ECF-TOT-CERO');
   });
 
   it('exempt items require monto_exento', () => {
@@ -204,24 +223,19 @@ describe('indicador_monto_gravado = 1 (prices include ITBIS)', () => {
 describe('collected, not first-fail', () => {
   it('reports shape and rule errors of different blocks together', () => {
     const d = baseDoc('34');
-    delete d.id_doc.tipo_ingresos; // rule
+    delete d.id_doc.tipo_ingresos; // rule (a warning since issue 15: the 34 XSD makes it optional)
     d.referencia.codigo_modificacion = '5'; // rule
     d.referencia.ncf_modificado = 'B0100000'; // rule (series B needs 11)
     d.comprador = { rnc: 'abc' }; // shape pattern
     d.totales.monto_total = 1; // totals
     d.items[0].monto = 50; // line
-    const errs = errorsOf(validate('34', d));
+    const r = validate('34', d);
+    const errs = errorsOf(r);
     const paths = errs.map((e) => e.path);
-    for (const p of [
-      'id_doc.tipo_ingresos',
-      'referencia.codigo_modificacion',
-      'referencia.ncf_modificado',
-      'comprador.rnc',
-      'totales.monto_total',
-      'items.0.monto',
-    ]) {
+    expect(r.warnings.map((w) => w.path)).toContain('id_doc.tipo_ingresos');
+    for (const p of ['referencia.codigo_modificacion', 'referencia.ncf_modificado', 'comprador.rnc', 'totales.monto_total', 'items.0.monto']) {
       expect(paths).toContain(p);
     }
-    expect(errs.length).toBeGreaterThanOrEqual(6);
+    expect(errs.length).toBeGreaterThanOrEqual(5);
   });
 });

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { EcfValidationError } from '../../../src/shared/errors/index.js';
 import { COUNTRY_NAMES } from '../../../src/ecf/spec/countries.gen.js';
 import { buildEcfXmlFromJson, parseEcfXml, renderEcfXml } from '../../../src/ecf/xml/ecf.js';
+import { validateEcfJson } from '../../../src/ecf/validate/index.js';
 import { fixedContext } from '../helpers/corpus.js';
 
 const issuer = { rnc: '130182452', razon_social: 'Distribuidora Peña & Asociados, S.R.L.', direccion: 'Av. Abraham Lincoln No. 1003' };
@@ -252,11 +253,19 @@ describe('parseEcfXml: countries are ISO codes in JSON and Spanish names in XML'
     expect((parseEcfXml(xml).document.comprador as Record<string, unknown>).pais).toBe('US');
   });
 
-  it('an unknown country name is an issue at its XML path', () => {
-    const xml = renderEcfXml('46', doc46('US', 'DO', 'ES'), ctx46).replace('<PaisComprador>Estados Unidos<', '<PaisComprador>Atlántida<');
+  it('a country name outside the table (e.g. "USA", accepted by DGII) reads back as written, not as an issue (issue 15)', () => {
+    const xml = renderEcfXml('46', doc46('US', 'DO', 'ES'), ctx46)
+      .replace('<PaisComprador>Estados Unidos<', '<PaisComprador>USA<')
+      .replace('<PaisOrigen>República Dominicana<', '<PaisOrigen>Rep Dominicana<');
     const parsed = parseEcfXml(xml);
-    expect(parsed.issues).toEqual([expect.objectContaining({ code: 'invalid_type', path: '/ECF/Encabezado/Comprador/PaisComprador' })]);
-    expect(parsed.document.comprador).not.toHaveProperty('pais');
+    expect(parsed.issues).toEqual([]);
+    expect((parsed.document as Record<string, any>).comprador.pais).toBe('USA');
+    expect((parsed.document as Record<string, any>).transporte.pais_origen).toBe('Rep Dominicana');
+    // …and the JSON path takes it back: validated, then written unchanged.
+    const clean = validateEcfJson('46', parsed.document, { fechaEmision: ctx46.fecha_emision });
+    const again = renderEcfXml('46', clean as unknown as Record<string, unknown>, ctx46);
+    expect(again).toContain('<PaisComprador>USA</PaisComprador>');
+    expect(again).toContain('<PaisOrigen>Rep Dominicana</PaisOrigen>');
   });
 });
 

@@ -21,7 +21,7 @@ import { DOCS_PAGE_CSP, DOCS_PAGE_HTML } from './docs-page.js';
 import { ApiError, errorResponse, toErrorEnvelope, unauthorized } from './errors.js';
 import { invalidTipo, ISSUE_MESSAGES, issueDocument, rejected, type IssueDeps } from '../use-cases/issuing.js';
 import { createIdempotencyPurge, IDEMPOTENCY_HEADER, parseIdempotencyKey, REPLAYED_HEADER, requestFingerprint } from '../use-cases/idempotency.js';
-import { dateTimeDO, doToIso, fiscalStatusBody, isRealDate, issuedBody, recordBody } from './record.js';
+import { dateTimeDO, doToIso, fiscalStatusBody, isRealDate, issuedBody, recordBody, warningBody } from './record.js';
 import { authorityStatusRoute, docsRoute, getRoute, issueRoute, listRoute, openApiRoute, pdfRoute, statusesRoute, trackIdsRoute, xmlRoute } from './routes.js';
 import { DEFAULT_LIST_LIMIT, EcfTypeSchema, EncfParams, ListQuery } from './schemas.js';
 import { registerCertificate } from './certificate.js';
@@ -189,7 +189,7 @@ export function createApp(deps: AppDeps): App {
     const idem = key === undefined ? undefined : { key, fingerprint: requestFingerprint(tipo, contentType ?? '', bytes) };
     const text = utf8Text(bytes);
     if (text === null) throw rejected(ISSUE_MESSAGES.invalidUtf8, [ISSUE_MESSAGES.invalidUtf8]);
-    const { record, replayed } = await issueDocument(issueDeps, issuer, tipo, kind, text, idem);
+    const { record, replayed, warnings } = await issueDocument(issueDeps, issuer, tipo, kind, text, idem);
     if (replayed) {
       logger.info({ issuer: issuer.rnc, encf: record.encf, tipo, documentId: record.id }, 'idempotent replay');
       c.header(REPLAYED_HEADER, 'true');
@@ -201,7 +201,8 @@ export function createApp(deps: AppDeps): App {
         logger.warn({ err: e }, 'onReceived hook failed');
       }
     }
-    return json(c, { status: 'success', message: ISSUE_MESSAGES.received, document: issuedBody(record) }, 202);
+    const warned = warnings.length ? { warnings: warnings.map(warningBody) } : {};
+    return json(c, { status: 'success', message: ISSUE_MESSAGES.received, document: issuedBody(record), ...warned }, 202);
   });
 
   // ------------------------------------------------------------------------------------------- queries

@@ -1,8 +1,14 @@
 /** Storage records → API bodies, and the small date/amount conversions the handlers share. */
 import { formatDateTimeDO } from '../../index.js';
 import type { FiscalStatus } from '../../dgii/index.js';
+import type { Issue } from '../../../shared/issues.js';
 import type { DocumentRecord } from '../storage/types.js';
 import { statusInfo } from '../statuses.js';
+
+/** A validation warning as the 202 carries it (issue 15). */
+export function warningBody(w: Issue) {
+  return { path: w.path, code: w.code, ...(w.ruleId ? { rule_id: w.ruleId } : {}), message: w.message };
+}
 
 /** The 202 body of an issue: the subset the spec lists for the issue response. */
 export function issuedBody(d: DocumentRecord) {

@@ -235,11 +235,24 @@ export const AuthorityErrorEnvelopeSchema = z
   })
   .openapi('AuthorityErrorEnvelope');
 
+export const ValidationWarningSchema = z
+  .object({
+    path: z.string().openapi({ description: 'Ruta del campo en el JSON canónico.', example: 'id_doc.tipo_ingresos' }),
+    code: z.string().openapi({ description: 'Código estable del aviso.', example: 'required' }),
+    rule_id: z.string().optional().openapi({ description: 'Regla que lo emite (docs/validation.md).', example: 'ECF-IDDOC-TIPO-INGRESOS' }),
+    message: z.string().openapi({ description: 'Mensaje en español.' }),
+  })
+  .openapi('ValidationWarning');
+
 export const IssuedEnvelopeSchema = z
   .object({
     status: z.literal('success'),
     message: z.string(),
     document: IssuedDocumentSchema,
+    warnings: z.array(ValidationWarningSchema).optional().openapi({
+      description:
+        'Advertencias de validación: reglas que no rechazan porque la DGII acepta el documento (lecturas más estrictas de la especificación, consejos, tolerancias). Ausente cuando no hay ninguna y en una repetición con la misma `Idempotency-Key`.',
+    }),
   })
   .openapi('IssuedEnvelope');
 

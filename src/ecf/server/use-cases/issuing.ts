@@ -288,19 +288,24 @@ export async function issueJson(deps: IssueDeps, issuer: Issuer, tipo: EcfType, 
   };
   const record = await deps.storage.reserveAndInsert(issuer.id, tipo, doToIso(fecha), make, idem);
   if (!record) throw noSequence(tipo);
-  return outcome(record, idem);
+  return outcome(record, idem, result.warnings);
 }
 
-/** A stored document, or the one an earlier request with the same key created (`replayed`). */
+/**
+ * A stored document, or the one an earlier request with the same key created (`replayed`), with the validation
+ * warnings of this request (rules whose severity is a warning: the spec's stricter readings, advice, tolerances;
+ * issue 15). A replay carries none: warnings are not stored.
+ */
 export interface IssueOutcome {
   record: DocumentRecord;
   replayed: boolean;
+  warnings: Issue[];
 }
 
-function outcome(r: DocumentRecord | IdempotencyHit, idem: IdempotencyClaim | undefined): IssueOutcome {
-  if (!('replayOf' in r)) return { record: r, replayed: false };
+function outcome(r: DocumentRecord | IdempotencyHit, idem: IdempotencyClaim | undefined, warnings: Issue[] = []): IssueOutcome {
+  if (!('replayOf' in r)) return { record: r, replayed: false, warnings };
   if (!r.sameRequest) throw keyReused(idem?.key ?? '');
-  return { record: r.replayOf, replayed: true };
+  return { record: r.replayOf, replayed: true, warnings: [] };
 }
 
 /**
@@ -405,5 +410,5 @@ export async function issueXml(deps: IssueDeps, issuer: Issuer, tipo: EcfType, x
     const reason = REFUSALS[res.refused](encf, tipo);
     throw rejected(ISSUE_MESSAGES.passthrough, [reason], { '/ECF/Encabezado/IdDoc/eNCF': [reason] });
   }
-  return outcome(res, idem);
+  return outcome(res, idem, rules.warnings);
 }

@@ -10,7 +10,7 @@ export const tipoIngresosNotas: Rule = {
   appliesTo: ['33', '34'],
   source: 'spec: Particularities by type / Type 33; spec: Frequent validation errors (Income type missing, 33 and 34); DGII Formato e-CF §A campo 8',
   description:
-    'id_doc.tipo_ingresos is required on debit and credit notes although their XSDs make it optional (the spec wins; the value is rendered when present).',
+    'The spec requires id_doc.tipo_ingresos on debit and credit notes; their XSDs make it optional and DGII accepts a note without it (a 34 modifying a 41 has none to copy): a warning row (issue 15). Rendered when present.',
   check({ tipo, doc }) {
     if (doc.id_doc?.tipo_ingresos !== undefined) return [];
     return [

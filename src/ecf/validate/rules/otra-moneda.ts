@@ -4,7 +4,7 @@
  * amounts are inherently approximate (rates have 4 decimals, each side is rounded on its own), so only differences
  * beyond the tolerance are reported (errors); there is no "within tolerance" warning here.
  */
-import { add, div, mul, round, sub, toText, type Dec } from '../../../shared/money/decimal.js';
+import { add, div, mul, round, sub, toText, ZERO, type Dec } from '../../../shared/money/decimal.js';
 import type { Issue } from '../../../shared/issues.js';
 import type { EcfType } from '../../spec/model.js';
 import { ruleIssue, type Rule } from '../rule.js';
@@ -74,6 +74,8 @@ function headerChecks(ruleId: string, tipo: EcfType, doc: Json, rate: Dec): Issu
     const x = d(om[k]);
     const dop = d(t[k]);
     const p = `otra_moneda.${k}`;
+    // A zero on one side with nothing on the other says nothing DGII refuses (issue 15): ECF-OM-CERO warns.
+    if ((x === ZERO && dop === null) || (x === null && dop === ZERO)) continue;
     if (x !== null && dop === null) issues.push(ruleIssue(ruleId, p, `No corresponde: totales.${k} no está declarado en pesos.`, 'totals'));
     else if (x === null && dop !== null && allows(tipo, p)) {
       issues.push(
@@ -118,6 +120,22 @@ function headerChecks(ruleId: string, tipo: EcfType, doc: Json, rate: Dec): Issu
   }
   return issues;
 }
+
+export const otraMonedaCero: Rule = {
+  id: 'ECF-OM-CERO',
+  appliesTo: 'all',
+  source: 'DGII Formato e-CF §A.7 campos 122–137; the XSD allows a 0 counterpart, like the 0 totals of ECF-TOT-CERO (issue 15)',
+  description:
+    'An otra_moneda amount declared as 0 whose totales amount is absent (or a totales amount of 0 without its counterpart): a warning, not the ECF-OM-MONTOS error.',
+  check({ doc }) {
+    const om = doc.otra_moneda;
+    if (!isObj(om)) return [];
+    const t: Json = isObj(doc.totales) ? doc.totales : {};
+    return MIRRORED.filter((k) => d(om[k]) === ZERO && d(t[k]) === null).map((k) =>
+      ruleIssue(this.id, `otra_moneda.${k}`, `Monto en 0 sin contrapartida en pesos (totales.${k} no está declarado); puede omitir este campo.`, 'totals'),
+    );
+  },
+};
 
 export const otraMonedaMontos: Rule = {
   id: 'ECF-OM-MONTOS',

@@ -150,7 +150,8 @@ export const notaCorreccionTexto: Rule = {
   id: 'ECF-NC-TEXTO',
   appliesTo: ['33', '34'],
   source: 'spec: Particularities by type / Types 33 and 34 (código 2: corrige texto, sin efecto en montos); DGII Formato e-CF §B campo 39 c)',
-  description: 'With codigo_modificacion 2 (text correction) every line amount and monto_total are 0.',
+  description:
+    "With codigo_modificacion 2 (text correction) the spec wants every line amount and monto_total at 0; DGII's certification set writes a non-billable line of 1.00 with monto_total 0.00 and DGII accepts it: a warning row (issue 15).",
   check({ doc }) {
     if (doc.referencia?.codigo_modificacion !== '2') return [];
     const issues: Issue[] = [];

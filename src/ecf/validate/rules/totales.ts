@@ -52,7 +52,7 @@ export const totalesCondicionales: Rule = {
   appliesTo: 'all',
   source: 'DGII Formato e-CF §A.2 (campos 92–119, código de obligatoriedad 2); spec: Frequent validation errors',
   description:
-    'Conditional totals follow the billing indicators: a base with items of indicator N requires monto_gravado_iN, itbisN and total_itbisN (46: monto_gravado_i3, itbis3 = 0, total_itbis3 = 0); exempt items require monto_exento, non-billable items monto_no_facturable, withholding requires its totals; a key with no items behind it is rejected.',
+    'Conditional totals follow the billing indicators: a base with items of indicator N requires monto_gravado_iN, itbisN and total_itbisN (46: monto_gravado_i3, itbis3 = 0, total_itbis3 = 0); exempt items require monto_exento, non-billable items monto_no_facturable, withholding requires its totals; a non-zero amount with no items behind it is rejected (a zero one: ECF-TOT-CERO).',
   check({ tipo, doc }) {
     const t: Json = doc.totales;
     if (!t || typeof t !== 'object') return [];
@@ -65,7 +65,35 @@ export const totalesCondicionales: Rule = {
     for (const k of totalesKeys(tipo)) {
       if (t[k] === undefined || k in c.exact || INPUT_KEYS.has(k)) continue;
       if (c.itbisExcluded && ITBIS_KEY.test(k)) continue; // ECF-NC-SIN-ITBIS reports these.
+      if (isZero(t[k])) continue; // ECF-TOT-CERO reports these (a warning).
       issues.push(ruleIssue(this.id, `totales.${k}`, `No corresponde: ${absenceReason(k)}; omita este campo.`, 'totals'));
+    }
+    return issues;
+  },
+};
+
+/** A declared amount equal to zero (rate fields such as itbis1 = 18 are not amounts and never zero here). */
+function isZero(v: unknown): boolean {
+  const x = d(v);
+  return x !== null && x === ZERO;
+}
+
+export const totalesCeroSinItems: Rule = {
+  id: 'ECF-TOT-CERO',
+  appliesTo: 'all',
+  source:
+    'spec: Frequent validation errors (conditional totals); DGII accepts them: a 32 with MontoGravadoTotal and TotalITBIS 0.00 and no taxed lines was accepted (issue 15)',
+  description:
+    'A conditional totals amount declared as 0 with no items behind it (e.g. monto_gravado_total and total_itbis 0.00 without taxed lines): the XSD allows it and DGII accepts it, so the advice to omit it is a warning.',
+  check({ tipo, doc }) {
+    const t: Json = doc.totales;
+    if (!t || typeof t !== 'object') return [];
+    const c = totalsOf(tipo, doc);
+    const issues: Issue[] = [];
+    for (const k of totalesKeys(tipo)) {
+      if (t[k] === undefined || k in c.exact || INPUT_KEYS.has(k) || !isZero(t[k])) continue;
+      if (c.itbisExcluded && ITBIS_KEY.test(k)) continue; // ECF-NC-SIN-ITBIS reports these.
+      issues.push(ruleIssue(this.id, `totales.${k}`, `Monto en 0 sin ítems que lo originen (${absenceReason(k)}); puede omitir este campo.`, 'totals'));
     }
     return issues;
   },
@@ -181,27 +209,37 @@ export const itbisTasas: Rule = {
   },
 };
 
+const NC_ITBIS_KEYS = ['itbis1', 'itbis2', 'itbis3', 'total_itbis', 'total_itbis1', 'total_itbis2', 'total_itbis3'];
+/** A rate field (itbis1 = 18) or an ITBIS amount of 0: says "no ITBIS" in DGII's own terms, the XSD allows it. */
+const harmlessItbis = (k: string, v: unknown) => /^itbis[123]$/.test(k) || isZero(v);
+const NC_SIN_ITBIS_MESSAGE =
+  'No se declara ITBIS: con indicador_nota_credito 1 (emitida después de 30 días) la nota de crédito devuelve solo el precio, sin ITBIS; omita este campo.';
+
 export const notaCreditoSinItbis: Rule = {
   id: 'ECF-NC-SIN-ITBIS',
   appliesTo: ['34'],
   source: 'spec: Particularities by type / Type 34; DGII Formato e-CF §A campo 5 (IndicadorNotaCredito)',
   description:
-    'A credit note with indicador_nota_credito = 1 (more than 30 days) returns the price only: no ITBIS rate or ITBIS amount may be declared in totales.',
+    'A credit note with indicador_nota_credito = 1 (more than 30 days) returns the price only: no ITBIS amount other than 0 may be declared in totales (rates and zero amounts: ECF-NC-SIN-ITBIS-CERO).',
   check({ doc }) {
     if (doc.id_doc?.indicador_nota_credito !== 1) return [];
     const t: Json = doc.totales;
     if (!t || typeof t !== 'object') return [];
-    const issues: Issue[] = [];
-    for (const k of ['itbis1', 'itbis2', 'itbis3', 'total_itbis', 'total_itbis1', 'total_itbis2', 'total_itbis3']) {
-      if (t[k] === undefined) continue;
-      issues.push(
-        ruleIssue(
-          this.id,
-          `totales.${k}`,
-          'No se declara ITBIS: con indicador_nota_credito 1 (emitida después de 30 días) la nota de crédito devuelve solo el precio, sin ITBIS; omita este campo.',
-        ),
-      );
-    }
-    return issues;
+    return NC_ITBIS_KEYS.filter((k) => t[k] !== undefined && !harmlessItbis(k, t[k])).map((k) => ruleIssue(this.id, `totales.${k}`, NC_SIN_ITBIS_MESSAGE));
+  },
+};
+
+export const notaCreditoSinItbisCero: Rule = {
+  id: 'ECF-NC-SIN-ITBIS-CERO',
+  appliesTo: ['34'],
+  source:
+    'spec: Particularities by type / Type 34 ("no ITBIS should be declared in totals"); the XSD allows the elements and a zero amount carries no ITBIS (issue 15)',
+  description:
+    'A credit note with indicador_nota_credito = 1 that declares ITBIS rate fields or ITBIS amounts of 0: the spec says to omit them, DGII is not known to refuse them: a warning.',
+  check({ doc }) {
+    if (doc.id_doc?.indicador_nota_credito !== 1) return [];
+    const t: Json = doc.totales;
+    if (!t || typeof t !== 'object') return [];
+    return NC_ITBIS_KEYS.filter((k) => t[k] !== undefined && harmlessItbis(k, t[k])).map((k) => ruleIssue(this.id, `totales.${k}`, NC_SIN_ITBIS_MESSAGE));
   },
 };
