@@ -10,7 +10,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync
 import { join } from 'node:path';
 import { KEY_BYTES, parseKey, SecretError, SecretKey } from './sealing.js';
 
-/** File name of the e-CF server's development key inside the data directory. */
+/** The default file name of a development key inside the data directory (`devKey`'s default). */
 export const DEV_KEY_FILE = 'certificate.key';
 
 /** How a product names its sealing key. */
