@@ -39,6 +39,11 @@ export interface TestSmtp {
   raw: Buffer[];
   /** When set, DATA is answered with this SMTP code and text (a temporary or permanent refusal). */
   refuse: { code: number; text: string } | null;
+  /**
+   * Connection errors the server met after it started (a client killed mid-conversation resets its socket); kept
+   * here instead of crashing the test process as an unhandled 'error' event.
+   */
+  errors: Error[];
   close(): Promise<void>;
 }
 
@@ -50,6 +55,7 @@ export async function startSmtp(port = 0): Promise<TestSmtp> {
     received: [],
     raw: [],
     refuse: null,
+    errors: [],
     close: async () => {},
   };
   const server = new SMTPServer({
@@ -76,6 +82,7 @@ export async function startSmtp(port = 0): Promise<TestSmtp> {
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => resolve());
   });
+  server.on('error', (e: Error) => state.errors.push(e));
   state.port = (server.server.address() as { port: number }).port;
   state.url = `smtp://127.0.0.1:${state.port}`;
   state.close = () => new Promise<void>((r) => server.close(() => r()));
