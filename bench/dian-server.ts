@@ -37,10 +37,19 @@ import { join, resolve } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import { buildAttachedDocument, buildDianXml, dianDocumentZip } from '../src/dian/index.js';
 import { dianPdf } from '../src/dian/pdf/index.js';
-import { addCompany, addResolution, createDianPostgresStorage, createDianSqliteStorage, type DianStorage } from '../src/dian/server/index.js';
+import { createDianPostgresStorage, createDianSqliteStorage, type DianStorage } from '../src/dian/server/index.js';
 import { createSelfSignedIdentity, readP12, signDianXml } from '../src/dian/sign/index.js';
-import { dianXsdDir, repoRoot } from '../test/dian/helpers/env.js';
-import { type Child, type ChildUsage, childUsage, startChild, stopChild } from '../test/dian/server/concurrency/children.js';
+import { dianXsdDir } from '../test/dian/helpers/env.js';
+import {
+  type Child,
+  type ChildUsage,
+  childUsage,
+  startChild,
+  stopChild,
+  addExampleCompany,
+  EXAMPLE_CONTEXT,
+  exampleSimulatorSeed,
+} from '../test/dian/server/concurrency/children.js';
 import { dropSchema, EXAMPLE_NIT, example, NOW, newSchema, PG_URL } from '../test/dian/server/helpers.js';
 import { machineLine, quick, QUICK, round, writeResults } from './lib.js';
 import { openLoop, percentile, rssMb, slope } from './load.js';
@@ -56,12 +65,11 @@ const SDK_ROUNDS = quick(300, 60);
 const HEAP_GROWTH_LIMIT_MB = 5;
 const HEAP_GROWTH_LIMIT_RATIO = 0.1;
 
-const CONTEXT = JSON.parse(readFileSync(join(repoRoot, 'examples/dian/context.json'), 'utf8'));
 const RANGE = {
   prefix: 'SETP',
   from: 990000000,
   to: 995000000,
-  technicalKey: CONTEXT.resolution.technical_key as string,
+  technicalKey: EXAMPLE_CONTEXT.resolution.technical_key as string,
   resolutionNumber: '18760000001',
   resolutionDate: '2025-01-01',
   validFrom: '2025-01-01',
@@ -124,26 +132,7 @@ async function startRig(engine: Engine, nodeArgs: string[] = []): Promise<Rig> {
     engine === 'sqlite'
       ? createDianSqliteStorage({ file: join(dataDir, 'dian.sqlite'), private: true })
       : createDianPostgresStorage({ connectionString: PG_URL, schema: schema!, maxConnections: 2 });
-  let token: string;
-  try {
-    await storage.migrate();
-    const added = await addCompany(
-      storage,
-      {
-        nit: EXAMPLE_NIT,
-        profile: CONTEXT.company,
-        softwareId: CONTEXT.software.id,
-        softwarePin: CONTEXT.software.pin,
-        providerNit: CONTEXT.software.provider_nit,
-        providerDv: CONTEXT.software.provider_dv,
-      },
-      new Uint8Array(Buffer.from(certKey, 'hex')),
-    );
-    token = added.token;
-    await addResolution(storage, EXAMPLE_NIT, { kind: 'invoice', ...RANGE });
-  } finally {
-    await storage.close();
-  }
+  const token = await addExampleCompany(storage, certKey, RANGE);
   let simulator: Child | null = null;
   let server: Child | null = null;
   const cleanup = async () => {
@@ -160,18 +149,7 @@ async function startRig(engine: Engine, nodeArgs: string[] = []): Promise<Rig> {
         // after each change, a cost that grows with the run and is no part of the service's.
         DIAN_SIM_DATA_DIR: undefined,
         DIAN_NOW: NOW.toISOString(),
-        DIAN_SIM_SEED: JSON.stringify({
-          companies: [
-            {
-              nit: EXAMPLE_NIT,
-              name: CONTEXT.company.name,
-              softwareId: CONTEXT.software.id,
-              pin: CONTEXT.software.pin,
-              providerNit: CONTEXT.software.provider_nit,
-            },
-          ],
-          ranges: [{ nit: EXAMPLE_NIT, softwareId: CONTEXT.software.id, ...RANGE, from: String(RANGE.from), to: String(RANGE.to) }],
-        }),
+        DIAN_SIM_SEED: exampleSimulatorSeed(RANGE),
       },
       { ipc: true },
     );
@@ -370,8 +348,8 @@ async function sdkCost(probeNumber: number, serviceCufe: string, appResponseBase
   const identity = createSelfSignedIdentity({ commonName: 'Bench DIAN service' });
   const { privateKey } = readP12(identity.p12, identity.password);
   const context = {
-    company: { ...CONTEXT.company, nit: EXAMPLE_NIT },
-    software: CONTEXT.software,
+    company: { ...EXAMPLE_CONTEXT.company, nit: EXAMPLE_NIT },
+    software: EXAMPLE_CONTEXT.software,
     resolution: {
       prefix: RANGE.prefix,
       from: String(RANGE.from),

@@ -22,12 +22,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addCompany, addResolution, createDianPostgresStorage } from '../../../src/dian/server/index.js';
+import { createDianPostgresStorage } from '../../../src/dian/server/index.js';
 import { type PrivateCluster, startPrivateCluster } from '../../ecf/reliability/faults/cluster.js';
 import { scale } from '../../ecf/reliability/mode.js';
 import { dianXsdDir, repoRoot } from '../helpers/env.js';
-import { type Child, killChild, startChild, stopChild } from '../server/concurrency/children.js';
-import { EXAMPLE_NIT, example, NOW } from '../server/helpers.js';
+import { type Child, killChild, startChild, stopChild, addExampleCompany, EXAMPLE_CONTEXT, exampleSimulatorSeed } from '../server/concurrency/children.js';
+import { example, NOW } from '../server/helpers.js';
 
 const INVOICES = scale(30, 2_500);
 const IN_FLIGHT = scale(6, 12);
@@ -35,13 +35,12 @@ const PROCESSES = 2;
 const FIRST = 990_300_000;
 const CLOCK_RATE = 20;
 const SCHEMA = 'dian_faults';
-const CONTEXT = JSON.parse(readFileSync(join(repoRoot, 'examples/dian/context.json'), 'utf8'));
 const CERT_KEY = randomBytes(32).toString('hex');
 const RANGE = {
   prefix: 'SETP',
   from: 990000000,
   to: 995000000,
-  technicalKey: CONTEXT.resolution.technical_key as string,
+  technicalKey: EXAMPLE_CONTEXT.resolution.technical_key as string,
   resolutionNumber: '18760000001',
   resolutionDate: '2025-01-01',
   validFrom: '2025-01-01',
@@ -221,43 +220,14 @@ async function runFaults() {
 beforeAll(async () => {
   cluster = await startPrivateCluster();
   const storage = createDianPostgresStorage({ connectionString: cluster.url, schema: SCHEMA, maxConnections: 2 });
-  try {
-    await storage.migrate();
-    const added = await addCompany(
-      storage,
-      {
-        nit: EXAMPLE_NIT,
-        profile: CONTEXT.company,
-        softwareId: CONTEXT.software.id,
-        softwarePin: CONTEXT.software.pin,
-        providerNit: CONTEXT.software.provider_nit,
-        providerDv: CONTEXT.software.provider_dv,
-      },
-      new Uint8Array(Buffer.from(CERT_KEY, 'hex')),
-    );
-    token = added.token;
-    await addResolution(storage, EXAMPLE_NIT, { kind: 'invoice', ...RANGE });
-  } finally {
-    await storage.close();
-  }
+  token = await addExampleCompany(storage, CERT_KEY, RANGE);
   const simDir = mkdtempSync(join(tmpdir(), 'dian-faults-sim-'));
   dataDirs.push(simDir);
   simulator = await startChild('simulator-process.ts', 'simulator', {
     DIAN_XSD_DIR: dianXsdDir(),
     DIAN_SIM_DATA_DIR: simDir,
     ...clockEnv(),
-    DIAN_SIM_SEED: JSON.stringify({
-      companies: [
-        {
-          nit: EXAMPLE_NIT,
-          name: CONTEXT.company.name,
-          softwareId: CONTEXT.software.id,
-          pin: CONTEXT.software.pin,
-          providerNit: CONTEXT.software.provider_nit,
-        },
-      ],
-      ranges: [{ nit: EXAMPLE_NIT, softwareId: CONTEXT.software.id, ...RANGE, from: String(RANGE.from), to: String(RANGE.to) }],
-    }),
+    DIAN_SIM_SEED: exampleSimulatorSeed(RANGE),
   });
   servers.push(...(await Promise.all(Array.from({ length: PROCESSES }, startServer))));
 }, 120_000);

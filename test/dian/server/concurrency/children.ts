@@ -5,8 +5,11 @@
  * the IPC channel (./usage.ts answers in the child). Only processes started here are signalled, each by its own handle.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { addCompany, addResolution, type DianStorage, type NewResolution } from '../../../../src/dian/server/index.js';
 import { repoRoot } from '../../helpers/env.js';
+import { EXAMPLE_NIT } from '../helpers.js';
 
 export interface Child {
   child: ChildProcess;
@@ -108,5 +111,46 @@ export function killChild(p: Child): Promise<void> {
     if (p.child.exitCode !== null || p.child.signalCode !== null) return resolve();
     p.child.once('exit', () => resolve());
     p.child.kill('SIGKILL');
+  });
+}
+
+/** The example company's context (examples/dian/context.json): what the multi-process setups register. */
+export const EXAMPLE_CONTEXT = JSON.parse(readFileSync(join(repoRoot, 'examples/dian/context.json'), 'utf8'));
+
+/** An invoice numbering range of the example company (a resolution without its kind). */
+export type ExampleRange = Omit<NewResolution, 'kind'>;
+
+/**
+ * Migrates `storage`, adds the example company (sealed under `certificateKeyHex`) with `range` for invoices, closes
+ * the storage and returns the company's token: the one-time setup the server processes then share.
+ */
+export async function addExampleCompany(storage: DianStorage, certificateKeyHex: string, range: ExampleRange): Promise<string> {
+  try {
+    await storage.migrate();
+    const added = await addCompany(
+      storage,
+      {
+        nit: EXAMPLE_NIT,
+        profile: EXAMPLE_CONTEXT.company,
+        softwareId: EXAMPLE_CONTEXT.software.id,
+        softwarePin: EXAMPLE_CONTEXT.software.pin,
+        providerNit: EXAMPLE_CONTEXT.software.provider_nit,
+        providerDv: EXAMPLE_CONTEXT.software.provider_dv,
+      },
+      new Uint8Array(Buffer.from(certificateKeyHex, 'hex')),
+    );
+    await addResolution(storage, EXAMPLE_NIT, { kind: 'invoice', ...range });
+    return added.token;
+  } finally {
+    await storage.close();
+  }
+}
+
+/** `DIAN_SIM_SEED` for ./simulator-process.ts: what the real DIAN knows of the example company from habilitación. */
+export function exampleSimulatorSeed(range: ExampleRange): string {
+  const software = EXAMPLE_CONTEXT.software;
+  return JSON.stringify({
+    companies: [{ nit: EXAMPLE_NIT, name: EXAMPLE_CONTEXT.company.name, softwareId: software.id, pin: software.pin, providerNit: software.provider_nit }],
+    ranges: [{ nit: EXAMPLE_NIT, softwareId: software.id, ...range, from: String(range.from), to: String(range.to) }],
   });
 }

@@ -18,10 +18,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addCompany, addResolution, createDianPostgresStorage } from '../../../../src/dian/server/index.js';
+import { createDianPostgresStorage } from '../../../../src/dian/server/index.js';
 import { scale } from '../../../ecf/reliability/mode.js';
-import { type Child, startChild, stopChild } from './children.js';
-import { dianXsdDir, repoRoot } from '../../helpers/env.js';
+import { type Child, startChild, stopChild, addExampleCompany, EXAMPLE_CONTEXT, exampleSimulatorSeed } from './children.js';
+import { dianXsdDir } from '../../helpers/env.js';
 import { EXAMPLE_NIT, example, NOW, newSchema, PG_URL } from '../helpers.js';
 
 const PROCESSES = 3;
@@ -33,14 +33,13 @@ const IN_FLIGHT = scale(9, 24);
 const NUMBERS = SINGLES + SAME_TWINS + OTHER_TWINS;
 const FIRST = 990002000;
 
-const CONTEXT = JSON.parse(readFileSync(join(repoRoot, 'examples/dian/context.json'), 'utf8'));
 const SCHEMA = newSchema();
 const CERT_KEY = randomBytes(32).toString('hex');
 const RANGE = {
   prefix: 'SETP',
   from: 990000000,
   to: 995000000,
-  technicalKey: CONTEXT.resolution.technical_key as string,
+  technicalKey: EXAMPLE_CONTEXT.resolution.technical_key as string,
   resolutionNumber: '18760000001',
   resolutionDate: '2025-01-01',
   validFrom: '2025-01-01',
@@ -150,26 +149,7 @@ const SUITE_START = performance.now();
 
 beforeAll(async () => {
   const storage = createDianPostgresStorage({ connectionString: PG_URL, schema: SCHEMA, maxConnections: 2 });
-  const certificateKey = new Uint8Array(Buffer.from(CERT_KEY, 'hex'));
-  try {
-    await storage.migrate();
-    const added = await addCompany(
-      storage,
-      {
-        nit: EXAMPLE_NIT,
-        profile: CONTEXT.company,
-        softwareId: CONTEXT.software.id,
-        softwarePin: CONTEXT.software.pin,
-        providerNit: CONTEXT.software.provider_nit,
-        providerDv: CONTEXT.software.provider_dv,
-      },
-      certificateKey,
-    );
-    token = added.token;
-    await addResolution(storage, EXAMPLE_NIT, { kind: 'invoice', ...RANGE });
-  } finally {
-    await storage.close();
-  }
+  token = await addExampleCompany(storage, CERT_KEY, RANGE);
   // The real DIAN knows the company's software, PIN and ranges from habilitación: seeded at the simulator's start.
   const simDir = mkdtempSync(join(tmpdir(), 'dian-mp-sim-'));
   dataDirs.push(simDir);
@@ -177,18 +157,7 @@ beforeAll(async () => {
     DIAN_XSD_DIR: dianXsdDir(),
     DIAN_SIM_DATA_DIR: simDir,
     DIAN_NOW: NOW.toISOString(),
-    DIAN_SIM_SEED: JSON.stringify({
-      companies: [
-        {
-          nit: EXAMPLE_NIT,
-          name: CONTEXT.company.name,
-          softwareId: CONTEXT.software.id,
-          pin: CONTEXT.software.pin,
-          providerNit: CONTEXT.software.provider_nit,
-        },
-      ],
-      ranges: [{ nit: EXAMPLE_NIT, softwareId: CONTEXT.software.id, ...RANGE, from: String(RANGE.from), to: String(RANGE.to) }],
-    }),
+    DIAN_SIM_SEED: exampleSimulatorSeed(RANGE),
   });
   const started = await Promise.all(
     Array.from({ length: PROCESSES }, () => {
